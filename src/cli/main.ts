@@ -1,0 +1,41 @@
+// Entry point. Only this module catches errors, prints them and sets the exit status.
+// Command groups register their options eagerly but import their implementations lazily,
+// so `offsetctl --version` loads almost nothing.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { exitStatusFor, formatError } from './exit-status.js';
+
+export async function main(argv: string[]): Promise<void> {
+  const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(`${readVersion()}\n`);
+    return;
+  }
+  const { Command, CommanderError } = await import('commander');
+  const program = new Command('offsetctl')
+    .description('Safe Kafka Connect offset operations, run as Arazzo 1.0.1 workflows')
+    .version(readVersion())
+    .showHelpAfterError()
+    .exitOverride();
+  const groups = await Promise.all([
+    import('./commands/workflow.js'),
+    import('./commands/sandbox.js'),
+  ]);
+  for (const group of groups) group.register(program);
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version exit 0; argument mistakes are refusals (2).
+      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    process.stderr.write(`${formatError(err)}\n`);
+    process.exitCode = exitStatusFor(err);
+  }
+}
+
+function readVersion(): string {
+  const pkg = fileURLToPath(new URL('../../../package.json', import.meta.url));
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
+}
