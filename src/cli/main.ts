@@ -20,6 +20,8 @@ export async function main(argv: string[]): Promise<void> {
   const groups = await Promise.all([
     import('./commands/workflow.js'),
     import('./commands/sandbox.js'),
+    import('./commands/cluster.js'),
+    import('./commands/ops.js'),
   ]);
   for (const group of groups) group.register(program);
   try {
