@@ -1,7 +1,9 @@
 // Parsed runtime expressions (Arazzo 1.0.1 §"Runtime Expressions"). `name` keeps the dotted
 // remainder as written (`$steps.a.outputs.b.c` → name `b.c`): output names may contain dots,
 // so the split between a name and property access is decided at evaluation time against the
-// actual values (longest existing name first).
+// actual values (longest existing name first). `pointer` is the RFC 6901 text after `#`
+// (absent when there is no `#`; '' for a bare `#`, meaning the whole value). `text` is the
+// expression exactly as written. parseRuntimeExpression and printRuntimeExpression are inverses.
 
 export type RuntimeExpression =
   | { root: 'url'; text: string }

@@ -1,0 +1,98 @@
+// Figure 3: start-up. `offsetctl --version` and `offsetctl workflow validate <seed>` against bare
+// `node -e 0`, whole processes, interleaved. When validate is slow, a CPU profile of it names the
+// packages whose code ran, and each of them is imported alone in a fresh Node to price it.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { cli, repoRoot, type BenchOptions, type FigureResult, type FigureRow } from './figure.js';
+import { explainCommand } from './explain-command.js';
+import { timeSpawn } from './process.js';
+import { median, round, summarize } from './stats.js';
+
+const VERSION_BUDGET_MS = 80;
+/** Above this many ms over bare Node, validate gets profiled even without --profile. */
+const VALIDATE_PROFILE_MS = 150;
+
+export const seedFile = resolve(repoRoot, '..', 'shared', 'seeds', 'reset-connector-offsets.arazzo.yaml');
+export const connectOpenApi = resolve(repoRoot, 'openapi', 'kafka-connect.yaml');
+// The reset seed has a single source description, so mapping it needs one --source.
+const validateArgs = [cli, 'workflow', 'validate', seedFile, '--source', `kafkaConnectApi=${connectOpenApi}`];
+
+export async function measureStartup(options: BenchOptions): Promise<FigureResult> {
+  const rounds = options.quick ? 5 : 15;
+  const version = (JSON.parse(readFileSync(resolve(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const why = await validateUnavailable();
+  const node: number[] = [];
+  const ver: number[] = [];
+  const val: number[] = [];
+  await timeSpawn(process.execPath, ['-e', '0']); // page cache warm-up, untimed
+  for (let i = 0; i < rounds; i++) {
+    node.push((await timeSpawn(process.execPath, ['-e', '0'])).ms);
+    const v = await timeSpawn(process.execPath, [cli, '--version']);
+    if (v.status !== 0 || v.stdout.trim() !== version) throw new Error(`offsetctl --version printed "${v.stdout.trim()}" (exit ${v.status}), expected ${version}`);
+    ver.push(v.ms);
+    if (why === undefined) {
+      const w = await timeSpawn(process.execPath, validateArgs);
+      if (w.status !== 0) throw new Error(`offsetctl workflow validate failed (exit ${w.status}): ${(w.stderr || w.stdout).trim().split('\n').slice(0, 3).join(' | ')}`);
+      val.push(w.ms);
+    }
+  }
+  const base = median(node);
+  const versionDelta = median(ver) - base;
+  const rows: FigureRow[] = [
+    {
+      id: '3.startup-version',
+      figure: 'start-up: offsetctl --version',
+      measured: median(ver),
+      reference: base,
+      unit: 'ms',
+      referenceLabel: 'node -e 0',
+      ratio: median(ver) / base,
+      target: `≤ +${VERSION_BUDGET_MS} ms`,
+      verdict: versionDelta <= VERSION_BUDGET_MS ? 'pass' : 'miss',
+      note: `+${round(versionDelta, 1)} ms over bare node, ${rounds} interleaved spawns`,
+    },
+  ];
+  const raw: Record<string, unknown> = {
+    rounds,
+    nodeMs: node.map((x) => round(x)),
+    versionMs: ver.map((x) => round(x)),
+    node: summarize(node),
+    version: summarize(ver),
+  };
+  if (why !== undefined) {
+    rows.push({ id: '3.startup-validate', figure: 'start-up: workflow validate <seed>', measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: 'load only what it needs', verdict: 'skipped', note: `skipped: ${why}` });
+    return { rows, raw };
+  }
+  const validateDelta = median(val) - base;
+  raw['validateMs'] = val.map((x) => round(x));
+  raw['validate'] = summarize(val);
+  raw['validateCommand'] = ['offsetctl', ...validateArgs.slice(1)].join(' ');
+  let note = `+${round(validateDelta, 1)} ms over bare node`;
+  if (validateDelta > VALIDATE_PROFILE_MS || options.profile) {
+    const explained = await explainCommand(validateArgs);
+    raw['validateProfile'] = explained;
+    const top = explained.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`);
+    note += `; heaviest imports alone: ${top.join(', ')}`;
+  }
+  rows.push({
+    id: '3.startup-validate',
+    figure: 'start-up: workflow validate <seed>',
+    measured: median(val),
+    reference: base,
+    unit: 'ms',
+    referenceLabel: 'node -e 0',
+    ratio: median(val) / base,
+    target: 'info (no number in the issue)',
+    verdict: 'info',
+    note,
+  });
+  return { rows, raw };
+}
+
+async function validateUnavailable(): Promise<string | undefined> {
+  if (!existsSync(seedFile)) return `seed ${seedFile} not found (shared/ must sit beside the repository)`;
+  if (!existsSync(connectOpenApi)) return 'openapi/kafka-connect.yaml does not exist yet';
+  const help = await timeSpawn(process.execPath, [cli, 'workflow', 'validate', '--help']);
+  if (help.status !== 0) return '`offsetctl workflow validate` is not available yet';
+  return undefined;
+}

@@ -1,0 +1,155 @@
+// Criterion Objects: type/version normalization, one static compile step (syntax errors are
+// ArazzoError('E_CRITERION') before any request), and evaluation that reports a failed criterion
+// as data with a readable message instead of throwing.
+
+import { ArazzoError } from '../errors.js';
+import type { ExpressionContext } from '../context.js';
+import type { Criterion } from '../types.js';
+import type { RuntimeExpression } from '../expressions/ast.js';
+import { evaluateRuntimeExpression } from '../expressions/evaluate-runtime-expression.js';
+import { parseRuntimeExpression } from '../expressions/parse-runtime-expression.js';
+import { describeValue } from './compare-values.js';
+import { runSimpleCondition } from './evaluate-simple-condition.js';
+import { compileJsonPathCondition, GOESSNER_VERSION, runJsonPathCondition, type CompiledJsonPath } from './jsonpath-criterion.js';
+import { compileRegexCondition, MAX_SUBJECT_LENGTH, regexSubject } from './regex-criterion.js';
+import { parseSimpleCondition, type ConditionNode } from './simple-condition.js';
+import { compileXPathCondition, runXPathCondition, XPATH_VERSIONS } from './xpath-criterion.js';
+
+export type CriterionType = 'simple' | 'regex' | 'jsonpath' | 'xpath';
+
+export interface CriterionResult {
+  passed: boolean;
+  type: CriterionType;
+  condition: string;
+  context?: string;
+  /** Why it failed, e.g. `$statusCode == 200: left was 404`. */
+  message?: string;
+}
+
+type Compiled =
+  | { type: 'simple'; node: ConditionNode }
+  | { type: 'regex'; regex: RegExp }
+  | { type: 'jsonpath'; jsonpath: CompiledJsonPath }
+  | { type: 'xpath' };
+
+interface CompiledCriterion {
+  condition: string;
+  context?: RuntimeExpression;
+  compiled: Compiled;
+}
+
+function refuse(message: string): never {
+  throw new ArazzoError('E_CRITERION', message);
+}
+
+/** `type` as a string, as the spec's object `{type, version}`, or flattened with `version` beside it. */
+function normalizeType(criterion: Criterion): { type: CriterionType; version?: string } {
+  const raw: unknown = criterion.type ?? 'simple';
+  if (typeof raw === 'object' && raw !== null) {
+    const { type, version } = raw as { type?: unknown; version?: unknown };
+    if (type !== 'jsonpath' && type !== 'xpath') refuse(`criterion type object: type must be 'jsonpath' or 'xpath', got ${describeValue(type)}`);
+    if (typeof version !== 'string') refuse(`criterion type object {type: ${type}}: version is required (a string such as ${type === 'xpath' ? "'xpath-30'" : `'${GOESSNER_VERSION}'`})`);
+    if (criterion.version !== undefined && criterion.version !== version) refuse(`criterion: version '${criterion.version}' beside the type object disagrees with its version '${version}'`);
+    return { type, version };
+  }
+  if (raw !== 'simple' && raw !== 'regex' && raw !== 'jsonpath' && raw !== 'xpath') {
+    refuse(`criterion type must be one of simple, regex, jsonpath, xpath (or {type, version}), got ${describeValue(raw)}`);
+  }
+  if (criterion.version !== undefined && (raw === 'simple' || raw === 'regex')) refuse(`criterion: version applies to jsonpath and xpath only, not '${raw}'; remove it`);
+  return criterion.version === undefined ? { type: raw } : { type: raw, version: criterion.version };
+}
+
+function compile(criterion: Criterion): CompiledCriterion {
+  if (criterion === null || typeof criterion !== 'object') refuse('a criterion must be an object with a condition');
+  const condition: unknown = criterion.condition;
+  if (typeof condition !== 'string' || condition.trim() === '') refuse('criterion: condition is required and must be a non-empty string');
+  const { type, version } = normalizeType(criterion);
+  let context: RuntimeExpression | undefined;
+  if (criterion.context !== undefined) {
+    try {
+      context = parseRuntimeExpression(criterion.context);
+    } catch (error) {
+      refuse(`criterion context: ${(error as Error).message}`);
+    }
+  } else if (type !== 'simple') {
+    refuse(`a ${type} criterion needs a context, the runtime expression it applies to (e.g. context: $response.body)`);
+  }
+  const base = context === undefined ? { condition } : { condition, context };
+  switch (type) {
+    case 'simple':
+      return { ...base, compiled: { type, node: parseSimpleCondition(condition) } };
+    case 'regex':
+      return { ...base, compiled: { type, regex: compileRegexCondition(condition) } };
+    case 'jsonpath': {
+      if (version !== undefined && version !== GOESSNER_VERSION) refuse(`jsonpath version '${version}' is not supported: use '${GOESSNER_VERSION}' or omit the version for RFC 9535`);
+      return { ...base, compiled: { type, jsonpath: compileJsonPathCondition(condition, version === undefined ? 'rfc9535' : 'goessner') } };
+    }
+    case 'xpath': {
+      if (version !== undefined && !(XPATH_VERSIONS as readonly string[]).includes(version)) refuse(`xpath version '${version}' is not supported: use one of ${XPATH_VERSIONS.join(', ')}`);
+      compileXPathCondition(condition);
+      return { ...base, compiled: { type } };
+    }
+  }
+}
+
+// Criteria are evaluated again on every retry; parse each Criterion object once.
+const compiledCache = new WeakMap<Criterion, CompiledCriterion>();
+
+function compileCached(criterion: Criterion): CompiledCriterion {
+  if (criterion === null || typeof criterion !== 'object') return compile(criterion);
+  let compiled = compiledCache.get(criterion);
+  if (!compiled) {
+    compiled = compile(criterion);
+    compiledCache.set(criterion, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * Static check of a criterion: type/version, context expression, and the condition's syntax.
+ * @returns the error message, or undefined when the criterion is fine.
+ */
+export function checkCriterion(criterion: Criterion): string | undefined {
+  try {
+    compileCached(criterion);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ArazzoError) return error.message;
+    throw error;
+  }
+}
+
+/**
+ * Evaluates a criterion. A criterion that does not hold is `{passed: false, message}`; only syntax
+ * errors and unsupported types/versions throw ArazzoError('E_CRITERION').
+ * @example evaluateCriterion({condition: '$statusCode == 200'}, ctx) // {passed: false, type: 'simple', message: '$statusCode == 200: left was 404', ...}
+ */
+export function evaluateCriterion(criterion: Criterion, ctx: ExpressionContext): CriterionResult {
+  const { condition, context, compiled } = compileCached(criterion);
+  const result: CriterionResult = { passed: false, type: compiled.type, condition };
+  if (criterion.context !== undefined) result.context = criterion.context;
+  const outcome = run(compiled, condition, context, ctx);
+  result.passed = outcome.passed;
+  if (!outcome.passed && outcome.message !== undefined) result.message = outcome.message;
+  return result;
+}
+
+function run(compiled: Compiled, condition: string, context: RuntimeExpression | undefined, ctx: ExpressionContext): { passed: boolean; message?: string } {
+  if (compiled.type === 'simple') return runSimpleCondition(condition, compiled.node, ctx);
+  // compile() guarantees a context for the other types.
+  const contextExpression = context as RuntimeExpression;
+  const value = evaluateRuntimeExpression(contextExpression, ctx);
+  if (value === undefined) return { passed: false, message: `${condition}: the context ${contextExpression.text} is absent` };
+  switch (compiled.type) {
+    case 'regex': {
+      const subject = regexSubject(value) as string;
+      if (subject.length > MAX_SUBJECT_LENGTH) return { passed: false, message: `${condition}: the context is longer than ${MAX_SUBJECT_LENGTH} characters` };
+      compiled.regex.lastIndex = 0;
+      return compiled.regex.test(subject) ? { passed: true } : { passed: false, message: `${condition}: no match in ${describeValue(subject)}` };
+    }
+    case 'jsonpath':
+      return runJsonPathCondition(condition, compiled.jsonpath, value, ctx);
+    case 'xpath':
+      return runXPathCondition(condition, value);
+  }
+}

@@ -1,0 +1,41 @@
+// Validation entry points: every finding as a Diagnostic, and a guard that refuses invalid documents.
+
+import { ArazzoError, type Diagnostic } from '../errors.js';
+import { indexDocument } from './_index.js';
+import { _Report, isObject } from './_report.js';
+import type { LoadedDocument } from './parse-document.js';
+import { validateExpressions } from './validate-expressions.js';
+import { validateReferences } from './validate-references.js';
+import { validateStructure } from './validate-structure.js';
+
+/**
+ * Check an Arazzo 1.0.x document: structure, ids, references, runtime expressions and criteria.
+ * Operations are checked against the OpenAPI sources separately (`SourceRegistry.checkOperations`).
+ *
+ * @example
+ * const diagnostics = validateArazzo(await loadDocumentFile('flow.arazzo.yaml'));
+ * assertValid(doc, diagnostics); // throws E_DOCUMENT_INVALID on any error
+ */
+export function validateArazzo(doc: LoadedDocument): Diagnostic[] {
+  const report = new _Report(doc);
+  validateStructure(doc.value, report);
+  if (isObject(doc.value)) {
+    const index = indexDocument(doc.value);
+    validateReferences(index, report);
+    validateExpressions(index, report);
+  }
+  return report.diagnostics;
+}
+
+/** Throws ArazzoError('E_DOCUMENT_INVALID') listing the errors, when there is at least one. */
+export function assertValid(doc: LoadedDocument, diagnostics: Diagnostic[]): void {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return;
+  const first = errors[0] as Diagnostic;
+  const where = first.line !== undefined ? `${doc.file}:${first.line}:${first.column ?? 1}` : doc.file;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: ${first.message}${more}`, {
+    location: { file: doc.file, pointer: first.pointer, line: first.line, column: first.column },
+    diagnostics,
+  });
+}

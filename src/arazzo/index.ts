@@ -1,0 +1,15 @@
+// The engine's public surface: what the CLI and the ops layer use. Nothing here knows Kafka.
+export { ArazzoError, REFUSAL_CODES, formatLocation } from './errors.js';
+export type { ArazzoErrorCode, Diagnostic, SourceLocation } from './errors.js';
+export type * from './types.js';
+export type { ExpressionContext, HttpExchange } from './context.js';
+export { loadDocumentFile, parseDocumentText, validateArazzo, assertValid } from './document/index.js';
+export type { LoadedDocument } from './document/index.js';
+export { loadSources, describeOperation } from './sources/index.js';
+export type { SourceRegistry, SourceOptions, ResolvedOperation, OpenApiParameter } from './sources/index.js';
+export { resolveValue, evaluateRuntimeExpression, parseRuntimeExpression, isRuntimeExpression, findExpressions } from './expressions/index.js';
+export { evaluateCriterion, checkCriterion } from './criteria/index.js';
+export type { CriterionResult } from './criteria/index.js';
+export { runWorkflow, planWorkflow, selectWorkflow, DEFAULT_MAX_STEPS } from './runner/index.js';
+export type { RunWorkflowOptions, WorkflowResult, StepResult, ResumePoint, WorkflowPlan, PlannedStep, PlanWorkflowOptions } from './runner/index.js';
+export type * from './runner/events.js';

@@ -1,0 +1,92 @@
+// Builds the HTTP request of an operation step from its compiled definition and the values the
+// runtime expressions resolve to, together with the `$request.*`/`$url`/`$method` view of it.
+import type { HttpExchange } from '../context.js';
+import { ArazzoError } from '../errors.js';
+import type { HttpRequest } from '../../http/client.js';
+import type { CompiledStep } from './compile.js';
+import { buildBody } from './request-body.js';
+import { queryView, serializeCookie, serializeHeader, serializePath, serializeQuery } from './serialize-parameter.js';
+
+export interface BuiltRequest {
+  request: HttpRequest & { headers: Record<string, string> };
+  exchange: HttpExchange;
+  /** The body as sent, for events and reports. */
+  bodyText?: string;
+}
+
+/** Joins a server URL and a path template result without doubling or losing the slash. */
+export function joinUrl(server: string, path: string): string {
+  if (server.endsWith('/') && path.startsWith('/')) return server + path.slice(1);
+  if (!server.endsWith('/') && !path.startsWith('/') && path !== '') return `${server}/${path}`;
+  return server + path;
+}
+
+/**
+ * `resolve` turns a parameter or payload value into its runtime value (the runner passes
+ * resolveValue over the step's context; `plan` passes one that keeps unknown expressions as text).
+ */
+export async function buildRequest(cs: CompiledStep, resolve: (value: unknown) => unknown): Promise<BuiltRequest> {
+  const op = cs.operation;
+  if (!op || !cs.pathParts) throw new ArazzoError('E_REQUEST', `${cs.where}: calls a workflow, not an operation`);
+  const pathValues = new Map<string, string>();
+  const path: Record<string, unknown> = {};
+  const queryParts: string[] = [];
+  const query: Record<string, string | string[]> = {};
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+
+  for (const p of cs.parameters) {
+    const value = resolve(p.value);
+    if (value === undefined) {
+      if (p.in === 'path') {
+        throw new ArazzoError('E_REQUEST', `${cs.where}: path parameter "${p.name}" resolved to nothing (value ${JSON.stringify(p.value)}); give the input or output it refers to a value`);
+      }
+      continue; // an absent optional value leaves the parameter out rather than sending "undefined"
+    }
+    const style = p.style!;
+    switch (p.in) {
+      case 'path':
+        path[p.name] = value;
+        pathValues.set(p.name, serializePath(style, value));
+        break;
+      case 'query':
+        query[p.name] = queryView(value);
+        queryParts.push(...serializeQuery(style, value));
+        break;
+      case 'header':
+        headers[p.name] = serializeHeader(style, value);
+        break;
+      case 'cookie':
+        cookies.push(...serializeCookie(style, value));
+        break;
+    }
+  }
+  if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
+
+  let pathText = '';
+  for (const part of cs.pathParts) {
+    if ('literal' in part) {
+      pathText += part.literal;
+      continue;
+    }
+    const v = pathValues.get(part.param);
+    if (v === undefined) {
+      throw new ArazzoError('E_REQUEST', `${cs.where}: the operation's path ${op.pathTemplate} needs path parameter "${part.param}" and the step gives none; add {name: ${part.param}, in: path, value: ...} to the step's parameters`);
+    }
+    pathText += v;
+  }
+  let url = joinUrl(op.serverUrl, pathText);
+  if (queryParts.length > 0) url += (url.includes('?') ? '&' : '?') + queryParts.join('&');
+
+  const exchange: HttpExchange = { url, method: op.method, request: { headers, query, path } };
+  let bodyText: string | undefined;
+  if (cs.body) {
+    const built = await buildBody(cs.body, resolve, cs.where);
+    bodyText = built.text;
+    exchange.request.body = built.value;
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = cs.body.contentType;
+  }
+  const request: BuiltRequest['request'] = { method: op.method, url, headers };
+  if (bodyText !== undefined) request.body = bodyText;
+  return bodyText === undefined ? { request, exchange } : { request, exchange, bodyText };
+}

@@ -1,0 +1,194 @@
+// Everything about a step that does not depend on runtime values is worked out once per step
+// definition and cached: the resolved operation, merged parameters with their OpenAPI styles,
+// the body's content type, the effective action lists. A loop over one step pays for this once.
+import { ArazzoError } from '../errors.js';
+import type { SourceRegistry, ResolvedOperation } from '../sources/index.js';
+import type { ArazzoDocument, Components, Criterion, FailureAction, Parameter, ParameterLocation, Step, SuccessAction, Workflow } from '../types.js';
+import { compileInputs, type InputsValidator } from './inputs.js';
+import { compileBody, type CompiledBody } from './request-body.js';
+import { mergeActions, mergeParameters, resolveActions, resolveParameters } from './reusable.js';
+import { styleFor, type ParameterStyle } from './serialize-parameter.js';
+
+export interface CompiledParameter {
+  name: string;
+  in?: ParameterLocation;
+  value: unknown;
+  /** Serialization for operation steps; absent on workflow steps (parameters become inputs). */
+  style?: ParameterStyle;
+  required: boolean;
+}
+
+export type PathPart = { literal: string } | { param: string };
+
+export type EffectiveSuccessAction = SuccessAction & { origin: 'step' | 'workflow' };
+export type EffectiveFailureAction = FailureAction & { origin: 'step' | 'workflow' };
+
+export interface CompiledStep {
+  step: Step;
+  stepId: string;
+  index: number;
+  /** `workflow "x" step "y"`, for messages. */
+  where: string;
+  operation?: ResolvedOperation;
+  pathParts?: PathPart[];
+  /** For steps that call a workflow. */
+  callee?: CompiledWorkflowRef;
+  parameters: CompiledParameter[];
+  body?: CompiledBody;
+  successCriteria: Criterion[];
+  onSuccess: EffectiveSuccessAction[];
+  onFailure: EffectiveFailureAction[];
+  outputs: Array<[string, unknown]>;
+}
+
+export interface CompiledWorkflowRef {
+  ref: string;
+  workflow: Workflow;
+  registry: SourceRegistry;
+}
+
+export interface CompiledWorkflow {
+  workflow: Workflow;
+  workflowId: string;
+  registry: SourceRegistry;
+  components: Components | undefined;
+  sourceDescriptions: Record<string, Record<string, unknown>>;
+  steps: CompiledStep[];
+  stepIndex: Map<string, number>;
+  validateInputs: InputsValidator;
+  outputs: Array<[string, unknown]>;
+  dependsOn: CompiledWorkflowRef[];
+}
+
+const cache = new WeakMap<Workflow, CompiledWorkflow>();
+
+export function documentOf(registry: SourceRegistry): ArazzoDocument {
+  return registry.doc.value as ArazzoDocument;
+}
+
+export function findWorkflowRef(registry: SourceRegistry, ref: string, where: string): CompiledWorkflowRef {
+  const found = registry.findWorkflow(ref);
+  if (!found) {
+    const ids = documentOf(registry).workflows.map((w) => w.workflowId).join(', ');
+    throw new ArazzoError('E_WORKFLOW_NOT_FOUND', `${where}: no workflow "${ref}" (this document has: ${ids}; a workflow of an arazzo source is written $sourceDescriptions.<name>.<workflowId>)`);
+  }
+  return { ref, workflow: found.workflow, registry: found.registry };
+}
+
+export function compileWorkflow(workflow: Workflow, registry: SourceRegistry): CompiledWorkflow {
+  const cached = cache.get(workflow);
+  if (cached) return cached;
+  const doc = documentOf(registry);
+  const components = doc.components;
+  const where = `workflow "${workflow.workflowId}"`;
+  const sourceDescriptions: Record<string, Record<string, unknown>> = {};
+  for (const s of doc.sourceDescriptions ?? []) sourceDescriptions[s.name] = s as unknown as Record<string, unknown>;
+  const workflowParams = resolveParameters(workflow.parameters, components, `${where} parameters`);
+  const successActions = resolveActions<SuccessAction>(workflow.successActions, components, 'successActions', `${where} successActions`);
+  const failureActions = resolveActions<FailureAction>(workflow.failureActions, components, 'failureActions', `${where} failureActions`);
+  const steps = workflow.steps.map((step, index) =>
+    compileStep(step, index, { workflow, registry, components, workflowParams, successActions, failureActions }),
+  );
+  const compiled: CompiledWorkflow = {
+    workflow,
+    workflowId: workflow.workflowId,
+    registry,
+    components,
+    sourceDescriptions,
+    steps,
+    stepIndex: new Map(steps.map((s) => [s.stepId, s.index])),
+    validateInputs: compileInputs(workflow.inputs, components, workflow.workflowId),
+    outputs: Object.entries(workflow.outputs ?? {}),
+    dependsOn: (workflow.dependsOn ?? []).map((ref) => findWorkflowRef(registry, ref, `${where} dependsOn`)),
+  };
+  cache.set(workflow, compiled);
+  return compiled;
+}
+
+interface WorkflowScope {
+  workflow: Workflow;
+  registry: SourceRegistry;
+  components: Components | undefined;
+  workflowParams: Parameter[];
+  successActions: SuccessAction[];
+  failureActions: FailureAction[];
+}
+
+function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledStep {
+  const where = `workflow "${scope.workflow.workflowId}" step "${step.stepId}"`;
+  const stepParams = resolveParameters(step.parameters, scope.components, `${where} parameters`);
+  const base = {
+    step,
+    stepId: step.stepId,
+    index,
+    where,
+    successCriteria: step.successCriteria ?? [],
+    onSuccess: mergeActions(resolveActions<SuccessAction>(step.onSuccess, scope.components, 'successActions', `${where} onSuccess`), scope.successActions),
+    onFailure: mergeActions(resolveActions<FailureAction>(step.onFailure, scope.components, 'failureActions', `${where} onFailure`), scope.failureActions),
+    outputs: Object.entries(step.outputs ?? {}) as Array<[string, unknown]>,
+  };
+  if (step.workflowId !== undefined) {
+    // Workflow-level parameters with an `in` are meant for operations; the rest become inputs too.
+    const params = mergeParameters(scope.workflowParams.filter((p) => p.in === undefined), stepParams.map((p) => ({ ...p, in: undefined })));
+    return {
+      ...base,
+      callee: findWorkflowRef(scope.registry, step.workflowId, where),
+      parameters: params.map((p) => ({ name: p.name, value: p.value, required: false })),
+    };
+  }
+  const operation = scope.registry.resolveOperation(step);
+  const merged = mergeParameters(scope.workflowParams, stepParams);
+  const parameters = merged.map((p): CompiledParameter => {
+    if (p.in === undefined) {
+      throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: parameter "${p.name}" has no "in"; a step that calls an operation needs in: path, query, header or cookie`);
+    }
+    const def = operation.parameters.find((d) => d.in === p.in && (p.in === 'header' ? d.name.toLowerCase() === p.name.toLowerCase() : d.name === p.name));
+    return { name: p.name, in: p.in, value: p.value, style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
+  });
+  return {
+    ...base,
+    operation,
+    pathParts: parsePathTemplate(operation.pathTemplate),
+    parameters,
+    ...(step.requestBody ? { body: compileBody(step.requestBody, operation.requestBody?.contentTypes) } : {}),
+  };
+}
+
+export function parsePathTemplate(template: string): PathPart[] {
+  const parts: PathPart[] = [];
+  const re = /\{([^}]+)\}/g;
+  let last = 0;
+  for (let m = re.exec(template); m; m = re.exec(template)) {
+    if (m.index > last) parts.push({ literal: template.slice(last, m.index) });
+    parts.push({ param: m[1]! });
+    last = m.index + m[0].length;
+  }
+  if (last < template.length) parts.push({ literal: template.slice(last) });
+  return parts;
+}
+
+/**
+ * Compiles every workflow reachable from `root` (dependsOn, workflow steps, goto/retry targets),
+ * so an unresolvable operation or a bad reference anywhere refuses the run before any request.
+ */
+export function compileReachable(root: CompiledWorkflow): void {
+  const seen = new Set<Workflow>([root.workflow]);
+  const queue: CompiledWorkflow[] = [root];
+  const visit = (ref: CompiledWorkflowRef): void => {
+    if (seen.has(ref.workflow)) return;
+    seen.add(ref.workflow);
+    queue.push(compileWorkflow(ref.workflow, ref.registry));
+  };
+  for (let cw = queue.shift(); cw; cw = queue.shift()) {
+    cw.dependsOn.forEach(visit);
+    for (const s of cw.steps) {
+      if (s.callee) visit(s.callee);
+      for (const a of [...s.onSuccess, ...s.onFailure]) {
+        if (a.workflowId !== undefined) visit(findWorkflowRef(cw.registry, a.workflowId, `${s.where} action "${a.name}"`));
+        if (a.stepId !== undefined && !cw.stepIndex.has(a.stepId)) {
+          throw new ArazzoError('E_DOCUMENT_INVALID', `${s.where} action "${a.name}": no step "${a.stepId}" in workflow "${cw.workflowId}" (goto and retry name a step of the same workflow)`);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// `plan`: what a run would do, without sending anything. Values known before the run (inputs,
+// literals) are filled in; values that only exist at runtime show as their expression text.
+import type { ExpressionContext } from '../context.js';
+import { evaluateRuntimeExpression, findExpressions, isRuntimeExpression, resolveValue } from '../expressions/index.js';
+import type { SourceRegistry } from '../sources/index.js';
+import { describeOperation } from '../sources/index.js';
+import type { Criterion } from '../types.js';
+import { buildRequest } from './build-request.js';
+import { compileReachable, compileWorkflow, type CompiledStep, type CompiledWorkflow } from './compile.js';
+import { errorInfo } from './run-step.js';
+import { selectWorkflow } from './run-workflow.js';
+
+export interface PlannedStep {
+  workflowId: string;
+  stepId: string;
+  kind: 'operation' | 'workflow';
+  /** `PUT /connectors/{connector}/stop (connectorsApi)` */
+  operation?: string;
+  request?: { method: string; url: string; headers: Record<string, string>; body?: string };
+  /** For steps that call a workflow: its id and the inputs it would get. */
+  calls?: { workflowId: string; inputs: Record<string, unknown> };
+  successCriteria: string[];
+  onSuccess: string[];
+  onFailure: string[];
+  outputs: string[];
+  /** Why the request cannot be built yet (e.g. a path parameter with no value). */
+  problem?: string;
+}
+
+export interface WorkflowPlan {
+  workflowId: string;
+  dependsOn: string[];
+  inputs: Record<string, unknown>;
+  steps: PlannedStep[];
+  outputs: Record<string, unknown>;
+}
+
+export interface PlanWorkflowOptions {
+  registry: SourceRegistry;
+  workflowId?: string;
+  inputs?: Record<string, unknown>;
+}
+
+/**
+ * Plans a workflow: its steps, their resolved operations and their requests as far as they are
+ * known without sending anything. Throws the same refusals as runWorkflow for a document that
+ * cannot run (unknown workflow, unresolvable operation); inputs are used but not validated.
+ */
+export async function planWorkflow(options: PlanWorkflowOptions): Promise<WorkflowPlan> {
+  const root = selectWorkflow(options.registry, options.workflowId);
+  const cw = compileWorkflow(root.workflow, root.registry);
+  compileReachable(cw);
+  const inputs = options.inputs ?? {};
+  const ctx: ExpressionContext = {
+    inputs,
+    outputs: {},
+    steps: {},
+    workflows: {},
+    sourceDescriptions: cw.sourceDescriptions,
+    components: (cw.components ?? {}) as Record<string, unknown>,
+  };
+  const resolve = (value: unknown): unknown => resolveKnown(value, ctx);
+  const steps: PlannedStep[] = [];
+  for (const cs of cw.steps) steps.push(await planStep(cw, cs, resolve));
+  const outputs: Record<string, unknown> = {};
+  for (const [name, expr] of cw.outputs) outputs[name] = expr;
+  return { workflowId: cw.workflowId, dependsOn: cw.dependsOn.map((d) => d.ref), inputs, steps, outputs };
+}
+
+async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value: unknown) => unknown): Promise<PlannedStep> {
+  const planned: PlannedStep = {
+    workflowId: cw.workflowId,
+    stepId: cs.stepId,
+    kind: cs.callee ? 'workflow' : 'operation',
+    successCriteria: cs.successCriteria.map(describeCriterion),
+    onSuccess: cs.onSuccess.map(describeAction),
+    onFailure: cs.onFailure.map(describeAction),
+    outputs: cs.outputs.map(([name, expr]) => `${name}: ${typeof expr === 'string' ? expr : JSON.stringify(expr)}`),
+  };
+  if (cs.callee) {
+    const callInputs: Record<string, unknown> = {};
+    for (const p of cs.parameters) callInputs[p.name] = resolve(p.value);
+    planned.calls = { workflowId: cs.callee.workflow.workflowId, inputs: callInputs };
+    return planned;
+  }
+  planned.operation = describeOperation(cs.operation!);
+  try {
+    const built = await buildRequest(cs, resolve);
+    planned.request = { method: built.request.method, url: readableUrl(built.request.url), headers: built.request.headers };
+    if (built.bodyText !== undefined) planned.request.body = built.bodyText;
+  } catch (err) {
+    planned.problem = errorInfo(err).message;
+  }
+  return planned;
+}
+
+/** Unknown values are shown as `{$expression}`; percent-encoding is undone for reading. */
+function readableUrl(url: string): string {
+  try {
+    return decodeURI(url).replace(/%24/g, '$').replace(/%7B/gi, '{').replace(/%7D/gi, '}');
+  } catch {
+    return url;
+  }
+}
+
+function resolveKnown(value: unknown, ctx: ExpressionContext): unknown {
+  if (typeof value === 'string') {
+    if (isRuntimeExpression(value)) {
+      const v = evaluateRuntimeExpression(value, ctx);
+      return v === undefined ? `{${value}}` : v;
+    }
+    const embedded = findExpressions(value);
+    if (embedded.length === 0) return value;
+    const known = embedded.every((e) => isRuntimeExpression(e) && evaluateRuntimeExpression(e, ctx) !== undefined);
+    return known ? resolveValue(value, ctx) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveKnown(v, ctx));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = resolveKnown(v, ctx);
+    return out;
+  }
+  return value;
+}
+
+function describeCriterion(c: Criterion): string {
+  const type = typeof c.type === 'object' ? `${c.type.type} ${c.type.version}` : c.type ?? 'simple';
+  return `${type === 'simple' ? '' : `[${type}] `}${c.context ? `${c.context}: ` : ''}${c.condition}`;
+}
+
+function describeAction(a: { name: string; type: string; stepId?: string; workflowId?: string; retryAfter?: number; retryLimit?: number; origin: string }): string {
+  const target = a.stepId ?? a.workflowId;
+  const retry = a.type === 'retry' ? ` (limit ${a.retryLimit ?? 1}${a.retryAfter !== undefined ? `, after ${a.retryAfter} s` : ''})` : '';
+  return `${a.name}: ${a.type}${target ? ` → ${target}` : ''}${retry}${a.origin === 'workflow' ? ' [workflow]' : ''}`;
+}

@@ -1,0 +1,163 @@
+// One execution of one step: build and send its request (or run the workflow it calls), check
+// its success criteria and, when it passed, evaluate its outputs. Choosing what happens next is
+// the workflow runner's job; a failure here is data (the step's outcome), never a throw, except
+// for cancellation.
+import type { CriterionResult } from '../criteria/index.js';
+import { evaluateCriterion } from '../criteria/index.js';
+import type { ExpressionContext, HttpExchange } from '../context.js';
+import { resolveValue } from '../expressions/index.js';
+import type { HttpResponse } from '../../http/client.js';
+import { redactHeaders, redactText, redactValue } from '../../http/redact.js';
+import { buildRequest } from './build-request.js';
+import type { CompiledStep, CompiledWorkflow } from './compile.js';
+import type { RunState, StepResult, WorkflowOutcome } from './state.js';
+
+export interface StepOutcome {
+  result: StepResult;
+  /** The context actions are evaluated against (with the exchange for operation steps). */
+  ctx: ExpressionContext;
+}
+
+export class RunAborted extends Error {
+  readonly code = 'E_ABORTED';
+  constructor() {
+    super('the run was cancelled');
+  }
+}
+
+export function errorInfo(err: unknown): { code: string; message: string } {
+  const e = err as { code?: unknown; message?: unknown };
+  return { code: typeof e?.code === 'string' ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(err) };
+}
+
+function parseResponse(res: HttpResponse): NonNullable<HttpExchange['response']> {
+  const raw = res.headers['content-type'];
+  const contentType = Array.isArray(raw) ? raw[0] : raw;
+  const text = res.body.length === 0 ? '' : res.body.toString('utf8');
+  let body: unknown = text === '' ? undefined : text;
+  if (text !== '' && contentType !== undefined && /[/+]json\b/i.test(contentType)) {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      // A server that labels invalid JSON as JSON: criteria still see the text.
+    }
+  }
+  const response: NonNullable<HttpExchange['response']> = { statusCode: res.status, headers: res.headers, body, text };
+  if (contentType !== undefined) response.contentType = contentType;
+  return response;
+}
+
+export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, attempt: number): Promise<StepOutcome> {
+  const started = performance.now();
+  const result: StepResult = {
+    workflowId: cw.workflowId,
+    stepId: cs.stepId,
+    kind: cs.callee ? 'workflow' : 'operation',
+    attempt,
+    status: 'failed',
+    outputs: {},
+    failedCriteria: [],
+    durationMs: 0,
+  };
+  if (state.events.enabled) await state.events.emit({ type: 'step.started', workflowId: cw.workflowId, stepId: cs.stepId, attempt });
+  let ctx = base;
+  try {
+    if (cs.callee) ctx = await callWorkflow(state, cs, base, result);
+    else ctx = await sendOperation(state, cw, cs, base, result);
+    if (result.error === undefined) {
+      const passed = await checkSuccessCriteria(state, cw, cs, ctx, result);
+      if (passed) {
+        result.status = 'passed';
+        if (cs.outputs.length > 0) {
+          const outputs: Record<string, unknown> = {};
+          for (const [name, expr] of cs.outputs) outputs[name] = resolveValue(expr, ctx);
+          result.outputs = outputs;
+        }
+      }
+    }
+  } catch (err) {
+    // Cancellation and the step budget end the whole run, not just this step.
+    if (err instanceof RunAborted || (err as { code?: unknown })?.code === 'E_STEP_BUDGET') throw err;
+    result.status = 'failed';
+    result.error = errorInfo(err);
+  }
+  result.durationMs = performance.now() - started;
+  return { result, ctx };
+}
+
+async function checkSuccessCriteria(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, ctx: ExpressionContext, result: StepResult): Promise<boolean> {
+  // Every criterion is evaluated (not just up to the first failure) so reports show them all.
+  let passed = true;
+  for (const criterion of cs.successCriteria) {
+    const r: CriterionResult = evaluateCriterion(criterion, ctx);
+    if (state.events.enabled) await state.events.emit({ type: 'criterion.evaluated', workflowId: cw.workflowId, stepId: cs.stepId, source: 'successCriteria', result: r });
+    if (!r.passed) {
+      passed = false;
+      result.failedCriteria.push(r);
+    }
+  }
+  return passed;
+}
+
+async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, result: StepResult): Promise<ExpressionContext> {
+  const built = await buildRequest(cs, (value) => resolveValue(value, base));
+  const { request, exchange } = built;
+  result.request = { method: request.method, url: request.url };
+  if (state.events.enabled) {
+    await state.events.emit({
+      type: 'request.sent',
+      workflowId: cw.workflowId,
+      stepId: cs.stepId,
+      method: request.method,
+      url: redactText(request.url),
+      headers: redactHeaders(request.headers),
+      ...(built.bodyText === undefined ? {} : { body: redactText(built.bodyText) }),
+    });
+  }
+  if (state.signal?.aborted) throw new RunAborted();
+  let res: HttpResponse;
+  try {
+    res = await state.http.send(state.signal ? { ...request, signal: state.signal } : request);
+  } catch (err) {
+    if (state.signal?.aborted) throw new RunAborted();
+    const info = errorInfo(err);
+    // Transport failures are step failures (E_HTTP) so failure actions, retries included, apply.
+    result.error = { code: 'E_HTTP', message: info.message };
+    return { ...base, exchange };
+  }
+  exchange.response = parseResponse(res);
+  result.response = { status: res.status, durationMs: res.durationMs };
+  if (state.events.enabled) {
+    await state.events.emit({
+      type: 'response.received',
+      workflowId: cw.workflowId,
+      stepId: cs.stepId,
+      status: res.status,
+      headers: redactHeaders(res.headers),
+      ...(exchange.response.body === undefined ? {} : { body: redactValue(exchange.response.body) }),
+      durationMs: res.durationMs,
+    });
+  }
+  return { ...base, exchange };
+}
+
+async function callWorkflow(state: RunState, cs: CompiledStep, base: ExpressionContext, result: StepResult): Promise<ExpressionContext> {
+  const inputs: Record<string, unknown> = {};
+  for (const p of cs.parameters) {
+    const v = resolveValue(p.value, base);
+    if (v !== undefined) inputs[p.name] = v;
+  }
+  const outcome: WorkflowOutcome = await state.execute(cs.callee!, inputs);
+  if (outcome.status === 'failed') {
+    result.error = outcome.error ?? { code: 'E_STEP_FAILED', message: `workflow "${cs.callee!.workflow.workflowId}" failed` };
+    return base;
+  }
+  // The callee's outputs are the step's outputs unless the step maps its own.
+  if (cs.outputs.length === 0) result.outputs = outcome.outputs;
+  return base;
+}
+
+export function assertNotAborted(state: RunState): void {
+  if (state.signal?.aborted) throw new RunAborted();
+}
+

@@ -1,0 +1,58 @@
+// Which server an operation is sent to: --server overrides, else the OpenAPI servers
+// (operation, then path item, then root), first entry, variables set to their defaults.
+
+import { ArazzoError } from '../errors.js';
+import { isRecord, type OpenApiOperation, type OpenApiSource } from './openapi-source.js';
+
+export interface ServerOverrides {
+  /** `--server <url>`: every source. */
+  all?: string;
+  /** `--server <name>=<url>`: one source; wins over `all`. */
+  byName?: Record<string, string>;
+}
+
+/** The base URL for an operation, without a trailing slash (the path template starts with one). */
+export function selectServer(source: OpenApiSource, operation: OpenApiOperation, overrides: ServerOverrides = {}): string {
+  const forced = overrides.byName?.[source.name] ?? overrides.all;
+  if (forced !== undefined) return trimSlash(checkAbsolute(forced, source, '--server'));
+  const declared = firstServer(operation.operation) ?? firstServer(operation.pathItem) ?? firstServer(source.doc.value);
+  if (!declared) {
+    throw new ArazzoError('E_REQUEST', `source "${source.name}" (${source.location}) declares no servers; pass --server ${source.name}=http://host:port (or --server http://host:port for all sources)`);
+  }
+  const url = substituteVariables(declared, source);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return trimSlash(url);
+  // A relative server URL is relative to the description's own URL, which only means something for a remote source.
+  if (/^https?:/i.test(source.location)) return trimSlash(new URL(url, source.location).href);
+  throw new ArazzoError(
+    'E_REQUEST',
+    `source "${source.name}" has the relative server URL "${url}" and was loaded from a local file, so there is no host to resolve it against; pass --server ${source.name}=http://host:port`,
+  );
+}
+
+function firstServer(holder: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(holder) || !Array.isArray(holder['servers'])) return undefined;
+  const first: unknown = holder['servers'][0];
+  return isRecord(first) && typeof first['url'] === 'string' ? first : undefined;
+}
+
+function substituteVariables(server: Record<string, unknown>, source: OpenApiSource): string {
+  const variables = isRecord(server['variables']) ? server['variables'] : {};
+  return String(server['url']).replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const variable = variables[name];
+    if (isRecord(variable) && variable['default'] !== undefined) return String(variable['default']);
+    throw new ArazzoError('E_REQUEST', `source "${source.name}": server variable "${name}" in "${String(server['url'])}" has no default; add one to the description or pass --server ${source.name}=<url>`);
+  });
+}
+
+function checkAbsolute(url: string, source: OpenApiSource, flag: string): string {
+  try {
+    new URL(url);
+    return url;
+  } catch {
+    throw new ArazzoError('E_REQUEST', `${flag} "${url}" for source "${source.name}" is not an absolute URL; write e.g. http://localhost:8083`);
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}

@@ -1,0 +1,157 @@
+// The implementation behind `offsetctl workflow ...`, loaded lazily by workflow.ts.
+import { readFile } from 'node:fs/promises';
+import { assertValid, loadDocumentFile, loadSources, planWorkflow, runWorkflow, validateArazzo } from '../../arazzo/index.js';
+import type { Diagnostic, LoadedDocument, SourceRegistry } from '../../arazzo/index.js';
+import { HttpClient } from '../../http/client.js';
+import { refusalResult, renderJson } from '../render/json.js';
+import { renderJunit } from '../render/junit.js';
+import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
+import { createTextProgress, renderTextSummary } from '../render/text.js';
+
+class UsageError extends Error {
+  readonly code = 'E_USAGE';
+}
+
+interface SourceArgs {
+  source?: string[];
+  server?: string[];
+  allowRemote?: boolean;
+}
+
+interface InputArgs {
+  workflow?: string;
+  input?: string[];
+  inputs?: string;
+}
+
+const out = (text: string): void => void process.stdout.write(text);
+
+function splitPair(text: string, option: string): [string, string] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`${option} "${text}": expected name=value`);
+  return [text.slice(0, eq), text.slice(eq + 1)];
+}
+
+/** `--input name=value`: JSON when the value is valid JSON (numbers, arrays, objects, true), else the text. */
+export function parseInputValue(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export async function collectInputs(args: InputArgs): Promise<Record<string, unknown>> {
+  let inputs: Record<string, unknown> = {};
+  if (args.inputs) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(await readFile(args.inputs, 'utf8'));
+    } catch (err) {
+      throw new UsageError(`--inputs ${args.inputs}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON (${(err as Error).message})`}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--inputs ${args.inputs}: must hold a JSON object of input names to values`);
+    inputs = parsed as Record<string, unknown>;
+  }
+  for (const pair of args.input ?? []) {
+    const [name, value] = splitPair(pair, '--input');
+    inputs[name] = parseInputValue(value);
+  }
+  return inputs;
+}
+
+/** `--server http://h:1` applies to every source; `--server name=http://h:1` to one. */
+export function parseServers(values: string[]): { all?: string; byName: Record<string, string> } {
+  const servers: { all?: string; byName: Record<string, string> } = { byName: {} };
+  for (const value of values) {
+    const named = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(value);
+    if (named) servers.byName[named[1]!] = named[2]!;
+    else if (/^https?:\/\//i.test(value)) servers.all = value;
+    else throw new UsageError(`--server "${value}": expected an http(s) URL or <sourceName>=<url>`);
+  }
+  return servers;
+}
+
+async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
+  const doc = await loadDocumentFile(file);
+  const diagnostics = validateArazzo(doc);
+  assertValid(doc, diagnostics);
+  const overrides: Record<string, string> = {};
+  for (const pair of args.source ?? []) {
+    const [name, target] = splitPair(pair, '--source');
+    overrides[name] = target;
+  }
+  const registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
+  const operationDiagnostics = registry.checkOperations();
+  assertValid(doc, operationDiagnostics);
+  return { doc, registry, warnings: [...diagnostics, ...operationDiagnostics].filter((d) => d.severity !== 'error') };
+}
+
+function checkFormat(format: unknown, allowed: string[]): string {
+  const f = String(format ?? 'text');
+  if (!allowed.includes(f)) throw new UsageError(`--output ${f}: expected one of ${allowed.join(', ')}`);
+  return f;
+}
+
+export async function runCommand(file: string, opts: SourceArgs & InputArgs & { output?: string; maxSteps?: string }): Promise<void> {
+  const format = checkFormat(opts.output, ['text', 'json', 'junit']);
+  try {
+    const maxSteps = Number(opts.maxSteps ?? 10_000);
+    if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps ${opts.maxSteps}: expected a positive whole number`);
+    const inputs = await collectInputs(opts);
+    const { registry, warnings } = await openDocument(file, opts);
+    for (const w of warnings) process.stderr.write(`warning [${w.code}]: ${w.message}\n`);
+    const http = new HttpClient();
+    const abort = new AbortController();
+    const onSigint = (): void => abort.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const result = await runWorkflow({
+        registry,
+        ...(opts.workflow ? { workflowId: opts.workflow } : {}),
+        inputs,
+        http,
+        maxSteps,
+        signal: abort.signal,
+        ...(format === 'text' ? { onEvent: createTextProgress(out) } : {}),
+      });
+      if (format === 'text') out(renderTextSummary(result));
+      else if (format === 'json') out(renderJson(result));
+      else out(renderJunit(result));
+      if (result.status === 'failed') process.exitCode = 1;
+    } finally {
+      process.off('SIGINT', onSigint);
+      await http.close();
+    }
+  } catch (err) {
+    // Refusals still give scripts and CI their one document; main.ts sets the exit status.
+    if (format === 'json') out(renderJson(refusalResult(opts.workflow, err)));
+    if (format === 'junit') out(renderJunit(refusalResult(opts.workflow, err)));
+    throw err;
+  }
+}
+
+export async function validateCommand(file: string, opts: SourceArgs & { output?: string }): Promise<void> {
+  const format = checkFormat(opts.output, ['text', 'json']);
+  if (format === 'text') {
+    const { warnings } = await openDocument(file, opts);
+    out(renderDiagnosticsText(file, warnings));
+    return;
+  }
+  try {
+    const { warnings } = await openDocument(file, opts);
+    out(`${JSON.stringify({ file, valid: true, diagnostics: warnings }, null, 2)}\n`);
+  } catch (err) {
+    const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[] };
+    out(`${JSON.stringify({ file, valid: false, error: { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err) }, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
+    throw err;
+  }
+}
+
+export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {
+  const format = checkFormat(opts.output, ['text', 'json']);
+  const inputs = await collectInputs(opts);
+  const { registry } = await openDocument(file, opts);
+  const plan = await planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });
+  out(format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanText(plan));
+}

@@ -1,0 +1,244 @@
+// How every cluster command finds Kafka Connect and authenticates: flags, environment, contexts.
+// URL precedence: --url, then --context (an explicit flag), then OFFSETCTL_URL, then the current
+// context. A context supplies credentials only when it is the one selected (--context, or the
+// current context providing the URL): credentials are never sent to a URL they were not set up for.
+// Secrets come from environment variables or files only, and each one read is registered for
+// redaction before anything can print it.
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
+import { registerSecret } from '../http/redact.js';
+import { OpsError } from '../ops/errors.js';
+import type { ConnectionContext } from './config-file.js';
+
+export type OutputFormat = 'text' | 'json';
+
+/** Commander's parsed values for the options added by addConnectionOptions. */
+export interface ConnectionOptions {
+  url?: string;
+  context?: string;
+  stateDir?: string;
+  output?: string;
+  user?: string;
+  passwordEnv?: string;
+  passwordFile?: string;
+  tokenEnv?: string;
+  tokenFile?: string;
+  cert?: string;
+  key?: string;
+  ca?: string;
+  insecure?: boolean;
+  timeout?: string | number;
+  /** Hidden options, present only to refuse them with an explanation. */
+  password?: string;
+  token?: string;
+}
+
+export interface Connection {
+  /** Base URL of the Kafka Connect REST API, without a trailing slash. */
+  url: string;
+  http: HttpClient;
+  contextName?: string;
+  stateDir: string;
+  output: OutputFormat;
+}
+
+const SECRET_HELP = `
+Connection: --url, else --context, else OFFSETCTL_URL, else the current context
+(offsetctl config use-context). Secrets are never accepted as literal option values
+(no --password <x>): they would be kept in shell history and shown by ps. Give them as
+--password-env VAR / --password-file PATH (or OFFSETCTL_PASSWORD), --token-env VAR / --token-file PATH.`;
+
+/**
+ * Adds the connection, state and output options to a command.
+ *
+ * @example addConnectionOptions(program.command('connectors')).action(async (opts) => { const c = await resolveConnection(opts); })
+ */
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <connect-url>', 'Kafka Connect REST URL (env OFFSETCTL_URL)')
+    .option('--context <name>', 'named context from the config file (see offsetctl config get-contexts)')
+    .option('--state-dir <dir>', 'folder for snapshots and the run journal (env OFFSETCTL_STATE_DIR; default ${XDG_STATE_HOME:-~/.local/state}/offsetctl)')
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--user <name>', 'Basic auth user; the password comes from --password-env, --password-file or OFFSETCTL_PASSWORD')
+    .option('--password-env <VAR>', 'read the Basic auth password from this environment variable')
+    .option('--password-file <path>', 'read the Basic auth password from this file (first line)')
+    .option('--token-env <VAR>', 'read a bearer token from this environment variable')
+    .option('--token-file <path>', 'read a bearer token from this file')
+    .option('--cert <pem>', 'client certificate (PEM file) for mTLS')
+    .option('--key <pem>', 'client private key (PEM file) for mTLS')
+    .option('--ca <pem>', 'CA certificate(s) (PEM file) to trust for https')
+    .option('--insecure', 'skip TLS certificate verification (only when you accept the risk)')
+    .option('--timeout <ms>', 'per-request timeout in milliseconds (default 120000)')
+    .addOption(new Option('--password <value>').hideHelp())
+    .addOption(new Option('--token <value>').hideHelp())
+    .addHelpText('after', SECRET_HELP);
+}
+
+/**
+ * Resolves the URL, credentials, TLS material, state folder and output format of a command.
+ * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
+ */
+export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+  refuseLiteralSecrets(opts);
+  const output = opts.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
+
+  // Loaded here rather than at the top so that registering commands stays cheap (`--help`).
+  const { configPath, findContext, loadConfig } = await import('./config-file.js');
+  const path = configPath(env);
+  let ctx: ConnectionContext | undefined;
+  let contextName: string | undefined;
+  let rawUrl: string | undefined;
+  if (opts.url) {
+    rawUrl = opts.url;
+    if (opts.context) ({ ctx, contextName } = { ctx: findContext(await loadConfig(path), opts.context, path), contextName: opts.context });
+  } else if (opts.context) {
+    ctx = findContext(await loadConfig(path), opts.context, path);
+    contextName = opts.context;
+    rawUrl = ctx.url;
+  } else if (env.OFFSETCTL_URL) {
+    rawUrl = env.OFFSETCTL_URL;
+  } else {
+    const config = await loadConfig(path);
+    if (config.currentContext) {
+      ctx = findContext(config, config.currentContext, path);
+      contextName = config.currentContext;
+      rawUrl = ctx.url;
+    }
+  }
+  if (!rawUrl) {
+    throw new OpsError('E_CONFIG', 'no Kafka Connect URL: pass --url <connect-url>, set OFFSETCTL_URL, or create a context with `offsetctl config set-context <name> --url <connect-url>` and select it with `offsetctl config use-context <name>`', { field: 'url' });
+  }
+  const url = validateUrl(rawUrl, contextName);
+  const auth = await resolveAuth(opts, ctx, env);
+  const tls = await resolveTls(opts, ctx);
+  const timeoutMs = parseTimeout(opts.timeout);
+  const { HttpClient } = await import('../http/client.js');
+  const http = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const stateDir = resolveStateDir(opts.stateDir, env);
+  return { url, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
+}
+
+/** --state-dir, OFFSETCTL_STATE_DIR, else ${XDG_STATE_HOME:-~/.local/state}/offsetctl. */
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return resolve(flag);
+  if (env.OFFSETCTL_STATE_DIR) return resolve(env.OFFSETCTL_STATE_DIR);
+  const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
+  return join(base, 'offsetctl');
+}
+
+function refuseLiteralSecrets(opts: ConnectionOptions): void {
+  for (const [flag, value, instead] of [
+    ['--password', opts.password, '--password-env VAR or --password-file PATH (or OFFSETCTL_PASSWORD)'],
+    ['--token', opts.token, '--token-env VAR or --token-file PATH'],
+  ] as const) {
+    if (value === undefined) continue;
+    registerSecret(value);
+    throw new OpsError('E_USAGE', `${flag} is not accepted: a secret on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
+  }
+}
+
+function validateUrl(raw: string, contextName: string | undefined): string {
+  const from = contextName === undefined ? '' : ` (from context ${contextName})`;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new OpsError('E_CONFIG', `URL ${JSON.stringify(raw)}${from} is not a valid URL; expected e.g. http://localhost:8083`, { field: 'url' });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new OpsError('E_CONFIG', `URL ${JSON.stringify(raw)}${from}: only http:// and https:// are supported`, { field: 'url' });
+  }
+  if (parsed.username || parsed.password) {
+    registerSecret(decodeURIComponent(parsed.password));
+    throw new OpsError('E_CONFIG', `URL${from}: credentials in the URL are not accepted; use --user with --password-env or --password-file`, { field: 'url' });
+  }
+  if (parsed.search || parsed.hash) throw new OpsError('E_CONFIG', `URL ${JSON.stringify(raw)}${from}: must not have a query or fragment`, { field: 'url' });
+  return parsed.href.replace(/\/+$/, '');
+}
+
+async function resolveAuth(opts: ConnectionOptions, ctx: ConnectionContext | undefined, env: NodeJS.ProcessEnv): Promise<HttpAuth | undefined> {
+  const flagBasic = opts.user !== undefined || opts.passwordEnv !== undefined || opts.passwordFile !== undefined;
+  const flagBearer = opts.tokenEnv !== undefined || opts.tokenFile !== undefined;
+  if (flagBasic && flagBearer) throw new OpsError('E_USAGE', 'give either Basic auth (--user with a password) or a bearer token (--token-env/--token-file), not both', { field: 'auth' });
+  if (opts.passwordEnv !== undefined && opts.passwordFile !== undefined) throw new OpsError('E_USAGE', 'give the password once: --password-env or --password-file', { field: 'password' });
+  if (opts.tokenEnv !== undefined && opts.tokenFile !== undefined) throw new OpsError('E_USAGE', 'give the token once: --token-env or --token-file', { field: 'token' });
+
+  // Flags replace the context's credentials as a whole; the context fills in only when no auth flag is given.
+  const source = flagBasic || flagBearer ? opts : ctx ?? {};
+  // A context's user stays when only the password is given by flag.
+  const user = source.user ?? (flagBasic ? ctx?.user : undefined);
+  if (source.tokenEnv !== undefined || source.tokenFile !== undefined) {
+    const token = await readSecret('token', source.tokenEnv, source.tokenFile, env);
+    return { kind: 'bearer', token };
+  }
+  if (user === undefined) {
+    if (flagBasic) throw new OpsError('E_USAGE', '--password-env/--password-file need --user <name>', { field: 'user' });
+    return undefined;
+  }
+  let password: string;
+  if (source.passwordEnv !== undefined || source.passwordFile !== undefined) password = await readSecret('password', source.passwordEnv, source.passwordFile, env);
+  else if (env.OFFSETCTL_PASSWORD !== undefined && env.OFFSETCTL_PASSWORD !== '') password = await readSecret('password', 'OFFSETCTL_PASSWORD', undefined, env);
+  else throw new OpsError('E_CONFIG', `user ${user} has no password: give --password-env VAR, --password-file PATH or set OFFSETCTL_PASSWORD`, { field: 'password' });
+  return { kind: 'basic', username: user, password };
+}
+
+async function readSecret(what: 'password' | 'token', envName: string | undefined, file: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+  let value: string;
+  if (envName !== undefined) {
+    const v = env[envName];
+    if (v === undefined || v === '') throw new OpsError('E_CONFIG', `the ${what} variable ${envName} is not set (or empty); export it or use a ${what} file`, { field: what });
+    value = v;
+  } else {
+    const path = file as string;
+    try {
+      value = await readFile(path, 'utf8');
+    } catch (err) {
+      throw new OpsError('E_CONFIG', `cannot read the ${what} file ${path} (${(err as { code?: string }).code ?? (err as Error).message})`, { field: what, cause: err });
+    }
+    // A file's trailing newline is not part of the secret (echo "s3cret" > file).
+    value = value.replace(/\r?\n$/, '');
+    if (value === '') throw new OpsError('E_CONFIG', `the ${what} file ${path} is empty`, { field: what });
+  }
+  registerSecret(value);
+  return value;
+}
+
+async function resolveTls(opts: ConnectionOptions, ctx: ConnectionContext | undefined): Promise<HttpTls> {
+  const certPath = opts.cert ?? (opts.key === undefined ? ctx?.cert : undefined);
+  const keyPath = opts.key ?? (opts.cert === undefined ? ctx?.key : undefined);
+  const caPath = opts.ca ?? ctx?.ca;
+  if ((certPath === undefined) !== (keyPath === undefined)) {
+    throw new OpsError('E_USAGE', `mTLS needs both a client certificate and its key: give ${certPath === undefined ? '--cert <pem>' : '--key <pem>'} too`, { field: certPath === undefined ? 'cert' : 'key' });
+  }
+  const tls: HttpTls = {};
+  if (caPath !== undefined) tls.ca = await readPem('CA certificate (--ca)', caPath);
+  if (certPath !== undefined) tls.cert = await readPem('client certificate (--cert)', certPath);
+  if (keyPath !== undefined) {
+    tls.key = await readPem('client key (--key)', keyPath);
+    registerSecret(tls.key);
+  }
+  if (opts.insecure === true || ctx?.insecure === true) tls.insecure = true;
+  return tls;
+}
+
+async function readPem(what: string, path: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new OpsError('E_CONFIG', `cannot read the ${what} ${path} (${(err as { code?: string }).code ?? (err as Error).message})`, { cause: err });
+  }
+  if (!text.includes('-----BEGIN ')) throw new OpsError('E_CONFIG', `the ${what} ${path} is not PEM text (expected a -----BEGIN ...----- block; convert DER or PKCS12 with openssl)`);
+  return text;
+}
+
+function parseTimeout(value: string | number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new OpsError('E_USAGE', `--timeout: must be a positive whole number of milliseconds (got ${JSON.stringify(value)})`, { field: 'timeout' });
+  return n;
+}

@@ -1,0 +1,145 @@
+// Read-only Kafka Connect calls used by pre-flight and the read-only commands (connectors,
+// offsets get). Changing calls are NOT here: the workflows in workflows/ own that sequence.
+import type { HttpSender } from '../http/client.js';
+import { OpsError } from './errors.js';
+import type { ConnectorOffsets, ConnectorType } from './offsets-shape.js';
+
+export interface TaskState {
+  id: number;
+  state: string;
+  workerId?: string;
+  trace?: string;
+}
+
+export interface ConnectorInfo {
+  name: string;
+  type: ConnectorType;
+  /** Connector state from /status: RUNNING, PAUSED, STOPPED, FAILED, UNASSIGNED, RESTARTING. */
+  state: string;
+  tasks: TaskState[];
+  config: Record<string, string>;
+}
+
+export interface ConnectorSummary {
+  name: string;
+  /** `source`, `sink`, or `unknown` when the worker cannot load the plugin. */
+  type: string;
+  state: string;
+  workerId?: string;
+  trace?: string;
+  tasks: TaskState[];
+}
+
+/**
+ * The connector's type, state, tasks and config (GET /connectors/{c} and /status).
+ * Throws `E_CONNECTOR_NOT_FOUND` with a few existing names when it does not exist.
+ */
+export async function getConnectorInfo(http: HttpSender, url: string, name: string): Promise<ConnectorInfo> {
+  const path = connectorPath(name);
+  const [info, status] = await Promise.all([getJson(http, url, path), getJson(http, url, `${path}/status`)]);
+  if (info.status === 404) throw await notFound(http, url, name);
+  const body = expectOk(info, 'GET', path) as { type?: string; config?: Record<string, string> };
+  if (body.type !== 'source' && body.type !== 'sink') {
+    throw new OpsError('E_PREFLIGHT', `connector ${name}: Kafka Connect reports its type as ${JSON.stringify(body.type)}, not source or sink; is the connector plugin installed on every worker?`);
+  }
+  // A connector created a moment ago may have no status yet: it is not running.
+  if (status.status === 404) return { name, type: body.type, state: 'UNASSIGNED', tasks: [], config: body.config ?? {} };
+  const s = expectOk(status, 'GET', `${path}/status`) as RawStatus;
+  return { name, type: body.type, state: s.connector?.state ?? 'UNASSIGNED', tasks: toTasks(s.tasks), config: body.config ?? {} };
+}
+
+/** Exactly what GET /connectors/{c}/offsets returns: `{"offsets": [...]}`. */
+export async function getOffsets(http: HttpSender, url: string, name: string): Promise<ConnectorOffsets> {
+  const path = `${connectorPath(name)}/offsets`;
+  const res = await getJson(http, url, path);
+  if (res.status === 404) throw await notFound(http, url, name);
+  const body = expectOk(res, 'GET', path) as Partial<ConnectorOffsets>;
+  if (!Array.isArray(body.offsets)) throw new OpsError('E_CONNECT_API', `GET ${path}: the answer has no "offsets" array; is ${url} a Kafka Connect 3.5+ REST endpoint?`);
+  return body as ConnectorOffsets;
+}
+
+export async function listConnectorNames(http: HttpSender, url: string): Promise<string[]> {
+  const body = expectOk(await getJson(http, url, '/connectors'), 'GET', '/connectors');
+  return Array.isArray(body) ? (body as string[]).slice().sort() : [];
+}
+
+/** Every connector with its type, state and tasks, in one call (`?expand=status&expand=info`), sorted by name. */
+export async function listConnectors(http: HttpSender, url: string): Promise<ConnectorSummary[]> {
+  const path = '/connectors?expand=status&expand=info';
+  const body = expectOk(await getJson(http, url, path), 'GET', path) as Record<string, { status?: RawStatus; info?: { type?: string } }>;
+  return Object.keys(body)
+    .sort()
+    .map((name) => {
+      const { status, info } = body[name] ?? {};
+      const summary: ConnectorSummary = { name, type: info?.type ?? status?.type ?? 'unknown', state: status?.connector?.state ?? 'UNASSIGNED', tasks: toTasks(status?.tasks) };
+      if (status?.connector?.worker_id) summary.workerId = status.connector.worker_id;
+      if (status?.connector?.trace) summary.trace = status.connector.trace;
+      return summary;
+    });
+}
+
+interface RawStatus {
+  type?: string;
+  connector?: { state?: string; worker_id?: string; trace?: string };
+  tasks?: Array<{ id: number; state: string; worker_id?: string; trace?: string }>;
+}
+
+interface JsonResponse {
+  status: number;
+  body: unknown;
+  text: string;
+}
+
+function toTasks(raw: RawStatus['tasks']): TaskState[] {
+  return (raw ?? []).map((t) => {
+    const task: TaskState = { id: t.id, state: t.state };
+    if (t.worker_id) task.workerId = t.worker_id;
+    if (t.trace) task.trace = t.trace;
+    return task;
+  });
+}
+
+function connectorPath(name: string): string {
+  return `/connectors/${encodeURIComponent(name)}`;
+}
+
+async function getJson(http: HttpSender, url: string, path: string): Promise<JsonResponse> {
+  const res = await http.send({ method: 'GET', url: url.replace(/\/+$/, '') + path, headers: { accept: 'application/json' } });
+  const text = res.body.toString('utf8');
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, body, text };
+}
+
+function expectOk(res: JsonResponse, method: string, path: string): unknown {
+  if (res.status >= 200 && res.status < 300) {
+    if (res.body === undefined) throw new OpsError('E_CONNECT_API', `${method} ${path}: answered ${res.status} without a JSON body; is the URL a Kafka Connect REST endpoint?`, { status: res.status });
+    return res.body;
+  }
+  const message = (res.body as { message?: unknown } | undefined)?.message;
+  const said = typeof message === 'string' ? message : res.text.slice(0, 200).trim() || '(no body)';
+  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${HINTS[res.status] ?? ''}`, { status: res.status });
+}
+
+const HINTS: Record<number, string> = {
+  401: ' (the credentials were refused: check --user with --password-env/--password-file, or --token-env/--token-file, or the context\'s)',
+  403: ' (the credentials are valid but not allowed to do this)',
+  407: ' (a proxy wants credentials)',
+};
+
+async function notFound(http: HttpSender, url: string, name: string): Promise<OpsError> {
+  let names: string[] = [];
+  try {
+    names = await listConnectorNames(http, url);
+  } catch {
+    // The not-found error matters more than the list.
+  }
+  const some = names.slice(0, 5).join(', ');
+  const others = names.length > 5 ? ` and ${names.length - 5} more` : '';
+  const known = names.length === 0 ? 'the cluster has no connectors' : `existing connectors: ${some}${others}`;
+  return new OpsError('E_CONNECTOR_NOT_FOUND', `connector ${JSON.stringify(name)} not found at ${url} (${known}); check the name with \`offsetctl connectors\``, { field: 'connector', status: 404 });
+}

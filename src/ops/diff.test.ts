@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import { availableParallelism, loadavg } from 'node:os';
+import * as assert from 'node:assert/strict';
+import { diffOffsets, renderDiff } from './diff.js';
+import { offsetsList, validateOffsetsShape } from './offsets-shape.js';
+
+const tp = (p: number) => ({ kafka_topic: 'orders', kafka_partition: p });
+
+test('a rewind diff shows changed, added, removed and (by count) unchanged partitions', () => {
+  const current = { offsets: [
+    { partition: tp(0), offset: { kafka_offset: 100 } },
+    { partition: tp(1), offset: { kafka_offset: 200 } },
+    { partition: tp(2), offset: { kafka_offset: 300 } },
+  ] };
+  const target = [
+    { partition: tp(0), offset: { kafka_offset: 10 } },
+    { partition: { kafka_partition: '1', kafka_topic: 'orders' }, offset: { kafka_offset: '200' } },
+    { partition: tp(3), offset: { kafka_offset: 5 } },
+    { partition: tp(2), offset: null },
+  ];
+  const diff = diffOffsets(current, target);
+  assert.deepEqual(diff.counts, { changed: 1, unchanged: 1, added: 1, removed: 1 });
+  assert.deepEqual(diff.entries.map((e) => [e.partition.kafka_partition, e.kind]), [[0, 'changed'], ['1', 'unchanged'], [3, 'added'], [2, 'removed']]);
+  const text = renderDiff(diff);
+  assert.match(text, /^~ \{"kafka_partition":0,"kafka_topic":"orders"\}: \{"kafka_offset":100\} → \{"kafka_offset":10\}$/m);
+  assert.match(text, /^\+ .*"kafka_partition":3.*\(none\) → \{"kafka_offset":5\}$/m);
+  assert.match(text, /^- .*"kafka_partition":2.*\{"kafka_offset":300\} → \(removed\)$/m);
+  assert.doesNotMatch(text, /^= /m, 'unchanged rows hidden by default');
+  assert.match(text, /1 changed, 1 added, 1 removed, 1 unchanged\.$/);
+  assert.match(renderDiff(diff, { showUnchanged: true }), /^= .*"kafka_partition":1/m);
+});
+
+test('merge mode leaves partitions absent from the target untouched; replace mode removes them', () => {
+  const current = [{ partition: tp(0), offset: { kafka_offset: 1 } }, { partition: tp(1), offset: { kafka_offset: 2 } }];
+  const target = [{ partition: tp(0), offset: { kafka_offset: 1 } }];
+  assert.deepEqual(diffOffsets(current, target).counts, { changed: 0, added: 0, removed: 0, unchanged: 2 });
+  const replace = diffOffsets(current, target, { mode: 'replace' });
+  assert.deepEqual(replace.counts, { changed: 0, added: 0, removed: 1, unchanged: 1 });
+  assert.match(renderDiff(diffOffsets(current, target)), /^No change: the target equals the current offsets \(2 partitions\)\.$/);
+});
+
+test('colour marks lines only when asked', () => {
+  const diff = diffOffsets([], [{ partition: { f: 'a' }, offset: { position: 1 } }]);
+  assert.ok(renderDiff(diff, { color: true }).includes('\x1b[32m+ '));
+  assert.ok(!renderDiff(diff).includes('\x1b['));
+});
+
+test('100,000 source partitions parse, validate, diff and render in under a second', () => {
+  const n = 100_000;
+  const current = { offsets: Array.from({ length: n }, (_, i) => ({ partition: { filename: `/data/file-${i}.log`, shard: i % 7 }, offset: { position: i * 10 } })) };
+  // Keys out of order on purpose: the slow path of canonical keys.
+  const target = { offsets: Array.from({ length: n }, (_, i) => ({ partition: { shard: i % 7, filename: `/data/file-${i}.log` }, offset: { position: i % 2 === 0 ? i * 10 + 5 : i * 10 } })) };
+  const currentText = JSON.stringify(current);
+  const targetText = JSON.stringify(target);
+  // Best of two runs: the first one also pays for JIT warm-up, and the machine is shared.
+  let best = Infinity;
+  let parseOfBest = 0;
+  for (let run = 0; run < 2; run++) {
+    const started = performance.now();
+    const parsedTarget = JSON.parse(targetText) as unknown;
+    const parsedCurrent = JSON.parse(currentText) as unknown;
+    const parsed = performance.now();
+    validateOffsetsShape('source', parsedTarget);
+    const diff = diffOffsets(parsedCurrent, parsedTarget);
+    const text = renderDiff(diff);
+    const total = performance.now() - started;
+    if (total < best) [best, parseOfBest] = [total, parsed - started];
+    assert.equal(offsetsList(parsedTarget).length, n);
+    assert.deepEqual(diff.counts, { changed: n / 2, unchanged: n / 2, added: 0, removed: 0 });
+    assert.equal(text.split('\n').length, n / 2 + 1);
+  }
+  const load = loadavg()[0] ?? 0;
+  console.log(`# 100k partitions: parse + validate + diff + render in ${best.toFixed(0)} ms (JSON.parse alone ${parseOfBest.toFixed(0)} ms, load ${load.toFixed(1)})`);
+  if (load > 2 * availableParallelism()) {
+    // An overloaded machine says nothing about the code: hold it to a bound relative to JSON.parse instead.
+    assert.ok(best - parseOfBest < 6 * parseOfBest, `validate + diff + render took ${(best - parseOfBest).toFixed(0)} ms, more than 6× JSON.parse`);
+  } else {
+    assert.ok(best < 1000, `took ${best.toFixed(0)} ms`);
+  }
+});

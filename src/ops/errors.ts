@@ -1,0 +1,27 @@
+// One error type for the ops boundary (pre-flight, Kafka Connect reads, connections).
+// `code` is stable: src/cli/exit-status.ts maps the refusal codes to exit status 2.
+// `message` names what is wrong and how to fix it; `field` points at the offending input.
+
+export type OpsErrorCode =
+  | 'E_CONFIG' // no cluster URL, unknown context, unreadable secret reference, bad config file
+  | 'E_USAGE' // an option value the CLI cannot accept
+  | 'E_OFFSETS_INVALID' // offsets input unreadable or of the wrong shape
+  | 'E_CONNECTOR_NOT_FOUND'
+  | 'E_NOT_CONFIRMED' // no --yes on a non-terminal, or the operator said no
+  | 'E_PREFLIGHT' // another pre-flight refusal
+  | 'E_CONNECT_API'; // Kafka Connect answered with an error status
+
+export class OpsError extends Error {
+  readonly code: OpsErrorCode;
+  readonly field: string | undefined;
+  /** HTTP status when the error came from a Kafka Connect response. */
+  readonly status: number | undefined;
+
+  constructor(code: OpsErrorCode, message: string, options: { field?: string; status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'OpsError';
+    this.code = code;
+    this.field = options.field;
+    this.status = options.status;
+  }
+}

@@ -1,0 +1,138 @@
+// The runner's event listener for an ops run. The runner awaits it, so everything written
+// here (a better-sqlite3 call returns once the WAL is synced) is on disk before the runner
+// moves on: in particular the snapshot is stored before the step that alters offsets starts.
+// It also enforces the safety rules the workflow cannot express itself: no mutation without a
+// stored snapshot, and read-back verification against the requested offsets.
+import type { RunEvent } from '../arazzo/index.js';
+import type { RunRecord, Store } from '../store/index.js';
+import { describeMismatches, findMismatches, offsetsList } from './offsets-plan.js';
+import type { OperationSpec } from './operations.js';
+import { applyTestHooks } from './test-hooks.js';
+
+const BODY_LIMIT = 2000;
+
+export interface JournalOptions {
+  store: Store;
+  run: RunRecord;
+  spec: OperationSpec;
+  connectorType: 'source' | 'sink';
+  inputs: Record<string, unknown>;
+  /** Cancels the run when a safety rule is broken. */
+  controller: AbortController;
+  /** Known already when an interrupted run is resumed. */
+  initialState?: string;
+  onProgress?: (event: RunEvent) => void;
+}
+
+export class RunJournal {
+  readonly #o: JournalOptions;
+  initialState: string | undefined;
+  snapshotId: string | undefined;
+  /** The offsets the snapshot step read (for any spec, stored or not). */
+  capturedOffsets: unknown[] | undefined;
+  stopStarted = false;
+  mutationStarted = false;
+  /** Why the journal cancelled the run, when it did. */
+  safetyError: { code: string; message: string } | undefined;
+  readonly warnings: string[] = [];
+  /** Last response body per step, to explain a failure (a FAILED task's trace). */
+  readonly lastResponses = new Map<string, { status: number; body: unknown }>();
+  lastFailedStep: string | undefined;
+
+  constructor(options: JournalOptions) {
+    this.#o = options;
+    this.initialState = options.initialState;
+  }
+
+  readonly onEvent = async (event: RunEvent): Promise<void> => {
+    const { store, run, spec } = this.#o;
+    if (event.type === 'step.started') {
+      if (spec.operation !== 'recovery') await applyTestHooks(event.stepId, run.id);
+      if (event.stepId === spec.stopStep) this.stopStarted = true;
+      if (event.stepId === spec.mutatingStep && event.attempt === 1) this.#beforeMutation();
+    }
+    store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: summarize(event) });
+    if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
+    if (event.type === 'step.finished') {
+      store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
+      if (event.status === 'passed') this.#afterStep(event.stepId, event.outputs);
+      else this.lastFailedStep = event.stepId;
+    }
+    this.#o.onProgress?.(event);
+  };
+
+  #beforeMutation(): void {
+    const { store, run, spec, controller } = this.#o;
+    if (spec.persistSnapshot && !this.snapshotId && !run.context.snapshotId) {
+      this.safetyError = { code: 'E_NO_SNAPSHOT', message: `refusing to run ${spec.mutatingStep}: no snapshot was stored before it` };
+      controller.abort();
+      return;
+    }
+    this.mutationStarted = true;
+    store.updateRunContext(run.id, { offsetsMayHaveChanged: true });
+  }
+
+  #afterStep(stepId: string, outputs: Record<string, unknown>): void {
+    const { store, run, spec, connectorType, inputs, controller } = this.#o;
+    if (stepId === spec.initialStateStep && typeof outputs.initialState === 'string') {
+      this.initialState = outputs.initialState;
+      store.updateRunContext(run.id, { stateBefore: outputs.initialState });
+    }
+    if (stepId === spec.snapshotStep) {
+      this.capturedOffsets = offsetsList(outputs[spec.snapshotOutput]);
+      if (spec.persistSnapshot) {
+        const snapshot = store.saveSnapshot({
+          runId: run.id, clusterUrl: run.clusterUrl, connector: run.connector, connectorType,
+          stateBefore: this.initialState ?? 'UNKNOWN', offsets: this.capturedOffsets,
+        });
+        this.snapshotId = snapshot.id;
+        store.updateRunContext(run.id, { snapshotId: snapshot.id });
+      }
+    }
+    if (stepId === spec.mutatingStep) {
+      const message = outputs[spec.messageOutput];
+      if (typeof message === 'string' && /framework-managed/i.test(message)) {
+        this.warnings.push(`Kafka Connect altered only the offsets it manages itself: "${message}"`);
+      }
+    }
+    if (spec.verify && stepId === spec.verify.step) {
+      const mismatches = findMismatches(offsetsList(inputs.offsets), offsetsList(outputs[spec.verify.output]));
+      if (mismatches.length > 0) {
+        this.safetyError = { code: 'E_VERIFY', message: `the offsets read back differ from the ones written: ${describeMismatches(mismatches)}` };
+        controller.abort();
+      }
+    }
+  }
+}
+
+/** What the journal keeps of an event: enough to follow the run, bodies cut short. */
+function summarize(event: RunEvent): Record<string, unknown> {
+  switch (event.type) {
+    case 'workflow.started':
+      return { workflowId: event.workflowId, inputs: summarizeInputs(event.inputs) };
+    case 'step.started':
+      return { workflowId: event.workflowId, attempt: event.attempt };
+    case 'request.sent':
+      return { method: event.method, url: event.url, headers: event.headers, ...(event.body === undefined ? {} : { body: cut(event.body) }) };
+    case 'response.received':
+      return { status: event.status, durationMs: Math.round(event.durationMs), ...(event.body === undefined ? {} : { body: cut(typeof event.body === 'string' ? event.body : JSON.stringify(event.body)) }) };
+    case 'criterion.evaluated':
+      return { source: event.source, passed: event.result.passed, condition: event.result.condition, ...(event.result.message ? { message: event.result.message } : {}) };
+    case 'action.taken':
+      return { action: event.action, reason: event.reason };
+    case 'step.finished':
+      return { workflowId: event.workflowId, status: event.status, ...(event.error ? { error: event.error } : {}) };
+    case 'workflow.finished':
+      return { workflowId: event.workflowId, status: event.status, ...(event.error ? { error: event.error } : {}) };
+  }
+}
+
+function summarizeInputs(inputs: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(inputs)) out[k] = Array.isArray(v) ? `[${v.length} entries]` : v;
+  return out;
+}
+
+function cut(text: string): string {
+  return text.length <= BODY_LIMIT ? text : `${text.slice(0, BODY_LIMIT)}… (${text.length} characters)`;
+}

@@ -1,0 +1,70 @@
+// Putting a connector back after a run failed once it had been stopped: the restore workflow
+// writes back what the failed run may have changed (from its stored snapshot) and brings the
+// connector to the state it was in before.
+import type { HttpSender } from '../http/client.js';
+import type { RunRecord, Store } from '../store/index.js';
+import { runWorkflow, type RunEvent } from '../arazzo/index.js';
+import { RunJournal } from './journal.js';
+import { offsetsList, planUndoOfWrite, type OffsetEntry } from './offsets-plan.js';
+import { RECOVERY, targetStateFor, type OperationSpec } from './operations.js';
+import { loadOpsWorkflow } from './workflow-files.js';
+
+export interface RecoveryOutcome {
+  /** Offsets written back (empty when the failed run had not reached its write step). */
+  restoredOffsets: OffsetEntry[];
+  snapshotId?: string;
+  targetState: 'RUNNING' | 'PAUSED' | 'STOPPED';
+  succeeded: boolean;
+  error?: string;
+  /** Offsets may have changed, but there was no snapshot to restore them from. */
+  offsetsUnrecoverable?: boolean;
+}
+
+export interface RecoveryRequest {
+  store: Store;
+  http: HttpSender;
+  run: RunRecord;
+  /** The failed operation. */
+  spec: OperationSpec;
+  connectorType: 'source' | 'sink';
+  /** The failed run's inputs (what it asked to write). */
+  inputs: Record<string, unknown>;
+  initialState: string | undefined;
+  mutationStarted: boolean;
+  onProgress?: (event: RunEvent) => void;
+}
+
+export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOutcome> {
+  const { store, run, spec } = req;
+  const context = store.getRun(run.id).context;
+  const targetState = targetStateFor(req.initialState ?? context.stateBefore);
+  let offsets: OffsetEntry[] = [];
+  let offsetsUnrecoverable = false;
+  const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
+  if (mayHaveChanged) {
+    if (context.snapshotId) {
+      const snapshot = offsetsList(store.getSnapshot(context.snapshotId).offsets);
+      offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetsList(req.inputs.offsets), snapshot);
+    } else {
+      offsetsUnrecoverable = true;
+    }
+  }
+  store.updateRunContext(run.id, { recoveryStarted: true });
+  const inputs = { connectorName: run.connector, offsets, targetState };
+  const workflow = await loadOpsWorkflow('restore', run.clusterUrl);
+  const controller = new AbortController();
+  const journal = new RunJournal({
+    store, run, spec: RECOVERY, connectorType: req.connectorType, inputs, controller,
+    ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+  });
+  const result = await runWorkflow({ registry: workflow.registry, workflowId: workflow.workflowId, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal });
+  const failure = journal.safetyError ?? result.error;
+  return {
+    restoredOffsets: offsets,
+    ...(context.snapshotId ? { snapshotId: context.snapshotId } : {}),
+    targetState,
+    succeeded: result.status === 'passed' && !journal.safetyError,
+    ...(result.status !== 'passed' || journal.safetyError ? { error: failure?.message ?? `step ${journal.lastFailedStep ?? '?'} failed` } : {}),
+    ...(offsetsUnrecoverable ? { offsetsUnrecoverable } : {}),
+  };
+}

@@ -1,0 +1,59 @@
+// `offsetctl runs resume <id>`: finish a run whose process died, from its journal. The run
+// restarts at the step after the last one that finished (or re-runs that step when it is a
+// decision point, which only reads), with the finished steps' outputs preloaded.
+import type { ResumePoint } from '../arazzo/index.js';
+import { openStore, type RunRecord, type StepRecord } from '../store/index.js';
+import { OpsError } from './errors.js';
+import { specFor } from './operations.js';
+import type { OpsConnection, OpsIO } from './begin-change.js';
+import { runOperation, type OperationOutcome } from './run-operation.js';
+import { loadOpsWorkflow, type OpsWorkflow } from './workflow-files.js';
+
+/**
+ * Completes an interrupted run. Refused (exit 2) when the run finished, when its process is
+ * still alive, or when it died during its own recovery (then `rollback` is the way).
+ *
+ * @example await resumeRun(conn, 'run-20261130-010400-3f2a', io)
+ */
+export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): Promise<OperationOutcome> {
+  const store = openStore(conn.stateDir);
+  try {
+    const found = store.getRun(runId);
+    if (found.status !== 'running') {
+      throw new OpsError('E_PREFLIGHT', `run ${runId} is ${found.status}: there is nothing to resume (see \`offsetctl runs show ${runId}\`)`);
+    }
+    if (found.context.recoveryStarted) {
+      throw new OpsError('E_PREFLIGHT', `run ${runId} died while putting the connector back after a failure; undo it with \`offsetctl rollback ${found.connector}\` instead`);
+    }
+    const spec = specFor(found.operation);
+    const workflow = await loadOpsWorkflow(spec.workflow, found.clusterUrl);
+    const resume = resumePointFor(workflow, store.stepsOf(runId));
+    const run = store.takeOverRun(runId);
+    const connectorType = run.context.connectorType ?? 'source';
+    const initialState = resume?.steps.readInitialState?.outputs.initialState;
+    io.info(`Resuming run ${runId} (${run.operation} of ${run.connector} on ${run.clusterUrl}) at step ${resume?.stepId ?? workflow.stepOrder[0]}`);
+    return await runOperation({
+      store, http: conn.http, run, spec, connectorType, inputs: run.inputs,
+      ...(resume ? { resume } : {}),
+      ...(typeof initialState === 'string' ? { initialState } : {}),
+      ...(io.onProgress ? { onProgress: io.onProgress } : {}),
+    });
+  } finally {
+    store.close();
+  }
+}
+
+/** Where to pick up: undefined means from the start (no step finished). */
+export function resumePointFor(workflow: Pick<OpsWorkflow, 'workflowId' | 'stepOrder' | 'decisionSteps'>, journal: StepRecord[]): ResumePoint | undefined {
+  const passed = journal.filter((s) => s.workflowId === workflow.workflowId && s.status === 'passed');
+  const last = passed.at(-1);
+  if (!last) return undefined;
+  const steps: ResumePoint['steps'] = {};
+  for (const s of passed) steps[s.stepId] = { outputs: s.outputs };
+  const index = workflow.stepOrder.indexOf(last.stepId);
+  const rerun = workflow.decisionSteps.has(last.stepId) || index === workflow.stepOrder.length - 1;
+  const stepId = rerun ? last.stepId : workflow.stepOrder[index + 1]!;
+  return { stepId, steps };
+}
+
+export type { RunRecord };

@@ -1,0 +1,48 @@
+// `offsetctl rewind`: pre-flight (nothing changes if it fails), then the rewind workflow.
+import { getConnectorInfo, getOffsets } from './connect-client.js';
+import { diffOffsets } from './diff.js';
+import { validateOffsetsShape } from './offsets-shape.js';
+import { offsetsList } from './offsets-plan.js';
+import { readOffsetsInput } from './preflight-input.js';
+import { REWIND } from './operations.js';
+import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
+import { runOperation, type OperationOutcome } from './run-operation.js';
+import { WORKFLOW_FILES } from './workflow-files.js';
+
+export interface RewindRequest extends ChangeFlags {
+  connector: string;
+  /** A file, or `-` for stdin: `{"offsets": [...]}` or a bare list. */
+  offsets: string;
+}
+
+/**
+ * Rewinds (or otherwise alters) a connector's offsets through the rewind workflow.
+ *
+ * @example await rewindConnector(conn, { connector: 'orders-sink', offsets: 'new.json', yes: true }, io)
+ */
+export async function rewindConnector(conn: OpsConnection, req: RewindRequest, io: OpsIO): Promise<OperationOutcome> {
+  const resumeAfter = resumeAfterFrom(req);
+  const raw = await readOffsetsInput(req.offsets);
+  const info = await getConnectorInfo(conn.http, conn.url, req.connector);
+  validateOffsetsShape(info.type, raw);
+  const target = offsetsList(raw);
+  const current = await getOffsets(conn.http, conn.url, req.connector);
+  const diff = diffOffsets(current, target);
+  const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
+  const stop = await presentAndConfirm({
+    io, flags: req, diff, base,
+    heading: `Connector ${req.connector} (${info.type}, ${info.state}) on ${conn.url}: ${target.length} partition(s) to write`,
+    question: `Rewind ${req.connector}? It is stopped while its offsets change, then ${resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : `put back to ${info.state}`}.`,
+  });
+  if (stop) return stop;
+  const inputs = { connectorName: req.connector, offsets: target, resumeAfter };
+  const outcome = await withNewRun(conn.stateDir, {
+    clusterUrl: conn.url, connector: req.connector, operation: 'rewind',
+    workflowFile: WORKFLOW_FILES.rewind.file, workflowId: WORKFLOW_FILES.rewind.workflowId, inputs,
+    context: { connectorType: info.type, stateBefore: info.state },
+  }, {}, (store, run) => runOperation({
+    store, http: conn.http, run, spec: REWIND, connectorType: info.type, inputs,
+    ...(io.onProgress ? { onProgress: io.onProgress } : {}),
+  }));
+  return { ...outcome, diff: diffCounts(diff) };
+}

@@ -1,0 +1,163 @@
+// Running one journaled operation: the workflow with the journal listening, then either the
+// success record or, for a failure after the stop, the recovery; the lock is released and the
+// run's outcome recorded in every case (a crash leaves it `running`, which reads `interrupted`).
+import type { HttpSender } from '../http/client.js';
+import type { RunRecord, Store } from '../store/index.js';
+import { runWorkflow, type ResumePoint, type RunEvent, type WorkflowResult } from '../arazzo/index.js';
+import { getConnectorInfo } from './connect-client.js';
+import { RunJournal } from './journal.js';
+import type { OperationSpec } from './operations.js';
+import { recoverConnector, type RecoveryOutcome } from './recover.js';
+import { loadOpsWorkflow } from './workflow-files.js';
+
+export interface OperationOutcome {
+  operation: string;
+  connector: string;
+  clusterUrl: string;
+  status: 'succeeded' | 'failed' | 'dry-run';
+  runId?: string;
+  /** The snapshot taken before the change (rollback and `runs show` use it). */
+  snapshotId?: string;
+  /** The connector's state at the end, read from Kafka Connect. */
+  connectorState?: string;
+  message: string;
+  warnings: string[];
+  outputs?: Record<string, unknown>;
+  failedStep?: string;
+  recovery?: RecoveryOutcome;
+  diff?: { unchanged: number; changed: number; added: number; removed: number };
+}
+
+export interface OperationRun {
+  store: Store;
+  http: HttpSender;
+  run: RunRecord;
+  spec: OperationSpec;
+  connectorType: 'source' | 'sink';
+  inputs: Record<string, unknown>;
+  resume?: ResumePoint;
+  initialState?: string;
+  onProgress?: (event: RunEvent) => void;
+}
+
+export async function runOperation(req: OperationRun): Promise<OperationOutcome> {
+  const { store, run, spec } = req;
+  const base = { operation: spec.operation, connector: run.connector, clusterUrl: run.clusterUrl, runId: run.id };
+  const controller = new AbortController();
+  // Ctrl-C at the wrong moment must not strand a stopped connector: cancel, then recover.
+  const onInterrupt = (): void => controller.abort();
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
+  try {
+    const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
+    const journal = new RunJournal({
+      store, run, spec, connectorType: req.connectorType, inputs: req.inputs, controller,
+      ...(req.initialState ? { initialState: req.initialState } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    });
+    const result = await runWorkflow({
+      registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
+      onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
+    });
+    const snapshotId = journal.snapshotId ?? store.getRun(run.id).context.snapshotId;
+    if (result.status === 'passed' && !journal.safetyError) {
+      const connectorState = stringOrUndefined(result.outputs.connectorState);
+      const message = `${spec.operation} of ${run.connector} done; the connector is ${connectorState ?? 'in an unknown state'}` +
+        (snapshotId ? ` (snapshot ${snapshotId}; undo with \`offsetctl rollback ${run.connector} --snapshot ${snapshotId}\`)` : '');
+      store.finishRun(run.id, { status: 'succeeded', message, ...(connectorState ? { connectorState } : {}) });
+      return { ...base, status: 'succeeded', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}), message, warnings: journal.warnings, outputs: result.outputs };
+    }
+
+    const why = describeFailure(result, journal);
+    const failedStep = journal.lastFailedStep;
+    let recovery: RecoveryOutcome | undefined;
+    if (journal.stopStarted || req.resume) {
+      try {
+        recovery = await recoverConnector({
+          store, http: req.http, run, spec, connectorType: req.connectorType, inputs: req.inputs,
+          initialState: journal.initialState, mutationStarted: journal.mutationStarted,
+          ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+        });
+      } catch (err) {
+        recovery = { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, error: (err as Error).message };
+      }
+    }
+    const connectorState = await readState(req.http, run.clusterUrl, run.connector);
+    const message = [
+      `${spec.operation} of ${run.connector} failed${failedStep ? ` at step ${failedStep}` : ''}: ${why}.`,
+      describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
+      `The connector is now ${connectorState ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
+      recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
+    ].filter(Boolean).join(' ');
+    store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
+    return {
+      ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
+      message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
+    };
+  } catch (err) {
+    const connectorState = await readState(req.http, run.clusterUrl, run.connector);
+    store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${connectorState ?? 'state unknown'})`, ...(connectorState ? { connectorState } : {}) });
+    throw err;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    process.removeListener('SIGTERM', onInterrupt);
+  }
+}
+
+function describeFailure(result: WorkflowResult, journal: RunJournal): string {
+  if (journal.safetyError) return journal.safetyError.message;
+  const failed = [...result.steps].reverse().find((s) => s.status === 'failed');
+  const parts: string[] = [];
+  if (failed) {
+    if (failed.error) parts.push(failed.error.message);
+    for (const c of failed.failedCriteria) parts.push(c.message ?? `criterion not met: ${c.condition}`);
+    const last = journal.lastResponses.get(failed.stepId);
+    if (last) {
+      const connectMessage = (last.body as { message?: unknown } | undefined)?.message;
+      parts.push(`HTTP ${last.status}${typeof connectMessage === 'string' ? `: ${connectMessage}` : ''}`);
+      const trace = failedTaskTrace(last.body);
+      if (trace) parts.push(trace);
+    }
+  } else if (result.error) {
+    parts.push(result.error.message);
+  }
+  return parts.length > 0 ? parts.join('; ') : 'the workflow failed';
+}
+
+/** "task 0 FAILED: <first lines of its trace>" from a status body, if any task (or the connector) failed. */
+export function failedTaskTrace(body: unknown): string | undefined {
+  const status = body as { connector?: { state?: string; trace?: string }; tasks?: Array<{ id?: number; state?: string; trace?: string }> } | undefined;
+  const failures: string[] = [];
+  if (status?.connector?.state === 'FAILED') failures.push(`connector FAILED: ${firstLines(status.connector.trace)}`);
+  for (const t of status?.tasks ?? []) if (t.state === 'FAILED') failures.push(`task ${t.id ?? '?'} FAILED: ${firstLines(t.trace)}`);
+  return failures.length > 0 ? failures.join('; ') : undefined;
+}
+
+function firstLines(trace: string | undefined): string {
+  return (trace ?? '(no trace)').split('\n').slice(0, 3).map((l) => l.trim()).join(' | ');
+}
+
+function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolean): string {
+  if (!stopped) return 'Nothing had been changed yet.';
+  if (!recovery) return '';
+  const offsets = recovery.offsetsUnrecoverable
+    ? 'Offsets may have changed but no snapshot was stored, so they could not be restored.'
+    : recovery.restoredOffsets.length > 0
+      ? `Offsets of ${recovery.restoredOffsets.length} partition(s) were written back from snapshot ${recovery.snapshotId}.`
+      : 'Offsets had not been changed.';
+  return recovery.succeeded
+    ? `Recovery put the connector back (${recovery.targetState}). ${offsets}`
+    : `Recovery failed: ${recovery.error}. ${offsets}`;
+}
+
+async function readState(http: HttpSender, url: string, connector: string): Promise<string | undefined> {
+  try {
+    return (await getConnectorInfo(http, url, connector)).state;
+  } catch {
+    return undefined;
+  }
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,21 @@
+// Test hooks, for the integration tests only (documented in docs/operations.md):
+//   OFFSETCTL_TEST_KILL_BEFORE_STEP=<stepId>   the process kills itself with SIGKILL just before
+//                                              that step starts, as an operator's kill -9 would
+//   OFFSETCTL_TEST_PAUSE_BEFORE_STEP=<stepId>  the process waits OFFSETCTL_TEST_PAUSE_MS
+//                                              (default 5000) before that step, holding its lock
+// They fire only for the workflow run of the operation itself, at the step's first attempt.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const fired = new Set<string>();
+
+export async function applyTestHooks(stepId: string, runId: string): Promise<void> {
+  const env = process.env;
+  if (env.OFFSETCTL_TEST_KILL_BEFORE_STEP === stepId) {
+    process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}, run ${runId}) before step ${stepId}\n`);
+    process.kill(process.pid, 'SIGKILL');
+  }
+  if (env.OFFSETCTL_TEST_PAUSE_BEFORE_STEP === stepId && !fired.has(stepId)) {
+    fired.add(stepId);
+    await sleep(Number(env.OFFSETCTL_TEST_PAUSE_MS ?? 5000));
+  }
+}

@@ -1,0 +1,70 @@
+// `offsetctl sandbox logs`: the tail of each process log, optionally followed as it grows.
+import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SandboxError } from './errors.js';
+import { resolveSandboxDir, sandboxLayout } from './layout.js';
+import { tailFile } from './processes.js';
+import { readState } from './state.js';
+
+export interface SandboxLogsOptions {
+  dir?: string;
+  /** `broker`, `worker-1`, ...; all processes when absent. */
+  role?: string;
+  lines?: number;
+  follow?: boolean;
+  write?: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export function sandboxLogFiles(dir?: string): Array<{ role: string; file: string }> {
+  const resolved = resolveSandboxDir(dir);
+  const layout = sandboxLayout(resolved);
+  const state = readState(layout.stateFile);
+  const roles = state ? ['broker', ...state.ports.workers.map((_p, i) => `worker-${i + 1}`)] : [];
+  return roles.map((role) => ({ role, file: join(layout.logs, `${role}.log`) })).filter((l) => existsSync(l.file));
+}
+
+export async function sandboxLogs(options: SandboxLogsOptions = {}): Promise<void> {
+  const write = options.write ?? ((text: string) => process.stdout.write(text));
+  let files = sandboxLogFiles(options.dir);
+  if (options.role) files = files.filter((f) => f.role === options.role);
+  if (files.length === 0) {
+    throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no sandbox logs${options.role ? ` for ${options.role}` : ''} in ${resolveSandboxDir(options.dir)}: run \`offsetctl sandbox up\` first`);
+  }
+  const prefix = files.length > 1;
+  for (const { role, file } of files) {
+    const tail = tailFile(file, options.lines ?? 50);
+    if (tail) write(prefixLines(tail + '\n', prefix ? role : undefined));
+  }
+  if (!options.follow) return;
+  const offsets = new Map(files.map((f) => [f.file, statSync(f.file).size]));
+  // Poll twice a second: cheap, and works where inotify is not available.
+  while (!options.signal?.aborted) {
+    for (const { role, file } of files) {
+      const size = existsSync(file) ? statSync(file).size : 0;
+      const from = offsets.get(file) ?? 0;
+      if (size > from) {
+        write(prefixLines(readRange(file, from, size), prefix ? role : undefined));
+        offsets.set(file, size);
+      } else if (size < from) offsets.set(file, 0); // truncated by a fresh `up`
+    }
+    await sleep(500);
+  }
+}
+
+function readRange(file: string, from: number, to: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(to - from);
+    readSync(fd, buffer, 0, buffer.length, from);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function prefixLines(text: string, role: string | undefined): string {
+  if (!role) return text;
+  return text.replace(/^(?=.)/gm, `${role} | `);
+}

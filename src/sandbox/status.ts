@@ -1,0 +1,51 @@
+// `offsetctl sandbox status`: what the state file says, checked against the live processes and
+// each worker's /health.
+import { probeHealth } from './health.js';
+import { resolveSandboxDir, sandboxLayout } from './layout.js';
+import { isSandboxProcess } from './processes.js';
+import { brokerAddress, readState, workerUrls, type SandboxState } from './state.js';
+
+export interface SandboxProcessStatus {
+  role: string;
+  pid: number;
+  alive: boolean;
+  url?: string;
+  /** Worker only: the HTTP status of GET /health (0 when it did not answer). */
+  health?: number;
+}
+
+export interface SandboxStatus {
+  /** True when the broker and every worker run and every worker answers /health with 200. */
+  running: boolean;
+  connect: string[];
+  bootstrap: string | null;
+  dir: string;
+  kafkaVersion?: string;
+  processes: SandboxProcessStatus[];
+}
+
+export async function sandboxStatus(options: { dir?: string } = {}): Promise<SandboxStatus> {
+  const dir = resolveSandboxDir(options.dir);
+  const state = readState(sandboxLayout(dir).stateFile);
+  if (!state || state.processes.length === 0) return { running: false, connect: [], bootstrap: null, dir, processes: [] };
+  const processes = await Promise.all(state.processes.map(async (p): Promise<SandboxProcessStatus> => {
+    const alive = isSandboxProcess(p.pid, dir);
+    if (p.role === 'broker') return { role: p.role, pid: p.pid, alive };
+    const url = `http://127.0.0.1:${p.port}`;
+    const health = alive ? (await probeHealth(url)).status : 0;
+    return { role: p.role, pid: p.pid, alive, url, health };
+  }));
+  const running = processes.every((p) => p.alive && (p.health === undefined || p.health === 200));
+  return summary(state, dir, running, processes);
+}
+
+function summary(state: SandboxState, dir: string, running: boolean, processes: SandboxProcessStatus[]): SandboxStatus {
+  return {
+    running,
+    connect: running ? workerUrls(state) : [],
+    bootstrap: running ? brokerAddress(state) : null,
+    dir,
+    kafkaVersion: state.kafkaVersion,
+    processes,
+  };
+}

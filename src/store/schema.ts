@@ -1,0 +1,82 @@
+// The store's tables. One migration list, applied in order and recorded in `user_version`,
+// so an older state folder is upgraded in place and never silently reinterpreted.
+import type Database from 'better-sqlite3';
+
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE runs (
+    id            TEXT PRIMARY KEY,
+    cluster_url   TEXT NOT NULL,
+    connector     TEXT NOT NULL,
+    operation     TEXT NOT NULL,
+    status        TEXT NOT NULL,
+    started_at    TEXT NOT NULL,
+    finished_at   TEXT,
+    workflow_file TEXT NOT NULL,
+    workflow_id   TEXT NOT NULL,
+    inputs        TEXT NOT NULL,
+    last_step     TEXT,
+    pid           INTEGER NOT NULL,
+    hostname      TEXT NOT NULL,
+    message       TEXT,
+    connector_state TEXT,
+    context       TEXT NOT NULL DEFAULT '{}'
+  );
+  CREATE INDEX runs_by_connector ON runs (cluster_url, connector, started_at);
+
+  CREATE TABLE run_steps (
+    run_id      TEXT NOT NULL REFERENCES runs(id),
+    seq         INTEGER NOT NULL,
+    workflow_id TEXT NOT NULL,
+    step_id     TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    outputs     TEXT NOT NULL,
+    error       TEXT,
+    finished_at TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+
+  CREATE TABLE run_events (
+    run_id  TEXT NOT NULL REFERENCES runs(id),
+    seq     INTEGER NOT NULL,
+    at      TEXT NOT NULL,
+    type    TEXT NOT NULL,
+    step_id TEXT,
+    detail  TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+
+  CREATE TABLE snapshots (
+    id             TEXT PRIMARY KEY,
+    run_id         TEXT REFERENCES runs(id),
+    cluster_url    TEXT NOT NULL,
+    connector      TEXT NOT NULL,
+    connector_type TEXT NOT NULL,
+    state_before   TEXT NOT NULL,
+    offsets        TEXT NOT NULL,
+    partitions     INTEGER NOT NULL,
+    taken_at       TEXT NOT NULL
+  );
+  CREATE INDEX snapshots_by_connector ON snapshots (cluster_url, connector, taken_at);
+
+  CREATE TABLE locks (
+    cluster_url TEXT NOT NULL,
+    connector   TEXT NOT NULL,
+    run_id      TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    hostname    TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_url, connector)
+  );
+  `,
+];
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

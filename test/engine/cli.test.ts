@@ -1,0 +1,152 @@
+// `offsetctl workflow validate|plan|run` as a user runs them: the real binary, real documents
+// (the two seeds), a loopback server, stdout and exit status checked.
+import { after, before, describe, it } from 'node:test';
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { arazzo, cli, fixture, repoRoot, runnerApi } from './support/engine.js';
+import { startFakeConnect } from './support/fake-connect.js';
+import { startServer, type TestServer } from './support/server.js';
+
+const seeds = join(repoRoot, '..', 'shared', 'seeds');
+const resetSeed = join(seeds, 'reset-connector-offsets.arazzo.yaml');
+const rewindSeed = join(seeds, 'rewind-connector-offsets.arazzo.yaml');
+const resetSources = ['--source', `kafkaConnectApi=${fixture('runner-connect-all.yaml')}`];
+const rewindSources = ['--source', `connectorsApi=${fixture('runner-connect-connectors.yaml')}`, '--source', `offsetsApi=${fixture('runner-connect-offsets.yaml')}`];
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Asynchronous on purpose: the test's own server must keep answering while the CLI runs. */
+function offsetctl(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('offsetctl workflow', () => {
+  let connect: Awaited<ReturnType<typeof startFakeConnect>>;
+  let api: TestServer;
+  let dir: string;
+  before(async () => {
+    connect = await startFakeConnect(['sink-1']);
+    api = await startServer({ 'GET /status': () => ({ body: { state: 'RUNNING' } }), 'GET /flaky': () => ({ status: 503, body: { error: 'busy' } }) });
+    dir = await mkdtemp(join(tmpdir(), 'offsetctl-cli-'));
+  });
+  after(async () => {
+    await connect.close();
+    await api.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function writeDoc(name: string, workflows: string): Promise<string> {
+    const file = join(dir, name);
+    await writeFile(file, arazzo(workflows));
+    return file;
+  }
+
+  it('validates both seed documents with their sources mapped to local files', async () => {
+    for (const [seed, sources] of [[resetSeed, resetSources], [rewindSeed, rewindSources]] as const) {
+      const r = await offsetctl(['workflow', 'validate', seed, ...sources]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /valid/);
+    }
+  });
+
+  it('plans the six steps of each seed without sending anything', async () => {
+    const r = await offsetctl(['workflow', 'plan', rewindSeed, ...rewindSources, '--server', connect.url, '--input', 'connectorName=sink-1', '--output', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const plan = JSON.parse(r.stdout) as { steps: Array<{ stepId: string; request?: { method: string; url: string } }> };
+    assert.deepEqual(plan.steps.map((s) => s.stepId), ['stopConnector', 'captureOffsets', 'rewindOffsets', 'verifyOffsets', 'resumeConnector', 'confirmReplaying']);
+    assert.deepEqual(plan.steps[0]!.request, { method: 'PUT', url: `${connect.url}/connectors/sink-1/stop`, headers: {} } as unknown);
+    const text = await offsetctl(['workflow', 'plan', resetSeed, ...resetSources]);
+    assert.equal(text.code, 0, text.stderr);
+    for (const step of ['stopConnector', 'snapshotOffsets', 'resetOffsets', 'confirmCleared', 'resumeConnector', 'confirmReprocessing']) assert.match(text.stdout, new RegExp(`\\d\\. ${step}\\n`));
+    assert.match(text.stdout, /PUT http:\/\/127\.0\.0\.1:8083\/connectors\/\{\$inputs\.connectorName\}\/stop/);
+    assert.equal(connect.requests.length, 0);
+  });
+
+  it('runs the rewind seed end to end and prints one JSON document', async () => {
+    const offsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 7 } }];
+    const r = await offsetctl(['workflow', 'run', rewindSeed, ...rewindSources, '--server', connect.url, '--input', 'connectorName=sink-1', '--input', `offsets=${JSON.stringify(offsets)}`, '--output', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    const doc = JSON.parse(r.stdout) as { workflowId: string; status: string; outputs: Record<string, unknown>; steps: unknown[] };
+    assert.equal(doc.workflowId, 'rewind-connector-offsets');
+    assert.equal(doc.status, 'passed');
+    assert.equal(doc.steps.length, 6);
+    assert.deepEqual(doc.outputs['rewoundOffsets'], offsets);
+    assert.equal(doc.outputs['connectorState'], 'RUNNING');
+    assert.deepEqual(connect.connectors.get('sink-1')!.offsets, offsets);
+  });
+
+  it('shows each step with its request, status and the criteria that failed, and exits 1 when the workflow fails', async () => {
+    const r = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--server', connect.url, '--input', 'connectorName=nobody']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /FAIL stopConnector {2}PUT http:\/\/127\.0\.0\.1:\d+\/connectors\/nobody\/stop → 404/);
+    assert.match(r.stdout, /criterion failed: .*204/);
+    assert.match(r.stdout, /workflow reset-connector-offsets failed/);
+  });
+
+  it('refuses bad inputs with exit 2 before any request, still printing one JSON document', async () => {
+    const before = connect.requests.length;
+    const r = await offsetctl(['workflow', 'run', rewindSeed, ...rewindSources, '--server', connect.url, '--input', 'connectorName=sink-1', '--input', 'offsets={"not":"an array"}', '--output', 'json']);
+    assert.equal(r.code, 2);
+    const doc = JSON.parse(r.stdout) as { status: string; error: { code: string; message: string } };
+    assert.equal(doc.status, 'failed');
+    assert.equal(doc.error.code, 'E_INPUTS');
+    assert.match(doc.error.message, /input "offsets": must be array/);
+    assert.match(r.stderr, /E_INPUTS/);
+    assert.equal(connect.requests.length, before);
+  });
+
+  it('writes JUnit with one test case per step and the failure message', async () => {
+    const file = await writeDoc('junit.arazzo.yaml', `
+  - workflowId: ci
+    steps:
+      - stepId: status
+        operationId: getStatus
+        successCriteria: [{condition: $statusCode == 200}]
+      - stepId: flaky
+        operationId: getFlaky
+        successCriteria: [{condition: $statusCode == 200}]
+`);
+    const r = await offsetctl(['workflow', 'run', file, '--source', `api=${runnerApi}`, '--server', api.url, '--output', 'junit']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^<\?xml version="1.0" encoding="UTF-8"\?>/);
+    assert.equal(r.stdout.match(/<testcase /g)?.length, 2);
+    assert.match(r.stdout, /<testcase classname="ci" name="status" time="[\d.]+"\/>/);
+    assert.match(r.stdout, /<failure message="[^"]*503[^"]*"/);
+  });
+
+  it('stops an endless loop at --max-steps with exit 1 and says how to raise it', async () => {
+    const file = await writeDoc('loop.arazzo.yaml', `
+  - workflowId: loop
+    steps:
+      - stepId: spin
+        operationId: getStatus
+        onSuccess: [{name: again, type: goto, stepId: spin}]
+`);
+    const r = await offsetctl(['workflow', 'run', file, '--source', `api=${runnerApi}`, '--server', api.url, '--max-steps', '5', '--output', 'json']);
+    assert.equal(r.code, 1);
+    const doc = JSON.parse(r.stdout) as { error: { code: string; message: string }; steps: unknown[] };
+    assert.equal(doc.error.code, 'E_STEP_BUDGET');
+    assert.match(doc.error.message, /--max-steps/);
+    assert.equal(doc.steps.length, 5);
+  });
+
+  it('refuses bad arguments and unknown workflows with exit 2', async () => {
+    const bad = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--output', 'xml']);
+    assert.equal(bad.code, 2);
+    const unknown = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--workflow', 'nope', '--output', 'json']);
+    assert.equal(unknown.code, 2);
+    assert.equal((JSON.parse(unknown.stdout) as { error: { code: string } }).error.code, 'E_WORKFLOW_NOT_FOUND');
+  });
+});

@@ -1,0 +1,31 @@
+// reset deletes every offset (snapshot first); rollback after a reset restores them.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { ConnectFixture, runCli, sortedOffsets, tempDir } from '../ops/support/cluster.js';
+
+let cluster: ConnectFixture;
+let source: { name: string; file: string };
+let stateDir: string;
+
+before(async () => {
+  cluster = new ConnectFixture();
+  source = await cluster.createSource(4);
+  stateDir = tempDir('offsetctl-state-');
+});
+after(async () => cluster.cleanup());
+
+test('reset empties the offsets and rollback brings them and the RUNNING state back', async () => {
+  const before = await cluster.offsets(source.name);
+  const reset = await runCli(['reset', source.name, '--yes', '--leave-stopped', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(reset.status, 0, reset.stderr);
+  const outcome = JSON.parse(reset.stdout) as { status: string; connectorState: string; snapshotId: string; outputs: { offsetsAfterReset: unknown[] } };
+  assert.equal(outcome.status, 'succeeded');
+  assert.equal(outcome.connectorState, 'STOPPED');
+  assert.deepEqual(outcome.outputs.offsetsAfterReset, []);
+  assert.deepEqual((await cluster.offsets(source.name)).offsets, []);
+
+  const rollback = await runCli(['rollback', source.name, '--snapshot', outcome.snapshotId, '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(rollback.status, 0, rollback.stderr);
+  await cluster.waitRunning(source.name);
+  assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), sortedOffsets(before));
+});

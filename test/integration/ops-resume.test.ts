@@ -1,0 +1,51 @@
+// kill -9 between the stop and the PATCH, then `runs resume`: the intended offsets and RUNNING.
+// Uses the documented test hook OFFSETCTL_TEST_KILL_BEFORE_STEP.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { ConnectFixture, runCli, tempDir } from '../ops/support/cluster.js';
+
+let cluster: ConnectFixture;
+let source: { name: string; file: string };
+let stateDir: string;
+
+before(async () => {
+  cluster = new ConnectFixture();
+  source = await cluster.createSource(5);
+  stateDir = tempDir('offsetctl-state-');
+});
+after(async () => cluster.cleanup());
+
+test('a run killed before its PATCH is shown interrupted, blocks other runs, and `runs resume` completes it', async () => {
+  // A partition the connector does not read, so its offset stays as written after the resume.
+  const other = { filename: join(cluster.dir, 'elsewhere.txt') };
+  const target = { offsets: [{ partition: other, offset: { position: 7 } }] };
+  const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], {
+    input: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets' },
+  });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  assert.equal((await cluster.status(source.name)).connector.state, 'STOPPED');
+
+  const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string; lastStep: string; snapshotId?: string }>;
+  const run = runs[0]!;
+  assert.equal(run.status, 'interrupted');
+  assert.equal(run.lastStep, 'captureOffsets');
+  assert.ok(run.snapshotId, 'the snapshot was stored before the kill');
+  const shown = await runCli(['runs', 'show', run.id, '--state-dir', stateDir]);
+  assert.match(shown.stdout, /interrupted/);
+
+  const second = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
+  assert.equal(second.status, 2, second.stderr);
+  assert.match(second.stderr, /stale lock/);
+  assert.match(second.stderr, new RegExp(`runs resume ${run.id}`));
+
+  const resumed = await runCli(['runs', 'resume', run.id, '--state-dir', stateDir]);
+  assert.equal(resumed.status, 0, resumed.stderr);
+  assert.match(resumed.stdout, /at step rewindOffsets/);
+  await cluster.waitRunning(source.name);
+  const offsets = await cluster.offsets(source.name);
+  const written = offsets.offsets.find((o) => o.partition.filename === other.filename);
+  assert.deepEqual(written?.offset, { position: 7 });
+  const after = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string }>;
+  assert.equal(after.find((r) => r.id === run.id)?.status, 'succeeded');
+});
