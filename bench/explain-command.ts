@@ -17,7 +17,7 @@ export interface CommandExplanation {
 }
 
 /** `args` are what follows `node` (script path first). */
-export async function explainCommand(args: readonly string[]): Promise<CommandExplanation> {
+export async function explainCommand(args: readonly string[], maxImports = 12): Promise<CommandExplanation> {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-bench-prof-'));
   try {
     const run = await timeSpawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...args]);
@@ -30,7 +30,7 @@ export async function explainCommand(args: readonly string[]): Promise<CommandEx
       .filter((name) => /^[@a-z]/.test(name) && !name.startsWith('node:') && !name.startsWith('dist/bench/'))
       .map((name) => (name.startsWith('dist/') ? resolve(repoRoot, name) : name));
     const imports: CommandExplanation['imports'] = [];
-    for (const spec of new Set(specs)) {
+    for (const spec of [...new Set(specs)].slice(0, maxImports)) {
       const samples: number[] = [];
       for (let i = 0; i < 3; i++) {
         const r = await timeSpawn(process.execPath, [resolve(repoRoot, 'dist', 'bench', 'import-cost.js'), spec]);

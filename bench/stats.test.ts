@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { median, pairedRatios, quantile, ratio, round, summarize } from './stats.js';
+import { median, pairedRatios, quantile, ratio, round, summarize, unionLength } from './stats.js';
 
 test('median of an odd count is the middle sample, whatever the input order', () => {
   assert.equal(median([9, 1, 5]), 5);
@@ -40,4 +40,11 @@ test('summary reports the spread of the samples', () => {
   const s = summarize([5, 1, 3]);
   assert.deepEqual({ n: s.n, median: s.median, min: s.min, max: s.max }, { n: 3, median: 3, min: 1, max: 5 });
   assert.equal(round(1.23456), 1.23);
+});
+
+test('overlapping intervals count once, disjoint ones add up', () => {
+  assert.equal(unionLength([[0, 10], [5, 15], [20, 25]]), 20);
+  assert.equal(unionLength([[3, 4], [0, 10]]), 10);
+  assert.equal(unionLength([[5, 5], [7, 6]]), 0);
+  assert.equal(unionLength([]), 0);
 });

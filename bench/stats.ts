@@ -60,3 +60,20 @@ export function round(value: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** Total length covered by possibly overlapping [start, end] intervals (time Connect owns in a run). */
+export function unionLength(intervals: ReadonlyArray<readonly [number, number]>): number {
+  const sorted = intervals.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let curStart = 0;
+  let curEnd = Number.NEGATIVE_INFINITY;
+  for (const [a, b] of sorted) {
+    if (a > curEnd) {
+      if (curEnd > curStart) total += curEnd - curStart;
+      curStart = a;
+      curEnd = b;
+    } else if (b > curEnd) curEnd = b;
+  }
+  if (curEnd > curStart) total += curEnd - curStart;
+  return total;
+}

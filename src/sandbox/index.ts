@@ -7,3 +7,4 @@ export { sandboxDown, type SandboxDownResult } from './down.js';
 export { sandboxStatus, type SandboxStatus, type SandboxProcessStatus } from './status.js';
 export { sandboxLogs, sandboxLogFiles, type SandboxLogsOptions } from './logs.js';
 export { ConnectRest, ConnectRestError, type ConnectorStatus, type ConnectorOffsets } from './connect-rest.js';
+export { createFilePipeline, readLines, uniqueName, waitForLines, waitForSinkCommitted, waitForSourceCaughtUp, type FilePipeline, type FilePipelineOptions } from './file-pipeline.js';

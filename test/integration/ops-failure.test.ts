@@ -12,7 +12,7 @@ before(async () => {
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 test('when Connect rejects the new offsets, the run exits 1, says the connector is RUNNING, and nothing changed', async () => {
   const before = await cluster.offsets(source.name);

@@ -14,7 +14,7 @@ before(async () => {
   source = await cluster.createSource(3);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 test('a second concurrent run on the same connector is refused with exit 2 naming the running one', async () => {
   const target = JSON.stringify({ offsets: [{ partition: { filename: join(cluster.dir, 'x.txt') }, offset: { position: 1 } }] });

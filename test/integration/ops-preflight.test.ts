@@ -14,7 +14,7 @@ before(async () => {
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 const common = () => ['--url', cluster.url, '--state-dir', stateDir];
 

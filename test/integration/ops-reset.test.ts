@@ -12,7 +12,7 @@ before(async () => {
   source = await cluster.createSource(4);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 test('reset empties the offsets and rollback brings them and the RUNNING state back', async () => {
   const before = await cluster.offsets(source.name);

@@ -14,7 +14,7 @@ before(async () => {
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 test('a run killed before its PATCH is shown interrupted, blocks other runs, and `runs resume` completes it', async () => {
   // A partition the connector does not read, so its offset stays as written after the resume.

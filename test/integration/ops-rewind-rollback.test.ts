@@ -15,7 +15,7 @@ before(async () => {
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });
-after(async () => cluster.cleanup());
+after(async () => cluster?.cleanup());
 
 test('rewind writes the offsets, keeps a snapshot, and rollback restores exactly the offsets and state of before', async () => {
   const before = await cluster.offsets(source.name);

@@ -21,36 +21,34 @@ function repeatsAt(pattern: string, at: number): boolean {
   return match[3] === '' || Number(match[3]) > 1;
 }
 
-/** The offset of a repeated group that contains a repetition, or -1. */
+/**
+ * The offset of a repeated group that contains a repetition, or -1. A heuristic: it does not see
+ * overlapping alternatives under one repetition (`(a|a)*`), which can also backtrack badly.
+ */
 export function findNestedQuantifier(pattern: string): number {
-  // Per open group: whether something inside it repeats, and where the group opened.
-  const groups: Array<{ repeats: boolean; at: number }> = [];
+  const groups: Array<{ at: number; repeats: boolean }> = [];
+  const markRepeat = (): void => {
+    const top = groups[groups.length - 1];
+    if (top) top.repeats = true;
+  };
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
     if (ch === '\\') {
+      // An escape is one atom; a quantifier after it is seen on the next turn.
       i++;
-      if (repeatsAt(pattern, i + 1) && groups.length > 0) (groups[groups.length - 1] as { repeats: boolean }).repeats = true;
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') {
-        inClass = false;
-        if (repeatsAt(pattern, i + 1) && groups.length > 0) (groups[groups.length - 1] as { repeats: boolean }).repeats = true;
-      }
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === '(') groups.push({ repeats: false, at: i });
-    else if (ch === ')') {
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+    } else if (ch === '[') {
+      inClass = true;
+    } else if (ch === '(') {
+      groups.push({ at: i, repeats: false });
+    } else if (ch === ')') {
       const group = groups.pop();
-      if (!group) continue;
-      const repeated = repeatsAt(pattern, i + 1);
-      if (repeated && group.repeats) return group.at;
-      const parent = groups[groups.length - 1];
-      if (parent && (group.repeats || repeated)) parent.repeats = true;
-    } else if (repeatsAt(pattern, i) && groups.length > 0) {
-      (groups[groups.length - 1] as { repeats: boolean }).repeats = true;
+      if (group && group.repeats && repeatsAt(pattern, i + 1)) return group.at;
+      if (group?.repeats) markRepeat();
+    } else if (repeatsAt(pattern, i)) {
+      markRepeat();
     }
   }
   return -1;

@@ -12,7 +12,8 @@ import { parseSimpleCondition } from './simple-condition.js';
 
 type Value = null | boolean | number | string;
 type Tree =
-  | { op: 'lit'; value: Value }
+  | { op: 'lit'; value: Value; viaInput?: boolean }
+  | { op: 'absent' }
   | { op: '!'; operand: Tree }
   | { op: '&&' | '||'; left: Tree; right: Tree }
   | { op: '<' | '<=' | '>' | '>=' | '==' | '!='; left: Tree; right: Tree };
@@ -63,6 +64,7 @@ const truthy = (v: unknown): boolean => !(v === null || v === undefined || v ===
 function reference(tree: Tree): unknown {
   switch (tree.op) {
     case 'lit': return tree.value;
+    case 'absent': return undefined;
     case '!': return !truthy(reference(tree.operand));
     case '&&': return [tree.left, tree.right].every((t) => truthy(reference(t)));
     case '||': return [tree.left, tree.right].some((t) => truthy(reference(t)));
@@ -79,22 +81,29 @@ function reference(tree: Tree): unknown {
 // --- printing with only the parentheses precedence needs (plus some redundant ones) ---
 
 const PRECEDENCE = { '||': 1, '&&': 2, cmp: 3, '!': 4, lit: 5 } as const;
-const precedence = (t: Tree): number => (t.op === 'lit' ? 5 : t.op === '!' ? 4 : t.op === '&&' ? 2 : t.op === '||' ? 1 : PRECEDENCE.cmp);
+const precedence = (t: Tree): number => (t.op === 'lit' || t.op === 'absent' ? 5 : t.op === '!' ? 4 : t.op === '&&' ? 2 : t.op === '||' ? 1 : PRECEDENCE.cmp);
 
 function literalText(v: Value): string {
   if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
   return String(v);
 }
 
-function print(tree: Tree, extraParens: boolean[]): string {
+/** Literal leaves marked viaInput are written as `$inputs.vN` and stored in `inputs`. */
+function print(tree: Tree, extraParens: boolean[], inputs: Record<string, unknown>): string {
   const wrap = (child: Tree, min: number): string => {
-    const text = print(child, extraParens);
+    const text = print(child, extraParens, inputs);
     const forced = precedence(child) < min;
     const extra = extraParens.shift() ?? false;
     return forced || extra ? `(${text})` : text;
   };
   switch (tree.op) {
-    case 'lit': return literalText(tree.value);
+    case 'lit': {
+      if (!tree.viaInput) return literalText(tree.value);
+      const name = `v${Object.keys(inputs).length}`;
+      inputs[name] = tree.value;
+      return `$inputs.${name}`;
+    }
+    case 'absent': return '$inputs.missing';
     case '!': return `!${wrap(tree.operand, 4)}`;
     case '&&': return `${wrap(tree.left, 2)} && ${wrap(tree.right, 3)}`;
     case '||': return `${wrap(tree.left, 1)} || ${wrap(tree.right, 2)}`;
@@ -113,7 +122,8 @@ const literal: fc.Arbitrary<Value> = fc.oneof(
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
   tree: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    literal.map((value): Tree => ({ op: 'lit', value })),
+    fc.tuple(literal, fc.boolean()).map(([value, viaInput]): Tree => ({ op: 'lit', value, viaInput })),
+    fc.constant<Tree>({ op: 'absent' }),
     tie('tree').map((operand): Tree => ({ op: '!', operand })),
     fc.record({ op: fc.constantFrom('&&' as const, '||' as const), left: tie('tree'), right: tie('tree') }),
     fc.record({ op: fc.constantFrom('<' as const, '<=' as const, '>' as const, '>=' as const, '==' as const, '!=' as const), left: tie('tree'), right: tie('tree') }),
@@ -121,11 +131,12 @@ const tree: fc.Arbitrary<Tree> = fc.letrec<{ tree: Tree }>((tie) => ({
 })).tree;
 
 describe('simple condition properties', () => {
-  it('agrees with the reference evaluator on random literal conditions', () => {
+  it('agrees with the reference evaluator on random conditions over literals and $inputs values', () => {
     fc.assert(fc.property(tree, fc.array(fc.boolean(), { maxLength: 40 }), (t, parens) => {
-      const text = print(t, parens);
+      const inputs: Record<string, unknown> = {};
+      const text = print(t, parens, inputs);
       const expected = truthy(reference(t));
-      const result = evaluateCriterion({ condition: text }, emptyContext());
+      const result = evaluateCriterion({ condition: text }, { ...emptyContext(), inputs });
       assert.equal(result.passed, expected, text);
     }), { numRuns: 2000 });
   });
@@ -141,5 +152,31 @@ describe('simple condition properties', () => {
         assert.equal(error.code, 'E_CRITERION');
       }
     }), { numRuns: 2000 });
+  });
+});
+
+describe('criteria never throw for data problems', () => {
+  const criteria = [
+    { condition: "$statusCode == 200 && $response.body#/a/0 != 'x' || $response.body#/b[1].c > 3" },
+    { condition: '!$response.body' },
+    { context: '$response.body', condition: '^\\{', type: 'regex' as const },
+    { context: '$response.body', condition: '$[?count(@.pets) > 0]', type: 'jsonpath' as const },
+    { context: '$response.body', condition: "$.a.b == 'x'", type: 'jsonpath' as const },
+    { context: '$response.body', condition: '$..a', type: { type: 'jsonpath' as const, version: 'draft-goessner-dispatch-jsonpath-00' } },
+    { context: '$response.body', condition: '//a[@b > 1]', type: 'xpath' as const },
+  ];
+  it('evaluates every criterion type against arbitrary response bodies without throwing', () => {
+    const body = fc.oneof(fc.jsonValue(), fc.string(), fc.constant('<a b="2"><a/></a>'), fc.constant(undefined));
+    fc.assert(fc.property(body, fc.integer({ min: 100, max: 599 }), (value, statusCode) => {
+      const ctx = {
+        ...emptyContext(),
+        exchange: { url: 'http://127.0.0.1/', method: 'GET', request: { headers: {}, query: {}, path: {} }, response: { statusCode, headers: {}, body: value } },
+      };
+      for (const criterion of criteria) {
+        const result = evaluateCriterion(criterion, ctx);
+        assert.equal(typeof result.passed, 'boolean');
+        if (!result.passed) assert.equal(typeof result.message, 'string');
+      }
+    }), { numRuns: 300 });
   });
 });

@@ -132,6 +132,7 @@ describe('simple conditions: syntax errors name the position', () => {
     ['status == 200', 1, /expected a value/],
     ['12abc == 1', 3, /expected a number/],
     ['1 == 1 &&', 10, /expected a value/],
+    ['$statusCode == "ok"', 16, /strings use single quotes/],
   ];
   for (const [text, column, pattern] of cases) {
     it(`refuses ${text}`, () => {

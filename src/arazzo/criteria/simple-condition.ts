@@ -110,6 +110,7 @@ class ConditionParser {
       return inner;
     }
     if (ch === "'") return { kind: 'literal', value: this.parseString() };
+    if (ch === '"') this.fail("a value (strings use single quotes: 'text')");
     if (ch === '$') return this.parseExpression();
     const number = this.sticky(NUMBER);
     if (number !== undefined) {

@@ -76,9 +76,11 @@ test('a YAML alias bomb is refused with a clear message', () => {
   assert.match(err.message, /alias bomb/);
 });
 
-test('a few aliases are fine', () => {
+test('ordinary aliases are fine, even a flat anchor used hundreds of times', () => {
   const doc = parseDocumentText('base: &b {x: 1}\nuse: *b\n', '/tmp/ok.yaml');
   assert.deepEqual(doc.value, { base: { x: 1 }, use: { x: 1 } });
+  const many = parseDocumentText('base: &b {x: 1, y: [1, 2]}\nlist:\n' + '  - *b\n'.repeat(500), '/tmp/ok.yaml');
+  assert.equal((many.value as { list: unknown[] }).list.length, 500);
 });
 
 test('a document over the size limit is refused before parsing', () => {

@@ -23,8 +23,9 @@ export interface ParseOptions {
 }
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
-// Real documents use a handful of anchors; a bomb needs thousands of expansions.
-const MAX_ALIAS_COUNT = 100;
+// The `yaml` package weighs each alias use by the aliases inside it: a flat anchor may be used
+// hundreds of times, while nested aliases (a bomb) hit the limit after a few levels.
+const MAX_ALIAS_COUNT = 1000;
 
 /**
  * Parse YAML or JSON text (JSON is read as YAML 1.2, which keeps positions for both).
@@ -63,7 +64,7 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
     if (/alias/i.test(message)) {
       throw new ArazzoError(
         'E_DOCUMENT_PARSE',
-        `${file}: refused: YAML aliases expand more than ${MAX_ALIAS_COUNT} times (an alias bomb); write the repeated values out or use fewer anchors`,
+        `${file}: refused: its YAML aliases expand beyond the limit of ${MAX_ALIAS_COUNT} (an alias bomb: aliases of aliases multiply); write the repeated values out or use fewer anchors`,
         { location: { file }, cause: err },
       );
     }

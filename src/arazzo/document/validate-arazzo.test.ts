@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +100,18 @@ test('both seed documents validate clean', async () => {
     assert.deepEqual(diagnostics, [], name);
     assertValid(doc, diagnostics);
   }
+});
+
+test("the spec's own example document has two real mistakes, and both are caught", async () => {
+  const spec = await readFile(resolve(repoRoot, '../shared/reference/arazzo-1.0.1.md'), 'utf8');
+  const section = spec.slice(spec.indexOf('##### Arazzo Specification Object Example'));
+  const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(yaml, 'the example is in the spec');
+  const errors = validateArazzo(parseDocumentText(yaml, '/spec/example.yaml')).filter((d) => d.severity === 'error');
+  assert.deepEqual(errors.map((d) => [d.code, d.pointer]), [
+    ['unknown-source', '/workflows/0/steps/1/operationPath'], // petstoreDescription vs petStoreDescription
+    ['unknown-step', '/workflows/0/steps/1/parameters/1/value'], // $steps.loginUser: the step is loginStep
+  ]);
 });
 
 test('required fields: a missing info.title names the field', () => {

@@ -4,7 +4,7 @@ import type { HttpExchange } from '../context.js';
 import { ArazzoError } from '../errors.js';
 import type { HttpRequest } from '../../http/client.js';
 import type { CompiledStep } from './compile.js';
-import { buildBody } from './request-body.js';
+import { buildBody, type Resolve } from './request-body.js';
 import { queryView, serializeCookie, serializeHeader, serializePath, serializeQuery } from './serialize-parameter.js';
 
 export interface BuiltRequest {
@@ -22,10 +22,10 @@ export function joinUrl(server: string, path: string): string {
 }
 
 /**
- * `resolve` turns a parameter or payload value into its runtime value (the runner passes
- * resolveValue over the step's context; `plan` passes one that keeps unknown expressions as text).
+ * `resolve` turns a parameter or payload value into its runtime value (the runner evaluates the
+ * prepared value over the step's context; `plan` keeps unknown expressions as text).
  */
-export async function buildRequest(cs: CompiledStep, resolve: (value: unknown) => unknown): Promise<BuiltRequest> {
+export async function buildRequest(cs: CompiledStep, resolve: Resolve): Promise<BuiltRequest> {
   const op = cs.operation;
   if (!op || !cs.pathParts) throw new ArazzoError('E_REQUEST', `${cs.where}: calls a workflow, not an operation`);
   const pathValues = new Map<string, string>();
@@ -36,7 +36,7 @@ export async function buildRequest(cs: CompiledStep, resolve: (value: unknown) =
   const cookies: string[] = [];
 
   for (const p of cs.parameters) {
-    const value = resolve(p.value);
+    const value = resolve(p.value, p.compiled);
     if (value === undefined) {
       if (p.in === 'path') {
         throw new ArazzoError('E_REQUEST', `${cs.where}: path parameter "${p.name}" resolved to nothing (value ${JSON.stringify(p.value)}); give the input or output it refers to a value`);

@@ -4,6 +4,7 @@
 import { ArazzoError } from '../errors.js';
 import type { SourceRegistry, ResolvedOperation } from '../sources/index.js';
 import type { ArazzoDocument, Components, Criterion, FailureAction, Parameter, ParameterLocation, Step, SuccessAction, Workflow } from '../types.js';
+import { compileValue, type CompiledValue } from './compile-value.js';
 import { compileInputs, type InputsValidator } from './inputs.js';
 import { compileBody, type CompiledBody } from './request-body.js';
 import { mergeActions, mergeParameters, resolveActions, resolveParameters } from './reusable.js';
@@ -13,6 +14,7 @@ export interface CompiledParameter {
   name: string;
   in?: ParameterLocation;
   value: unknown;
+  compiled: CompiledValue;
   /** Serialization for operation steps; absent on workflow steps (parameters become inputs). */
   style?: ParameterStyle;
   required: boolean;
@@ -38,7 +40,7 @@ export interface CompiledStep {
   successCriteria: Criterion[];
   onSuccess: EffectiveSuccessAction[];
   onFailure: EffectiveFailureAction[];
-  outputs: Array<[string, unknown]>;
+  outputs: Array<[string, CompiledValue]>;
 }
 
 export interface CompiledWorkflowRef {
@@ -56,11 +58,13 @@ export interface CompiledWorkflow {
   steps: CompiledStep[];
   stepIndex: Map<string, number>;
   validateInputs: InputsValidator;
-  outputs: Array<[string, unknown]>;
+  outputs: Array<[string, CompiledValue]>;
   dependsOn: CompiledWorkflowRef[];
 }
 
-const cache = new WeakMap<Workflow, CompiledWorkflow>();
+// Per registry, then per workflow: the same parsed document loaded with other --server or
+// --source settings resolves to other operations.
+const cache = new WeakMap<SourceRegistry, WeakMap<Workflow, CompiledWorkflow>>();
 
 export function documentOf(registry: SourceRegistry): ArazzoDocument {
   return registry.doc.value as ArazzoDocument;
@@ -76,7 +80,9 @@ export function findWorkflowRef(registry: SourceRegistry, ref: string, where: st
 }
 
 export function compileWorkflow(workflow: Workflow, registry: SourceRegistry): CompiledWorkflow {
-  const cached = cache.get(workflow);
+  let perRegistry = cache.get(registry);
+  if (!perRegistry) cache.set(registry, (perRegistry = new WeakMap()));
+  const cached = perRegistry.get(workflow);
   if (cached) return cached;
   const doc = documentOf(registry);
   const components = doc.components;
@@ -98,10 +104,10 @@ export function compileWorkflow(workflow: Workflow, registry: SourceRegistry): C
     steps,
     stepIndex: new Map(steps.map((s) => [s.stepId, s.index])),
     validateInputs: compileInputs(workflow.inputs, components, workflow.workflowId),
-    outputs: Object.entries(workflow.outputs ?? {}),
+    outputs: compileOutputs(workflow.outputs),
     dependsOn: (workflow.dependsOn ?? []).map((ref) => findWorkflowRef(registry, ref, `${where} dependsOn`)),
   };
-  cache.set(workflow, compiled);
+  perRegistry.set(workflow, compiled);
   return compiled;
 }
 
@@ -125,7 +131,7 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     successCriteria: step.successCriteria ?? [],
     onSuccess: mergeActions(resolveActions<SuccessAction>(step.onSuccess, scope.components, 'successActions', `${where} onSuccess`), scope.successActions),
     onFailure: mergeActions(resolveActions<FailureAction>(step.onFailure, scope.components, 'failureActions', `${where} onFailure`), scope.failureActions),
-    outputs: Object.entries(step.outputs ?? {}) as Array<[string, unknown]>,
+    outputs: compileOutputs(step.outputs),
   };
   if (step.workflowId !== undefined) {
     // Workflow-level parameters with an `in` are meant for operations; the rest become inputs too.
@@ -133,7 +139,7 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     return {
       ...base,
       callee: findWorkflowRef(scope.registry, step.workflowId, where),
-      parameters: params.map((p) => ({ name: p.name, value: p.value, required: false })),
+      parameters: params.map((p) => ({ name: p.name, value: p.value, compiled: compileValue(p.value), required: false })),
     };
   }
   const operation = scope.registry.resolveOperation(step);
@@ -143,7 +149,7 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
       throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: parameter "${p.name}" has no "in"; a step that calls an operation needs in: path, query, header or cookie`);
     }
     const def = operation.parameters.find((d) => d.in === p.in && (p.in === 'header' ? d.name.toLowerCase() === p.name.toLowerCase() : d.name === p.name));
-    return { name: p.name, in: p.in, value: p.value, style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
+    return { name: p.name, in: p.in, value: p.value, compiled: compileValue(p.value), style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
   });
   return {
     ...base,
@@ -152,6 +158,10 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     parameters,
     ...(step.requestBody ? { body: compileBody(step.requestBody, operation.requestBody?.contentTypes) } : {}),
   };
+}
+
+function compileOutputs(outputs: Record<string, unknown> | undefined): Array<[string, CompiledValue]> {
+  return Object.entries(outputs ?? {}).map(([name, expr]) => [name, compileValue(expr)]);
 }
 
 export function parsePathTemplate(template: string): PathPart[] {

@@ -60,10 +60,11 @@ export async function planWorkflow(options: PlanWorkflowOptions): Promise<Workfl
     components: (cw.components ?? {}) as Record<string, unknown>,
   };
   const resolve = (value: unknown): unknown => resolveKnown(value, ctx);
+  const wf = cw.workflow;
   const steps: PlannedStep[] = [];
   for (const cs of cw.steps) steps.push(await planStep(cw, cs, resolve));
   const outputs: Record<string, unknown> = {};
-  for (const [name, expr] of cw.outputs) outputs[name] = expr;
+  for (const [name, expr] of Object.entries(wf.outputs ?? {})) outputs[name] = expr;
   return { workflowId: cw.workflowId, dependsOn: cw.dependsOn.map((d) => d.ref), inputs, steps, outputs };
 }
 
@@ -75,7 +76,7 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
     successCriteria: cs.successCriteria.map(describeCriterion),
     onSuccess: cs.onSuccess.map(describeAction),
     onFailure: cs.onFailure.map(describeAction),
-    outputs: cs.outputs.map(([name, expr]) => `${name}: ${typeof expr === 'string' ? expr : JSON.stringify(expr)}`),
+    outputs: Object.entries(cs.step.outputs ?? {}).map(([name, expr]) => `${name}: ${typeof expr === 'string' ? expr : JSON.stringify(expr)}`),
   };
   if (cs.callee) {
     const callInputs: Record<string, unknown> = {};
@@ -85,7 +86,7 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
   }
   planned.operation = describeOperation(cs.operation!);
   try {
-    const built = await buildRequest(cs, resolve);
+    const built = await buildRequest(cs, (raw) => resolve(raw));
     planned.request = { method: built.request.method, url: readableUrl(built.request.url), headers: built.request.headers };
     if (built.bodyText !== undefined) planned.request.body = built.bodyText;
   } catch (err) {

@@ -5,7 +5,11 @@
 import fontoxpath from 'fontoxpath';
 import * as slimdom from 'slimdom';
 import { ArazzoError } from '../errors.js';
-import type { PayloadReplacement, RequestBody } from '../types.js';
+import type { RequestBody } from '../types.js';
+import { compileValue, type CompiledValue } from './compile-value.js';
+
+/** Resolves a value from the document: `compiled` is its prepared form, `raw` the text as written. */
+export type Resolve = (raw: unknown, compiled: CompiledValue) => unknown;
 
 export type BodyKind = 'json' | 'form' | 'xml' | 'text' | 'other';
 
@@ -13,7 +17,8 @@ export interface CompiledBody {
   contentType: string;
   kind: BodyKind;
   payload: unknown;
-  replacements: PayloadReplacement[];
+  compiledPayload: CompiledValue;
+  replacements: Array<{ target: string; value: unknown; compiled: CompiledValue }>;
 }
 
 export interface BuiltBody {
@@ -34,11 +39,17 @@ export function bodyKind(contentType: string): BodyKind {
 /** Chooses the content type: the step's, else the operation's first, else from the payload's shape. */
 export function compileBody(body: RequestBody, operationTypes: readonly string[] | undefined): CompiledBody {
   const contentType = body.contentType ?? operationTypes?.[0] ?? (typeof body.payload === 'string' ? 'text/plain' : 'application/json');
-  return { contentType, kind: bodyKind(contentType), payload: body.payload, replacements: body.replacements ?? [] };
+  return {
+    contentType,
+    kind: bodyKind(contentType),
+    payload: body.payload,
+    compiledPayload: compileValue(body.payload),
+    replacements: (body.replacements ?? []).map((r) => ({ target: r.target, value: r.value, compiled: compileValue(r.value) })),
+  };
 }
 
-export async function buildBody(body: CompiledBody, resolve: (value: unknown) => unknown, where: string): Promise<BuiltBody> {
-  let value = resolve(body.payload);
+export async function buildBody(body: CompiledBody, resolve: Resolve, where: string): Promise<BuiltBody> {
+  let value = resolve(body.payload, body.compiledPayload);
   if (body.kind === 'xml') {
     const text = scalarBody(value);
     if (body.replacements.length === 0) return { value: text, text };
@@ -49,7 +60,7 @@ export async function buildBody(body: CompiledBody, resolve: (value: unknown) =>
     // A JSON payload written as text (the spec's "JSON Templated Example") is parsed so
     // pointers can reach into it.
     if (typeof value === 'string' && body.kind === 'json') value = parseJsonPayload(value, where);
-    for (const r of body.replacements) value = setPointer(value, r.target, resolve(r.value), where);
+    for (const r of body.replacements) value = setPointer(value, r.target, resolve(r.value, r.compiled), where);
   }
   if (body.kind === 'json') {
     if (typeof value === 'string') return { value: tryParseJson(value), text: value };
@@ -129,7 +140,7 @@ export function setPointer(root: unknown, pointer: string, value: unknown, where
 }
 
 /** XPath replacements: the first node the expression selects gets the value as its text. */
-async function replaceInXml(text: string, replacements: PayloadReplacement[], resolve: (value: unknown) => unknown, where: string): Promise<string> {
+async function replaceInXml(text: string, replacements: CompiledBody['replacements'], resolve: Resolve, where: string): Promise<string> {
   const { evaluateXPathToFirstNode } = fontoxpath;
   let doc: slimdom.Document;
   try {
@@ -145,7 +156,7 @@ async function replaceInXml(text: string, replacements: PayloadReplacement[], re
       throw new ArazzoError('E_REQUEST', `${where}: replacement target "${r.target}" is not a valid XPath expression: ${(err as Error).message}`);
     }
     if (!node) throw new ArazzoError('E_REQUEST', `${where}: replacement target "${r.target}" selects nothing in the XML payload; fix the XPath or the payload`);
-    const v = resolve(r.value);
+    const v = resolve(r.value, r.compiled);
     node.textContent = typeof v === 'string' ? v : JSON.stringify(v) ?? '';
   }
   return slimdom.serializeToWellFormedString(doc);

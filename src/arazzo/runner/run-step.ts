@@ -5,7 +5,6 @@
 import type { CriterionResult } from '../criteria/index.js';
 import { evaluateCriterion } from '../criteria/index.js';
 import type { ExpressionContext, HttpExchange } from '../context.js';
-import { resolveValue } from '../expressions/index.js';
 import type { HttpResponse } from '../../http/client.js';
 import { redactHeaders, redactText, redactValue } from '../../http/redact.js';
 import { buildRequest } from './build-request.js';
@@ -70,7 +69,7 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
         result.status = 'passed';
         if (cs.outputs.length > 0) {
           const outputs: Record<string, unknown> = {};
-          for (const [name, expr] of cs.outputs) outputs[name] = resolveValue(expr, ctx);
+          for (const [name, output] of cs.outputs) outputs[name] = output(ctx);
           result.outputs = outputs;
         }
       }
@@ -100,7 +99,7 @@ async function checkSuccessCriteria(state: RunState, cw: CompiledWorkflow, cs: C
 }
 
 async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, result: StepResult): Promise<ExpressionContext> {
-  const built = await buildRequest(cs, (value) => resolveValue(value, base));
+  const built = await buildRequest(cs, (_raw, compiled) => compiled(base));
   const { request, exchange } = built;
   result.request = { method: request.method, url: request.url };
   if (state.events.enabled) {
@@ -144,7 +143,7 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
 async function callWorkflow(state: RunState, cs: CompiledStep, base: ExpressionContext, result: StepResult): Promise<ExpressionContext> {
   const inputs: Record<string, unknown> = {};
   for (const p of cs.parameters) {
-    const v = resolveValue(p.value, base);
+    const v = p.compiled(base);
     if (v !== undefined) inputs[p.name] = v;
   }
   const outcome: WorkflowOutcome = await state.execute(cs.callee!, inputs);

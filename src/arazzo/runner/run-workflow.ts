@@ -3,7 +3,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ExpressionContext } from '../context.js';
 import { ArazzoError } from '../errors.js';
-import { resolveValue } from '../expressions/index.js';
 import { redactValue } from '../../http/redact.js';
 import type { SourceRegistry } from '../sources/index.js';
 import { chooseAction, retryDelayMs } from './actions.js';
@@ -45,6 +44,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
     maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
     used: 0,
     counts: new Map(),
+    stepNames: new Map(),
     workflows: {},
     results: [],
     completed: new Set(),
@@ -82,17 +82,20 @@ function validateDependencyInputs(cw: CompiledWorkflow, inputs: Record<string, u
 }
 
 function countStep(state: RunState, cw: CompiledWorkflow, cs: CompiledStep): void {
-  const key = `${cw.workflowId}/${cs.stepId}`;
   if (state.used >= state.maxSteps) {
-    let busiest = key;
-    for (const [k, n] of state.counts) if (n > (state.counts.get(busiest) ?? 0)) busiest = k;
+    let busiest: CompiledStep = cs;
+    for (const [step, n] of state.counts) if (n > (state.counts.get(busiest) ?? 0)) busiest = step;
     throw new ArazzoError(
       'E_STEP_BUDGET',
-      `step budget exhausted: ${state.maxSteps} step executions in this run, and step "${busiest}" ran ${state.counts.get(busiest) ?? 0} times (a goto or retry loop that never ends?). If the loop is intended, raise the budget with --max-steps <n> (option maxSteps)`,
+      `step budget exhausted: ${state.maxSteps} step executions in this run, and step "${state.stepNames.get(busiest) ?? busiest.stepId}" ran ${state.counts.get(busiest) ?? 0} times (a goto or retry loop that never ends?). If the loop is intended, raise the budget with --max-steps <n> (option maxSteps)`,
     );
   }
   state.used += 1;
-  state.counts.set(key, (state.counts.get(key) ?? 0) + 1);
+  const count = state.counts.get(cs);
+  if (count === undefined) {
+    state.counts.set(cs, 1);
+    state.stepNames.set(cs, `${cw.workflowId}/${cs.stepId}`);
+  } else state.counts.set(cs, count + 1);
 }
 
 interface ExecuteOptions {
@@ -135,7 +138,7 @@ async function executeWorkflow(state: RunState, cw: CompiledWorkflow, rawInputs:
   const loop = new StepLoop(state, cw, base, rawInputs);
   const outcome = await loop.run(opts.startIndex ?? 0);
   try {
-    for (const [name, expr] of cw.outputs) outputs[name] = resolveValue(expr, base);
+    for (const [name, output] of cw.outputs) outputs[name] = output(base);
   } catch (err) {
     if (outcome.status === 'passed') return finishWorkflow(state, cw, { status: 'failed', outputs, error: errorInfo(err) });
   }

@@ -25,9 +25,11 @@ export function styleFor(name: string, location: ParameterLocation, def?: { styl
 export type Pair = [name: string, value: string];
 
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
+const UNRESERVED_ONLY = /^[A-Za-z0-9\-._~]*$/;
 
 /** encodeURIComponent plus the sub-delims it leaves alone (`!'()*`), so output is strictly RFC 3986. */
 export function encodeStrict(text: string): string {
+  if (UNRESERVED_ONLY.test(text)) return text;
   return encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 

@@ -2,7 +2,7 @@
 import type { CriterionResult } from '../criteria/index.js';
 import type { HttpSender } from '../../http/client.js';
 import type { SourceRegistry } from '../sources/index.js';
-import type { CompiledWorkflowRef } from './compile.js';
+import type { CompiledStep, CompiledWorkflowRef } from './compile.js';
 import type { EventEmitter, RunEventListener } from './events.js';
 
 export interface StepResult {
@@ -65,8 +65,10 @@ export interface RunState {
   signal: AbortSignal | undefined;
   maxSteps: number;
   used: number;
-  /** Executions per `workflowId/stepId`, to name the looping step when the budget runs out. */
-  counts: Map<string, number>;
+  /** Executions per step, to name the looping step when the budget runs out. */
+  counts: Map<CompiledStep, number>;
+  /** `workflowId/stepId` of each step counted. */
+  stepNames: Map<CompiledStep, string>;
   workflows: Record<string, { inputs?: Record<string, unknown>; outputs: Record<string, unknown> }>;
   results: StepResult[];
   /** Workflows that finished in this run: dependsOn runs each of them once. */

@@ -58,7 +58,7 @@ export function register(program: Command): void {
       .description('list stored snapshots, newest first (JSON: an array of {"id", "connector", "clusterUrl", "type", "stateBefore", "partitions", "takenAt", "runId"})'),
   ).action(async (connector: string | undefined, opts: ConnectionOptions) => listSnapshots(connector, opts));
   addConnectionOptions(snapshots.command('show').argument('<id>', 'snapshot id').description('show a snapshot with its offsets (JSON: the snapshot with "offsets")'))
-    .action(async (id: string, opts: ConnectionOptions) => showSnapshot(id, opts));
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showSnapshot(id, withParentOptions(cmd)));
 
   const runs = addConnectionOptions(
     program
@@ -67,10 +67,11 @@ export function register(program: Command): void {
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
   ).action(async (opts: ConnectionOptions & { connector?: string }) => listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
-    .action(async (id: string, opts: ConnectionOptions) => showRun(id, opts));
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showRun(id, withParentOptions(cmd)));
   addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing').description('finish an interrupted run from its last finished step'))
     .addHelpText('after', EXIT_HELP)
-    .action(async (id: string, opts: ConnectionOptions) => {
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
+      const opts = withParentOptions(cmd);
       // The run knows its cluster: --url is only needed to override it.
       const { resolveStateDir } = await import('../connection.js');
       const { openStore } = await import('../../store/index.js');
@@ -85,6 +86,14 @@ export function register(program: Command): void {
       }
       await runChange({ ...opts, url: opts.url ?? clusterUrl }, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io));
     });
+}
+
+/**
+ * `snapshots show <id> --state-dir d`: the parent command defines the same options and, as
+ * commander parses them wherever they appear, takes them; merge both levels.
+ */
+function withParentOptions(cmd: Command): ConnectionOptions {
+  return cmd.optsWithGlobals() as ConnectionOptions;
 }
 
 function withChangeFlags(cmd: Command): Command {
@@ -126,18 +135,22 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
   }
 }
 
-/** One stderr line per finished step and per start of a polling wait, so a slow stop is visible. */
+/** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
 function progressPrinter(): (event: RunEvent) => void {
   let waiting = '';
+  let retrying = '';
   return (event) => {
     if (event.type === 'workflow.started') process.stderr.write(`workflow ${event.workflowId}\n`);
-    if (event.type === 'action.taken' && event.action.type === 'retry' && waiting !== event.stepId) {
+    if (event.type === 'action.taken' && event.action.type === 'retry') {
+      retrying = event.stepId;
+      if (waiting !== event.stepId) process.stderr.write(`  … ${event.stepId}: waiting (${event.action.name})\n`);
       waiting = event.stepId;
-      process.stderr.write(`  … ${event.stepId}: waiting (${event.action.name})\n`);
     }
-    if (event.type === 'step.finished' && event.status === 'passed') {
-      waiting = '';
-      process.stderr.write(`  ✓ ${event.stepId}\n`);
+    if (event.type === 'step.finished') {
+      if (event.status === 'passed') process.stderr.write(`  ✓ ${event.stepId}\n`);
+      else if (retrying !== event.stepId) process.stderr.write(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
+      if (event.status === 'passed') waiting = '';
+      retrying = '';
     }
   };
 }

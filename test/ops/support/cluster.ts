@@ -13,18 +13,23 @@ export const CLI = join(REPO_ROOT, 'bin', 'offsetctl');
 
 let cachedUrl: string | undefined;
 
-/** The first Connect worker of the running sandbox; throws a clear error when it is not up. */
+/**
+ * The first Connect worker of the running sandbox; throws a clear error when it is not up.
+ * Asks a few times: a status read can fail for a moment while someone rebuilds dist/.
+ */
 export function sandboxUrl(): string {
   if (cachedUrl) return cachedUrl;
-  const r = spawnSync(process.execPath, [CLI, 'sandbox', 'status', '--output', 'json'], { encoding: 'utf8' });
-  let status: { running?: boolean; connect?: string[] } = {};
-  try {
-    status = JSON.parse(r.stdout) as typeof status;
-  } catch { /* reported below */ }
-  const url = status.connect?.[0];
-  if (!status.running || !url) throw new Error(`the sandbox is not running: start it with \`./bin/offsetctl sandbox up\` (status said: ${r.stdout}${r.stderr})`);
-  cachedUrl = url;
-  return url;
+  let said = '';
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const r = spawnSync(process.execPath, [CLI, 'sandbox', 'status', '--output', 'json'], { encoding: 'utf8' });
+    said = `${r.stdout}${r.stderr}`;
+    try {
+      const status = JSON.parse(r.stdout) as { running?: boolean; connect?: string[] };
+      if (status.running && status.connect?.[0]) return (cachedUrl = status.connect[0]);
+    } catch { /* asked again below */ }
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+  }
+  throw new Error(`the sandbox is not running: start it with \`./bin/offsetctl sandbox up\` (status said: ${said})`);
 }
 
 export interface CliResult {

@@ -1,0 +1,8 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { renderTable } from './table.js';
+
+test('columns are padded to the widest cell, numbers can be right-aligned, no trailing spaces', () => {
+  const text = renderTable(['NAME', 'TASKS', 'STATE'], [['my-sink', '12', 'RUNNING'], ['s', '3', '']], ['left', 'right']);
+  assert.equal(text, ['NAME     TASKS  STATE', 'my-sink     12  RUNNING', 's            3'].join('\n'));
+});

@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { readOffsetsInput } from './preflight-input.js';
+import { confirm } from './preflight-confirm.js';
+import { OpsError } from './errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'offsetctl-input-'));
+
+async function rejectsWith(p: Promise<unknown>, code: string, words: RegExp): Promise<void> {
+  await assert.rejects(p, (err: unknown) => {
+    assert.ok(err instanceof OpsError, String(err));
+    assert.equal(err.code, code);
+    assert.match(err.message, words);
+    return true;
+  });
+}
+
+test('an offsets file is read and parsed as JSON', async () => {
+  const file = join(dir, 'ok.json');
+  writeFileSync(file, '\ufeff{"offsets": [{"partition": {"filename": "/a"}, "offset": {"position": 0}}]}');
+  assert.deepEqual(await readOffsetsInput(file), { offsets: [{ partition: { filename: '/a' }, offset: { position: 0 } }] });
+});
+
+test('- reads the offsets from stdin', async () => {
+  assert.deepEqual(await readOffsetsInput('-', Readable.from(['[{"partition":', '{"a":1},"offset":null}]'])), [{ partition: { a: 1 }, offset: null }]);
+});
+
+test('bad JSON is refused with the file name, line and column', async () => {
+  const file = join(dir, 'bad.json');
+  writeFileSync(file, '{\n  "offsets": [\n    {"partition": {"a": 1}, "offset": {"p": 1},}\n  ]\n}\n');
+  await rejectsWith(readOffsetsInput(file), 'E_OFFSETS_INVALID', new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:48: not valid JSON`));
+});
+
+test('truncated JSON points at the end of the input', async () => {
+  await rejectsWith(readOffsetsInput('-', Readable.from(['{"offsets": [\n'])), 'E_OFFSETS_INVALID', /^<stdin>:2:1: not valid JSON/);
+});
+
+test('a missing or empty file is refused, naming the file', async () => {
+  await rejectsWith(readOffsetsInput(join(dir, 'nope.json')), 'E_OFFSETS_INVALID', /nope\.json: cannot read the offsets file \(no such file\)/);
+  const empty = join(dir, 'empty.json');
+  writeFileSync(empty, '  \n');
+  await rejectsWith(readOffsetsInput(empty), 'E_OFFSETS_INVALID', /empty\.json: the offsets input is empty/);
+});
+
+test('confirm: --yes proceeds without asking', async () => {
+  await confirm('Rewind?', { yes: true, tty: false });
+});
+
+test('confirm: without a terminal and without --yes it refuses and says to pass --yes', async () => {
+  await rejectsWith(confirm('Rewind?', { stdin: Readable.from([]), tty: false }), 'E_NOT_CONFIRMED', /pass --yes/);
+});
+
+test('confirm: on a terminal, "y" proceeds and anything else (or end of input) refuses', async () => {
+  const sink = new (await import('node:stream')).PassThrough();
+  await confirm('Rewind?', { stdin: Readable.from(['y\n']), stdout: sink, tty: true });
+  await confirm('Rewind?', { stdin: Readable.from(['YES\n']), stdout: sink, tty: true });
+  await rejectsWith(confirm('Rewind?', { stdin: Readable.from(['n\n']), stdout: sink, tty: true }), 'E_NOT_CONFIRMED', /did not answer yes/);
+  await rejectsWith(confirm('Rewind?', { stdin: Readable.from(['\n']), stdout: sink, tty: true }), 'E_NOT_CONFIRMED', /nothing was changed/);
+  await rejectsWith(confirm('Rewind?', { stdin: Readable.from([]), stdout: sink, tty: true }), 'E_NOT_CONFIRMED', /did not answer yes/);
+  assert.match(String(sink.read()), /Rewind\? \[y\/N\] /);
+});

@@ -1,0 +1,79 @@
+// Every operation the project's workflows call (ours in workflows/ and the seeds in
+// ../shared/seeds) is described in openapi/kafka-connect.yaml.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { listOperations, loadOpenApi } from '../support/openapi.js';
+import { seedsDir, workflowsDir } from '../support/repo.js';
+
+interface StepReference {
+  file: string;
+  stepId: string;
+  operationId?: string;
+  operationPath?: string;
+}
+
+function workflowFiles(): string[] {
+  const files: string[] = [];
+  for (const dir of [workflowsDir, seedsDir]) {
+    if (!existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) if (/\.arazzo\.ya?ml$/.test(name)) files.push(join(dir, name));
+  }
+  return files.sort();
+}
+
+function stepReferences(file: string): StepReference[] {
+  const doc = parse(readFileSync(file, 'utf8')) as { workflows?: Array<{ steps?: Array<Record<string, unknown>> }> };
+  const refs: StepReference[] = [];
+  for (const workflow of doc.workflows ?? []) {
+    for (const step of workflow.steps ?? []) {
+      const ref: StepReference = { file, stepId: String(step['stepId']) };
+      if (typeof step['operationId'] === 'string') ref.operationId = step['operationId'];
+      if (typeof step['operationPath'] === 'string') ref.operationPath = step['operationPath'];
+      if (ref.operationId !== undefined || ref.operationPath !== undefined) refs.push(ref);
+    }
+  }
+  return refs;
+}
+
+test('the seeds are found beside the repository (../shared/seeds), as in CI', () => {
+  const seeds = workflowFiles().filter((f) => f.startsWith(seedsDir));
+  assert.ok(seeds.length >= 2, `expected the two seed workflows in ${seedsDir}, found ${seeds.length}`);
+});
+
+test('every operation the workflows call is described in openapi/kafka-connect.yaml', () => {
+  const operations = listOperations(loadOpenApi());
+  const ids = new Set(operations.map((o) => o.operationId));
+  const pointers = new Set(operations.map((o) => `/paths/${o.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${o.method}`));
+  const files = workflowFiles();
+  assert.ok(files.length > 0, 'no workflow documents found');
+  const missing: string[] = [];
+  let checked = 0;
+  for (const file of files) {
+    for (const ref of stepReferences(file)) {
+      checked += 1;
+      if (ref.operationId !== undefined) {
+        // `$sourceDescriptions.<name>.<operationId>` names the source too; the id is the last part.
+        const id = ref.operationId.startsWith('$sourceDescriptions.') ? ref.operationId.split('.').slice(2).join('.') : ref.operationId;
+        if (!ids.has(id)) missing.push(`${file} step ${ref.stepId}: operationId ${ref.operationId}`);
+      } else if (ref.operationPath !== undefined) {
+        const pointer = decodeURIComponent(ref.operationPath.slice(ref.operationPath.indexOf('#') + 1));
+        if (!pointers.has(pointer)) missing.push(`${file} step ${ref.stepId}: operationPath ${ref.operationPath}`);
+      }
+    }
+  }
+  assert.ok(checked >= 12, `expected the seeds' 12 operation steps at least, checked ${checked}`);
+  assert.deepEqual(missing, [], `operations not described:\n${missing.join('\n')}`);
+});
+
+test('the operationIds the seeds use are the ones issue 3 names', () => {
+  const ids = new Set(listOperations(loadOpenApi()).map((o) => o.operationId));
+  for (const id of ['stopConnector', 'getConnectorOffsets', 'alterConnectorOffsets', 'resetConnectorOffsets', 'resumeConnector', 'getConnectorStatus',
+    'listConnectors', 'createConnector', 'getConnector', 'getConnectorConfig', 'putConnectorConfig', 'pauseConnector', 'restartConnector',
+    'deleteConnector', 'getConnectorTasks', 'getTaskStatus', 'restartTask', 'getConnectorTopics', 'listConnectorPlugins',
+    'validateConnectorConfig', 'getHealth', 'getServerInfo']) {
+    assert.ok(ids.has(id), `operationId ${id} missing`);
+  }
+});

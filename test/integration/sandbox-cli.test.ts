@@ -1,0 +1,68 @@
+// `offsetctl sandbox` itself, cheaply: the status JSON of the running sandbox, an idempotent `up`,
+// and the refusals that need no second cluster (2 shared cores).
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../support/cli.js';
+import { getSandbox } from '../support/sandbox.js';
+
+test('sandbox status --output json names the running workers and the broker', async () => {
+  const sandbox = await getSandbox();
+  const cli = await runCli(['sandbox', 'status', '--output', 'json']);
+  assert.equal(cli.status, 0, cli.stderr);
+  const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string };
+  assert.equal(status.running, true);
+  assert.deepEqual(status.connect, sandbox.connect);
+  assert.match(status.bootstrap, /^127\.0\.0\.1:\d+$/);
+  for (const url of status.connect) {
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${url}/health`);
+    assert.equal(health.status, 200);
+  }
+});
+
+test('a second sandbox up reuses the running cluster', { timeout: 120_000 }, async () => {
+  const sandbox = await getSandbox();
+  const cli = await runCli(['sandbox', 'up', '--output', 'json']);
+  assert.equal(cli.status, 0, cli.stderr);
+  const result = JSON.parse(cli.stdout) as { reused: boolean; connect: string[]; bootstrap: string };
+  assert.equal(result.reused, true);
+  assert.deepEqual(result.connect, sandbox.connect);
+  assert.equal(result.bootstrap, sandbox.bootstrap);
+});
+
+test('status and down on a folder without a sandbox', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-empty-'));
+  try {
+    const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
+    assert.equal(status.status, 0, status.stderr);
+    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, dir });
+    const down = await runCli(['sandbox', 'down', '--dir', dir]);
+    assert.equal(down.status, 0, down.stderr);
+    assert.match(down.stdout, /not running/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('up refuses a broker port that another program holds, naming the port', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-port-'));
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  try {
+    const cli = await runCli(['sandbox', 'up', '--dir', dir, '--workers', '1', '--broker-port', String(port)]);
+    assert.notEqual(cli.status, 0);
+    assert.match(cli.stderr, /E_SANDBOX_PORT_TAKEN/);
+    assert.match(cli.stderr, new RegExp(`port ${port}\\b`));
+    const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
+    assert.equal((JSON.parse(status.stdout) as { running: boolean }).running, false, 'nothing was started');
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,66 @@
+// Running the real CLI from tests, the way a user or CI does.
+import { spawn } from 'node:child_process';
+import { cliPath, repoRoot } from './repo.js';
+
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `offsetctl <args>` from the repository root (asynchronously: the event loop keeps going). */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 300_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolveRun({ status: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+  });
+}
+
+export interface WorkflowRunJson {
+  workflowId: string;
+  status: 'passed' | 'failed';
+  outputs: Record<string, unknown>;
+  steps: Array<{ stepId: string; [key: string]: unknown }>;
+  error?: { code: string; message: string };
+}
+
+export interface WorkflowRunRequest {
+  /** The Arazzo document (absolute path). */
+  file: string;
+  /** Source description name -> OpenAPI file, passed as `--source name=path`. */
+  sources?: Record<string, string>;
+  server: string;
+  /** Values are JSON-encoded for `--input name=<json>` (strings stay plain). */
+  inputs: Record<string, unknown>;
+}
+
+/** `offsetctl workflow run <file> --source ... --server ... --input ... --output json`, parsed. */
+export async function runWorkflowCli(request: WorkflowRunRequest): Promise<{ cli: CliResult; result: WorkflowRunJson }> {
+  const args = ['workflow', 'run', request.file];
+  for (const [name, path] of Object.entries(request.sources ?? {})) args.push('--source', `${name}=${path}`);
+  args.push('--server', request.server);
+  for (const [name, value] of Object.entries(request.inputs)) args.push('--input', `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  args.push('--output', 'json');
+  const cli = await runCli(args);
+  let result: WorkflowRunJson;
+  try {
+    result = JSON.parse(cli.stdout) as WorkflowRunJson;
+  } catch {
+    throw new Error(`offsetctl ${args.join(' ')} printed no JSON (exit ${cli.status}).\nstdout: ${cli.stdout}\nstderr: ${cli.stderr}`);
+  }
+  return { cli, result };
+}
+
+/** A one-line account of a failed run for assertion messages: which step, which status, what body. */
+export function describeRun(run: { cli: CliResult; result: WorkflowRunJson }): string {
+  return JSON.stringify({ exit: run.cli.status, status: run.result.status, error: run.result.error, steps: run.result.steps }, null, 1).slice(0, 6000) + (run.cli.stderr ? `\nstderr: ${run.cli.stderr.slice(0, 2000)}` : '');
+}
