@@ -1,8 +1,11 @@
 // Spawning and timing whole processes: the end-to-end figures measure from spawn to exit, the
 // way a user or a script experiences a command.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { repoRoot } from './figure.js';
 
 export interface TimedRun {
@@ -36,6 +39,31 @@ export function timeSpawn(command: string, args: readonly string[], options: Spa
       resolvePromise({ ms, status, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
     });
   });
+}
+
+export interface NodeRun extends TimedRun {
+  /** User + system CPU time of the process itself (not its children), from bench/cpu-report.ts. */
+  cpuMs: number;
+  maxRssMb: number;
+}
+
+/** Runs `node <args>` with the CPU-report preload: wall time, and the process's own CPU time. */
+export async function timeNode(args: readonly string[], options: SpawnOptions = {}): Promise<NodeRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-bench-cpu-'));
+  const file = join(dir, 'cpu.json');
+  try {
+    const preload = pathToFileURL(resolve(repoRoot, 'dist', 'bench', 'cpu-report.js')).href;
+    const run = await timeSpawn(process.execPath, ['--import', preload, ...args], { ...options, env: { ...(options.env ?? process.env), OFFSETCTL_BENCH_CPU_FILE: file } });
+    let usage = { cpuMs: Number.NaN, maxRssMb: Number.NaN };
+    try {
+      usage = JSON.parse(readFileSync(file, 'utf8')) as typeof usage;
+    } catch {
+      // Killed before exit: no report. NaN keeps it out of any figure.
+    }
+    return { ...run, ...usage };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export interface ServerProcess {
