@@ -14,6 +14,15 @@ export interface CommandExplanation {
   profile: ProfileLine[];
   /** Each package or project module whose code ran, imported alone (its own dependencies included). */
   imports: Array<{ spec: string; ms: number }>;
+  /** Self time inside Node's module loader (resolution, CJS export lexing, compilation), ms. */
+  moduleLoaderMs: number;
+  /** The same as a share of the busy (not idle) time of the run. */
+  moduleLoaderShare: number;
+}
+
+/** Profile buckets that are Node resolving, reading, lexing and compiling modules. */
+function isModuleLoading(name: string): boolean {
+  return name.startsWith('node:internal/modules/') || name.startsWith('node:internal/deps/cjs-module-lexer') || name === 'internalModuleStat';
 }
 
 /** `args` are what follows `node` (script path first). */
@@ -22,7 +31,10 @@ export async function explainCommand(args: readonly string[], maxImports = 12): 
   try {
     const run = await timeSpawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...args]);
     if (run.status !== 0) throw new Error(`profiled command failed (exit ${run.status}): ${run.stderr.trim().slice(0, 300)}`);
-    const profile = topPackages(readProfileDir(dir), 40);
+    const all = topPackages(readProfileDir(dir), Number.MAX_SAFE_INTEGER);
+    const profile = all.slice(0, 40);
+    const busy = all.filter((p) => p.name !== '(idle)').reduce((sum, p) => sum + p.selfMs, 0);
+    const moduleLoaderMs = all.filter((p) => isModuleLoading(p.name)).reduce((sum, p) => sum + p.selfMs, 0);
     // Packages show as bare names, project files as paths relative to the repo; runtime buckets
     // ("(garbage collector)") and node internals cannot be imported on their own.
     const specs = profile
@@ -40,7 +52,7 @@ export async function explainCommand(args: readonly string[], maxImports = 12): 
       if (samples.length > 0) imports.push({ spec: spec.startsWith(repoRoot) ? spec.slice(repoRoot.length + 1) : spec, ms: round(median(samples)) });
     }
     imports.sort((a, b) => b.ms - a.ms);
-    return { profile, imports };
+    return { profile, imports, moduleLoaderMs: round(moduleLoaderMs), moduleLoaderShare: busy > 0 ? round(moduleLoaderMs / busy, 3) : 0 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -14,9 +14,14 @@ const currentText = readFileSync(currentFile, 'utf8');
 const targetText = readFileSync(targetFile, 'utf8');
 const rssBeforeKb = process.resourceUsage().maxRSS;
 
+// Named, so a CPU profile shows the parse under its own name instead of this module's top level.
+function parseOffsetsText(text: string): unknown {
+  return JSON.parse(text) as unknown;
+}
+
 const t0 = performance.now();
-const currentOffsets: unknown = JSON.parse(currentText);
-const targetOffsets: unknown = JSON.parse(targetText);
+const currentOffsets = parseOffsetsText(currentText);
+const targetOffsets = parseOffsetsText(targetText);
 const t1 = performance.now();
 validateOffsetsShape('source', targetOffsets);
 const t2 = performance.now();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cli, fixtures, repoRoot, type BenchOptions, type FigureResult, type FigureRow } from './figure.js';
 import { explainCommand } from './explain-command.js';
-import { redoclyEnv, startServerProcess, timeSpawn, type TimedRun } from './process.js';
+import { redoclyEnv, startServerProcess, timeNode, type TimedRun } from './process.js';
 import { median, pairedRatios, ratio, round, summarize } from './stats.js';
 
 const TARGET = 3;
@@ -18,6 +18,8 @@ interface Case {
   file: string;
   inputs: (runId: string) => Record<string, string>;
   rounds: number;
+  /** Stop adding rounds after this long (at least two are always run): keeps `npm run bench` near 5 minutes on a busy machine. */
+  budgetMs: number;
   /** Respect's JSON report of a 1,000-step loop is ~150 MB and takes longer to write than the run. */
   respectJson: boolean;
   /** For the counter loop: how many requests the server must have seen for this run id. */
@@ -26,8 +28,8 @@ interface Case {
 
 export async function measureAgainstRespect(options: BenchOptions): Promise<FigureResult> {
   const cases: Case[] = [
-    { id: '2.respect-six-steps', label: 'vs respect: 6-step workflow', file: 'six-step.arazzo.yaml', inputs: (id) => ({ connectorName: id, position: '0' }), rounds: options.quick ? 2 : 7, respectJson: true },
-    { id: '2.respect-loop', label: `vs respect: ${LOOP_STEPS}-step loop`, file: 'counter-loop.arazzo.yaml', inputs: (id) => ({ runId: id, limit: String(LOOP_STEPS) }), rounds: options.quick ? 1 : 3, respectJson: false, expectedCount: LOOP_STEPS },
+    { id: '2.respect-six-steps', label: 'vs respect: 6-step workflow', file: 'six-step.arazzo.yaml', inputs: (id) => ({ connectorName: id, position: '0' }), rounds: options.quick ? 2 : 7, budgetMs: 60_000, respectJson: true },
+    { id: '2.respect-loop', label: `vs respect: ${LOOP_STEPS}-step loop`, file: 'counter-loop.arazzo.yaml', inputs: (id) => ({ runId: id, limit: String(LOOP_STEPS) }), rounds: options.quick ? 1 : 3, budgetMs: 100_000, respectJson: false, expectedCount: LOOP_STEPS },
   ];
   const server = await startServerProcess();
   const tmp = mkdtempSync(join(tmpdir(), 'offsetctl-bench-respect-'));
@@ -37,9 +39,12 @@ export async function measureAgainstRespect(options: BenchOptions): Promise<Figu
   try {
     for (const c of cases) {
       const file = resolve(fixtures, c.file);
+      const oursCpu: number[] = [];
+      const theirsCpu: number[] = [];
       const runOffsetctl = async (): Promise<number> => {
         const id = `o${++runs}`;
-        const run = await timeSpawn(process.execPath, offsetctlArgs(file, server.url, c.inputs(id)), { timeoutMs: 120_000 });
+        const run = await timeNode(offsetctlArgs(file, server.url, c.inputs(id)), { timeoutMs: 120_000 });
+        oursCpu.push(run.cpuMs);
         expectSuccess('offsetctl', run, () => (JSON.parse(run.stdout) as { status?: string }).status === 'passed');
         await expectCount(server.url, id, c.expectedCount);
         return run.ms;
@@ -50,7 +55,8 @@ export async function measureAgainstRespect(options: BenchOptions): Promise<Figu
         const args = [redocly, 'respect', file, '--server', `benchApi=${server.url}`, '--max-steps', String(LOOP_STEPS * 2)];
         for (const [k, v] of Object.entries(c.inputs(id))) args.push('--input', `${k}=${v}`);
         if (c.respectJson) args.push('-J', report);
-        const run = await timeSpawn(process.execPath, args, { env: redoclyEnv(), timeoutMs: 300_000 });
+        const run = await timeNode(args, { env: redoclyEnv(), timeoutMs: 300_000 });
+        theirsCpu.push(run.cpuMs);
         expectSuccess('respect', run, () => !c.respectJson || respectPassed(report));
         await expectCount(server.url, id, c.expectedCount);
         return run.ms;
@@ -60,10 +66,17 @@ export async function measureAgainstRespect(options: BenchOptions): Promise<Figu
         // Warm the page cache and both tools' code paths once; the loop case follows and is warm.
         await runOffsetctl();
         await runRespect();
+        oursCpu.length = 0;
+        theirsCpu.length = 0;
       }
       const ours: number[] = [];
       const theirs: number[] = [];
+      const caseStarted = performance.now();
       for (let i = 0; i < c.rounds; i++) {
+        if (i >= 2 && performance.now() - caseStarted > c.budgetMs) {
+          options.log(`  ${c.label}: stopping after ${i} rounds (time budget)`);
+          break;
+        }
         if (i % 2 === 0) {
           ours.push(await runOffsetctl());
           theirs.push(await runRespect());
@@ -85,16 +98,18 @@ export async function measureAgainstRespect(options: BenchOptions): Promise<Figu
         ratio: speedup,
         target: `≥ ${TARGET}× faster`,
         verdict: speedup >= TARGET ? 'pass' : 'miss',
-        note: `ratio = respect / offsetctl (speed-up), ${c.rounds} interleaved rounds`,
+        note: `ratio = respect / offsetctl (speed-up), ${ours.length} interleaved rounds; by CPU time ${round(ratio(median(theirsCpu), median(oursCpu)), 2)}× (${round(median(oursCpu), 0)} vs ${round(median(theirsCpu), 0)} ms)`,
       });
       const explain = c.respectJson && (speedup < TARGET || options.profile);
-      const explanation = explain ? await explainCommand(offsetctlArgs(file, server.url, c.inputs(`p${++runs}`))) : undefined;
-      if (explanation) rows[rows.length - 1]!.note += `; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}`;
+      const explanation = explain ? await explainCommand(offsetctlArgs(file, server.url, c.inputs(`p${++runs}`)), 6) : undefined;
+      if (explanation) rows[rows.length - 1]!.note += `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}`;
       raw[c.id] = {
         ...(explanation ? { offsetctlProfile: explanation } : {}),
-        rounds: c.rounds,
+        rounds: ours.length,
         offsetctlMs: ours.map((x) => round(x)),
         respectMs: theirs.map((x) => round(x)),
+        offsetctlCpuMs: oursCpu.map((x) => round(x)),
+        respectCpuMs: theirsCpu.map((x) => round(x)),
         offsetctl: summarize(ours),
         respect: summarize(theirs),
         pairedSpeedups: pairedRatios(theirs, ours).map((x) => round(x, 2)),

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { cli, skippedRow, type BenchOptions, type FigureResult, type FigureRow } from './figure.js';
 import { createFileSource, deleteConnector, getStatus, isRunning, isStopped, waitFor, watchStatus, type ConnectorStatus, type StatusSample } from './connect-watch.js';
 import { explainCommand, type CommandExplanation } from './explain-command.js';
-import { timeSpawn } from './process.js';
+import { timeNode, timeSpawn } from './process.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 import { median, round, unionLength } from './stats.js';
 
@@ -37,6 +37,8 @@ interface RoundResult {
   preflightConnectMs: number;
   afterWorkflowMs: number;
   requests: number;
+  /** offsetctl's own CPU time (user + system): what it costs when the machine is not busy. */
+  cpuMs: number;
   journalFrom: 'cli' | 'store';
 }
 
@@ -105,8 +107,8 @@ export async function measureRewind(options: BenchOptions): Promise<FigureResult
       target,
       verdict: share < SHARE_TARGET ? 'pass' : 'miss',
       note:
-        `own share ${round(share * 100, 1)}% (${round(pick('ownMs'), 0)} ms): before the workflow starts ${round(pick('beforeWorkflowMs'), 0)} ms (of which Connect ${round(pick('preflightConnectMs'), 0)} ms), after it ends ${round(pick('afterWorkflowMs'), 0)} ms; Connect waits: stop ${round(pick('stopWaitMs'), 0)} ms, resume ${round(pick('resumeWaitMs'), 0)} ms` +
-        (explanation ? `; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}` : ''),
+        `own share ${round(share * 100, 1)}% (${round(pick('ownMs'), 0)} ms): before the workflow starts ${round(pick('beforeWorkflowMs'), 0)} ms (of which Connect ${round(pick('preflightConnectMs'), 0)} ms), after it ends ${round(pick('afterWorkflowMs'), 0)} ms; Connect waits: stop ${round(pick('stopWaitMs'), 0)} ms, resume ${round(pick('resumeWaitMs'), 0)} ms; offsetctl CPU time ${round(pick('cpuMs'), 0)} ms = ${round((pick('cpuMs') / pick('wallMs')) * 100, 1)}% of wall` +
+        (explanation ? `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}` : ''),
     },
     {
       id: '5.rewind-notice',
@@ -142,7 +144,7 @@ async function rewindOnce(worker: string, proxy: RecordingProxy, name: string, o
   const watcher = watchStatus(worker, name);
   proxy.take();
   const wallStart = Date.now();
-  const run = await timeSpawn(process.execPath, rewindArgs(proxy.url, name, offsetsFile, stateDir), { timeoutMs: 180_000 });
+  const run = await timeNode(rewindArgs(proxy.url, name, offsetsFile, stateDir), { timeoutMs: 180_000 });
   const wallEnd = Date.now();
   const samples = await watcher.stop();
   const forwarded = proxy.take();
@@ -154,7 +156,7 @@ async function rewindOnce(worker: string, proxy: RecordingProxy, name: string, o
   }
   if (run.status !== 0 || outcome.status !== 'succeeded' || !outcome.runId) throw new Error(`offsetctl rewind did not succeed (exit ${run.status}, status ${outcome.status ?? '?'})`);
   const { events, from } = await readJournal(outcome.runId, stateDir);
-  return analyse(events, samples, forwarded, wallStart, wallEnd, from);
+  return { ...analyse(events, samples, forwarded, wallStart, wallEnd, from), cpuMs: run.cpuMs };
 }
 
 /** The run's journal through `offsetctl runs show --output json`, else straight from the store. */
@@ -175,7 +177,7 @@ async function readJournal(runId: string, stateDir: string): Promise<{ events: J
   }
 }
 
-function analyse(events: JournalEvent[], samples: StatusSample[], forwarded: Array<[number, number]>, wallStart: number, wallEnd: number, from: 'cli' | 'store'): RoundResult {
+function analyse(events: JournalEvent[], samples: StatusSample[], forwarded: Array<[number, number]>, wallStart: number, wallEnd: number, from: 'cli' | 'store'): Omit<RoundResult, 'cpuMs'> {
   const t = (e: JournalEvent): number => Date.parse(e.at);
   const sentTo = (suffix: string): number | undefined => {
     const e = events.find((x) => x.type === 'request.sent' && x.detail['method'] === 'PUT' && String(x.detail['url']).endsWith(suffix));

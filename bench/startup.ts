@@ -69,10 +69,10 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
   raw['validateCommand'] = ['offsetctl', ...validateArgs.slice(1)].join(' ');
   let note = `+${round(validateDelta, 1)} ms over bare node`;
   if (validateDelta > VALIDATE_PROFILE_MS || options.profile) {
-    const explained = await explainCommand(validateArgs);
+    const explained = await explainCommand(validateArgs, 6);
     raw['validateProfile'] = explained;
     const top = explained.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`);
-    note += `; heaviest imports alone: ${top.join(', ')}`;
+    note += `; Node's module loader ${round(explained.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${top.join(', ')}`;
   }
   rows.push({
     id: '3.startup-validate',

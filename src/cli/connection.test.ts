@@ -72,7 +72,10 @@ test('URL precedence: --url, then --context, then OFFSETCTL_URL, then the curren
 test('the current context supplies its credentials; a URL from elsewhere does not get them', async () => {
   const env = { OFFSETCTL_CONFIG: await writeConfig(), LAB_PW: 'lab-secret' };
   assert.equal(await authorizationFor({}, env), `Basic ${Buffer.from('ops:lab-secret').toString('base64')}`);
-  assert.equal(await authorizationFor({ url: base }, env), undefined);
+  assert.equal(await authorizationFor({ url: `${base}/` }, env), `Basic ${Buffer.from('ops:lab-secret').toString('base64')}`, 'same URL as the current context');
+  const elsewhere = await resolveConnection({ url: 'http://127.0.0.1:9/' }, env);
+  await elsewhere.http.close();
+  assert.equal(elsewhere.contextName, undefined, 'another URL: the current context is not used');
 });
 
 test('Basic auth from --user with --password-env, --password-file (trailing newline dropped) or OFFSETCTL_PASSWORD', async () => {

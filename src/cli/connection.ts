@@ -1,7 +1,7 @@
 // How every cluster command finds Kafka Connect and authenticates: flags, environment, contexts.
 // URL precedence: --url, then --context (an explicit flag), then OFFSETCTL_URL, then the current
-// context. A context supplies credentials only when it is the one selected (--context, or the
-// current context providing the URL): credentials are never sent to a URL they were not set up for.
+// context. A context supplies credentials when it is selected with --context, or when it is the
+// current context and the URL is its own: credentials never go to a URL they were not set up for.
 // Secrets come from environment variables or files only, and each one read is registered for
 // redaction before anything can print it.
 import { readFile } from 'node:fs/promises';
@@ -64,7 +64,7 @@ export function addConnectionOptions(cmd: Command): Command {
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--user <name>', 'Basic auth user; the password comes from --password-env, --password-file or OFFSETCTL_PASSWORD')
     .option('--password-env <VAR>', 'read the Basic auth password from this environment variable')
-    .option('--password-file <path>', 'read the Basic auth password from this file (first line)')
+    .option('--password-file <path>', 'read the Basic auth password from this file (a trailing newline is ignored)')
     .option('--token-env <VAR>', 'read a bearer token from this environment variable')
     .option('--token-file <path>', 'read a bearer token from this file')
     .option('--cert <pem>', 'client certificate (PEM file) for mTLS')
@@ -92,21 +92,22 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   let ctx: ConnectionContext | undefined;
   let contextName: string | undefined;
   let rawUrl: string | undefined;
-  if (opts.url) {
-    rawUrl = opts.url;
-    if (opts.context) ({ ctx, contextName } = { ctx: findContext(await loadConfig(path), opts.context, path), contextName: opts.context });
-  } else if (opts.context) {
+  if (opts.context) {
     ctx = findContext(await loadConfig(path), opts.context, path);
     contextName = opts.context;
-    rawUrl = ctx.url;
-  } else if (env.OFFSETCTL_URL) {
-    rawUrl = env.OFFSETCTL_URL;
+    rawUrl = opts.url || ctx.url;
   } else {
     const config = await loadConfig(path);
-    if (config.currentContext) {
-      ctx = findContext(config, config.currentContext, path);
+    const explicitUrl = opts.url || env.OFFSETCTL_URL;
+    const name = config.currentContext;
+    // A dangling current-context matters only when it is what names the cluster.
+    const current = name === undefined ? undefined : explicitUrl ? config.contexts[name] : findContext(config, name, path);
+    rawUrl = explicitUrl || current?.url;
+    // The current context's credentials go only to its own URL (also when that URL is given
+    // again by flag or environment, as `runs resume` does with the run's recorded cluster).
+    if (current && rawUrl && sameUrl(rawUrl, current.url)) {
+      ctx = current;
       contextName = config.currentContext;
-      rawUrl = ctx.url;
     }
   }
   if (!rawUrl) {
@@ -138,6 +139,14 @@ function refuseLiteralSecrets(opts: ConnectionOptions): void {
     if (value === undefined) continue;
     registerSecret(value);
     throw new OpsError('E_USAGE', `${flag} is not accepted: a secret on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
+  }
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 // Read-only Kafka Connect calls used by pre-flight and the read-only commands (connectors,
 // offsets get). Changing calls are NOT here: the workflows in workflows/ own that sequence.
-import type { HttpSender } from '../http/client.js';
+import { HttpTransportError, type HttpSender } from '../http/client.js';
 import { OpsError } from './errors.js';
 import type { ConnectorOffsets, ConnectorType } from './offsets-shape.js';
 
@@ -104,7 +104,13 @@ function connectorPath(name: string): string {
 }
 
 async function getJson(http: HttpSender, url: string, path: string): Promise<JsonResponse> {
-  const res = await http.send({ method: 'GET', url: url.replace(/\/+$/, '') + path, headers: { accept: 'application/json' } });
+  const target = url.replace(/\/+$/, '') + path;
+  let res;
+  try {
+    res = await http.send({ method: 'GET', url: target, headers: { accept: 'application/json' } });
+  } catch (err) {
+    throw withHandshakeHint(err, target);
+  }
   const text = res.body.toString('utf8');
   let body: unknown;
   try {
@@ -113,6 +119,16 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
     body = undefined;
   }
   return { status: res.status, body, text };
+}
+
+/**
+ * A server that requires a client certificate and gets none closes the TLS connection without a
+ * word; undici then only says "other side closed". Say what usually causes it.
+ */
+function withHandshakeHint(err: unknown, target: string): unknown {
+  if (!(err instanceof HttpTransportError) || !target.startsWith('https:')) return err;
+  if (!/other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(err.message)) return err;
+  return new HttpTransportError(`${err.message} (the server may require a client certificate: give --cert <pem> and --key <pem>)`, { cause: err.cause });
 }
 
 function expectOk(res: JsonResponse, method: string, path: string): unknown {

@@ -34,22 +34,37 @@ export interface DiffOptions {
  * @example diffOffsets(await getOffsets(http, url, 'my-sink'), target).counts.changed
  */
 export function diffOffsets(current: unknown, target: unknown, options: DiffOptions = {}): OffsetDiff {
-  const now = new Map<string, ConnectorOffset>();
-  for (const entry of offsetsList(current) as ConnectorOffset[]) now.set(partitionKey(entry.partition), entry);
+  const now = offsetsList(current) as ConnectorOffset[];
+  const keys: string[] = new Array<string>(now.length);
+  const index = new Map<string, number>();
+  for (let i = 0; i < now.length; i++) {
+    const key = partitionKey((now[i] as ConnectorOffset).partition);
+    keys[i] = key;
+    index.set(key, i);
+  }
+  // Which current partitions the target names; the others are reported after the target's.
+  const touched = new Uint8Array(now.length);
   const entries: OffsetDiffEntry[] = [];
   const counts: Record<DiffKind, number> = { unchanged: 0, changed: 0, added: 0, removed: 0 };
   for (const entry of offsetsList(target) as ConnectorOffset[]) {
     const key = partitionKey(entry.partition);
-    const before = now.get(key)?.offset ?? null;
-    // What remains in `now` afterwards are the partitions the target does not name.
-    now.delete(key);
+    const at = index.get(key);
+    let before: Record<string, unknown> | null = null;
+    if (at !== undefined) {
+      touched[at] = 1;
+      before = (now[at] as ConnectorOffset).offset ?? null;
+    }
     const after = entry.offset ?? null;
     const kind: DiffKind =
       before === null ? (after === null ? 'unchanged' : 'added') : after === null ? 'removed' : sameValue(before, after) ? 'unchanged' : 'changed';
     counts[kind]++;
     entries.push({ key, partition: entry.partition, before, after, kind });
   }
-  for (const [key, entry] of now) {
+  for (let i = 0; i < now.length; i++) {
+    const key = keys[i] as string;
+    // A partition listed twice by the cluster is reported once (its last listing, as the Map holds).
+    if (touched[i] === 1 || index.get(key) !== i) continue;
+    const entry = now[i] as ConnectorOffset;
     const kind: DiffKind = options.mode === 'replace' && entry.offset !== null ? 'removed' : 'unchanged';
     counts[kind]++;
     entries.push({ key, partition: entry.partition, before: entry.offset, after: kind === 'removed' ? null : entry.offset, kind });

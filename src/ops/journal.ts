@@ -32,6 +32,8 @@ export class RunJournal {
   capturedOffsets: unknown[] | undefined;
   stopStarted = false;
   mutationStarted = false;
+  /** The change step answered with success. */
+  mutationPassed = false;
   /** Why the journal cancelled the run, when it did. */
   safetyError: { code: string; message: string } | undefined;
   readonly warnings: string[] = [];
@@ -90,6 +92,7 @@ export class RunJournal {
       }
     }
     if (stepId === spec.mutatingStep) {
+      this.mutationPassed = true;
       const message = outputs[spec.messageOutput];
       if (typeof message === 'string' && /framework-managed/i.test(message)) {
         this.warnings.push(`Kafka Connect altered only the offsets it manages itself: "${message}"`);

@@ -80,16 +80,10 @@ export function validateOffsetsShape(type: ConnectorType, offsets: unknown): voi
  * `kafka_partition` read as a number, so `"3"` and `3` name the same partition.
  */
 export function partitionKey(partition: Record<string, unknown>): string {
-  // Validation and the diff both key the same objects: compute each key once.
-  const cached = keyCache.get(partition);
-  if (cached !== undefined) return cached;
   const p = partition.kafka_partition;
-  const key = typeof p === 'string' && isDigits(p, 10) ? canonicalJson({ ...partition, kafka_partition: Number(p) }) : canonicalJson(partition);
-  keyCache.set(partition, key);
-  return key;
+  if (typeof p === 'string' && isDigits(p, 10)) return canonicalJson({ ...partition, kafka_partition: Number(p) });
+  return canonicalJson(partition);
 }
-
-const keyCache = new WeakMap<object, string>();
 
 /** JSON with object keys sorted at every level: equal values give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -106,10 +100,23 @@ export function canonicalJson(value: unknown): string {
     if (i > 0 && (keys[i] as string) < (keys[i - 1] as string)) sorted = false;
   }
   if (sorted) return JSON.stringify(obj);
+  // Building the text directly beats copying into a sorted object and stringifying it.
   keys.sort();
-  const copy: Record<string, unknown> = {};
-  for (const k of keys) copy[k] = obj[k];
-  return JSON.stringify(copy);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    out += (i === 0 ? '"' : ',"') + (needsEscape(k) ? JSON.stringify(k).slice(1, -1) : k) + '":' + JSON.stringify(obj[k]);
+  }
+  return out + '}';
+}
+
+/** True when a key must go through JSON escaping (quotes, backslashes, control characters, lone surrogates). */
+function needsEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
 }
 
 function isSortedDeep(value: unknown): boolean {

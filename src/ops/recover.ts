@@ -4,8 +4,10 @@
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
 import { runWorkflow, type RunEvent } from '../arazzo/index.js';
+import { describeFailure } from './failure-text.js';
 import { RunJournal } from './journal.js';
-import { offsetsList, planUndoOfWrite, type OffsetEntry } from './offsets-plan.js';
+import { getOffsets } from './connect-client.js';
+import { findMismatches, offsetsList, planUndoOfWrite, type OffsetEntry } from './offsets-plan.js';
 import { RECOVERY, targetStateFor, type OperationSpec } from './operations.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
@@ -18,6 +20,10 @@ export interface RecoveryOutcome {
   error?: string;
   /** Offsets may have changed, but there was no snapshot to restore them from. */
   offsetsUnrecoverable?: boolean;
+  /** The change step had started, but a read showed the offsets still as in the snapshot. */
+  offsetsUnchanged?: boolean;
+  /** The restore workflow's write step succeeded. */
+  offsetsWritten: boolean;
 }
 
 export interface RecoveryRequest {
@@ -40,11 +46,18 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   const targetState = targetStateFor(req.initialState ?? context.stateBefore);
   let offsets: OffsetEntry[] = [];
   let offsetsUnrecoverable = false;
+  let offsetsUnchanged = false;
   const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
   if (mayHaveChanged) {
     if (context.snapshotId) {
       const snapshot = offsetsList(store.getSnapshot(context.snapshotId).offsets);
       offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetsList(req.inputs.offsets), snapshot);
+      // A change Connect refused left the offsets alone: then only the state needs restoring
+      // (writing them anyway could fail the same way and strand the connector STOPPED).
+      if (await stillAsPlanned(req, offsets)) {
+        offsets = [];
+        offsetsUnchanged = true;
+      }
     } else {
       offsetsUnrecoverable = true;
     }
@@ -58,13 +71,24 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
   });
   const result = await runWorkflow({ registry: workflow.registry, workflowId: workflow.workflowId, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal });
-  const failure = journal.safetyError ?? result.error;
   return {
     restoredOffsets: offsets,
     ...(context.snapshotId ? { snapshotId: context.snapshotId } : {}),
     targetState,
     succeeded: result.status === 'passed' && !journal.safetyError,
-    ...(result.status !== 'passed' || journal.safetyError ? { error: failure?.message ?? `step ${journal.lastFailedStep ?? '?'} failed` } : {}),
+    ...(result.status !== 'passed' || journal.safetyError ? { error: `step ${journal.lastFailedStep ?? '?'} of the restore workflow failed: ${describeFailure(result, journal)}` } : {}),
     ...(offsetsUnrecoverable ? { offsetsUnrecoverable } : {}),
+    ...(offsetsUnchanged ? { offsetsUnchanged } : {}),
+    offsetsWritten: journal.mutationPassed,
   };
+}
+
+/** True when a read shows every planned partition already as planned; false when unsure. */
+async function stillAsPlanned(req: RecoveryRequest, planned: OffsetEntry[]): Promise<boolean> {
+  try {
+    const current = offsetsList(await getOffsets(req.http, req.run.clusterUrl, req.run.connector));
+    return findMismatches(planned, current).length === 0;
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
 // restarts at the step after the last one that finished (or re-runs that step when it is a
 // decision point, which only reads), with the finished steps' outputs preloaded.
 import type { ResumePoint } from '../arazzo/index.js';
-import { openStore, type RunRecord, type StepRecord } from '../store/index.js';
+import { openStore, type StepRecord } from '../store/index.js';
 import { OpsError } from './errors.js';
 import { specFor } from './operations.js';
 import type { OpsConnection, OpsIO } from './begin-change.js';
@@ -56,4 +56,3 @@ export function resumePointFor(workflow: Pick<OpsWorkflow, 'workflowId' | 'stepO
   return { stepId, steps };
 }
 
-export type { RunRecord };

@@ -3,8 +3,9 @@
 // run's outcome recorded in every case (a crash leaves it `running`, which reads `interrupted`).
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { runWorkflow, type ResumePoint, type RunEvent, type WorkflowResult } from '../arazzo/index.js';
+import { runWorkflow, type ResumePoint, type RunEvent } from '../arazzo/index.js';
 import { getConnectorInfo } from './connect-client.js';
+import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
@@ -79,14 +80,15 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
       } catch (err) {
-        recovery = { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, error: (err as Error).message };
+        recovery = { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, offsetsWritten: false, error: (err as Error).message };
       }
     }
-    const connectorState = await readState(req.http, run.clusterUrl, run.connector);
+    const now = await readState(req.http, run.clusterUrl, run.connector);
+    const connectorState = now?.state;
     const message = [
       `${spec.operation} of ${run.connector} failed${failedStep ? ` at step ${failedStep}` : ''}: ${why}.`,
       describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
-      `The connector is now ${connectorState ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
+      `The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
     ].filter(Boolean).join(' ');
     store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
@@ -95,8 +97,8 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
-    const connectorState = await readState(req.http, run.clusterUrl, run.connector);
-    store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${connectorState ?? 'state unknown'})`, ...(connectorState ? { connectorState } : {}) });
+    const now = await readState(req.http, run.clusterUrl, run.connector);
+    store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) });
     throw err;
   } finally {
     process.removeListener('SIGINT', onInterrupt);
@@ -104,55 +106,27 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
   }
 }
 
-function describeFailure(result: WorkflowResult, journal: RunJournal): string {
-  if (journal.safetyError) return journal.safetyError.message;
-  const failed = [...result.steps].reverse().find((s) => s.status === 'failed');
-  const parts: string[] = [];
-  if (failed) {
-    if (failed.error) parts.push(failed.error.message);
-    for (const c of failed.failedCriteria) parts.push(c.message ?? `criterion not met: ${c.condition}`);
-    const last = journal.lastResponses.get(failed.stepId);
-    if (last) {
-      const connectMessage = (last.body as { message?: unknown } | undefined)?.message;
-      parts.push(`HTTP ${last.status}${typeof connectMessage === 'string' ? `: ${connectMessage}` : ''}`);
-      const trace = failedTaskTrace(last.body);
-      if (trace) parts.push(trace);
-    }
-  } else if (result.error) {
-    parts.push(result.error.message);
-  }
-  return parts.length > 0 ? parts.join('; ') : 'the workflow failed';
-}
-
-/** "task 0 FAILED: <first lines of its trace>" from a status body, if any task (or the connector) failed. */
-export function failedTaskTrace(body: unknown): string | undefined {
-  const status = body as { connector?: { state?: string; trace?: string }; tasks?: Array<{ id?: number; state?: string; trace?: string }> } | undefined;
-  const failures: string[] = [];
-  if (status?.connector?.state === 'FAILED') failures.push(`connector FAILED: ${firstLines(status.connector.trace)}`);
-  for (const t of status?.tasks ?? []) if (t.state === 'FAILED') failures.push(`task ${t.id ?? '?'} FAILED: ${firstLines(t.trace)}`);
-  return failures.length > 0 ? failures.join('; ') : undefined;
-}
-
-function firstLines(trace: string | undefined): string {
-  return (trace ?? '(no trace)').split('\n').slice(0, 3).map((l) => l.trim()).join(' | ');
-}
-
 function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolean): string {
   if (!stopped) return 'Nothing had been changed yet.';
   if (!recovery) return '';
   const offsets = recovery.offsetsUnrecoverable
     ? 'Offsets may have changed but no snapshot was stored, so they could not be restored.'
-    : recovery.restoredOffsets.length > 0
-      ? `Offsets of ${recovery.restoredOffsets.length} partition(s) were written back from snapshot ${recovery.snapshotId}.`
-      : 'Offsets had not been changed.';
+    : recovery.offsetsUnchanged
+      ? `Offsets had not changed (they still match snapshot ${recovery.snapshotId}).`
+      : recovery.restoredOffsets.length === 0
+        ? 'Offsets had not been changed.'
+        : recovery.offsetsWritten
+          ? `Offsets of ${recovery.restoredOffsets.length} partition(s) were written back from snapshot ${recovery.snapshotId}.`
+          : `Writing back the offsets of ${recovery.restoredOffsets.length} partition(s) from snapshot ${recovery.snapshotId} did not succeed.`;
   return recovery.succeeded
     ? `Recovery put the connector back (${recovery.targetState}). ${offsets}`
     : `Recovery failed: ${recovery.error}. ${offsets}`;
 }
 
-async function readState(http: HttpSender, url: string, connector: string): Promise<string | undefined> {
+async function readState(http: HttpSender, url: string, connector: string): Promise<{ state: string; text: string } | undefined> {
   try {
-    return (await getConnectorInfo(http, url, connector)).state;
+    const info = await getConnectorInfo(http, url, connector);
+    return { state: info.state, text: describeState(info) };
   } catch {
     return undefined;
   }

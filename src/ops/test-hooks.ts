@@ -1,4 +1,4 @@
-// Test hooks, for the integration tests only (documented in docs/operations.md):
+// Test hooks, for the integration tests only (documented in workflows/README.md):
 //   OFFSETCTL_TEST_KILL_BEFORE_STEP=<stepId>   the process kills itself with SIGKILL just before
 //                                              that step starts, as an operator's kill -9 would
 //   OFFSETCTL_TEST_PAUSE_BEFORE_STEP=<stepId>  the process waits OFFSETCTL_TEST_PAUSE_MS

@@ -35,7 +35,7 @@ export async function withUpLock<T>(lockFile: string, progress: (line: string) =
         await sleep(100); // the holder has created the file but not written its pid yet
         continue;
       }
-      if (!Number.isInteger(holder) || !holderAlive(holder) || holder === process.pid) {
+      if (!Number.isInteger(holder) || !holderAlive(holder)) {
         rmSync(lockFile, { force: true });
         continue;
       }

@@ -1,6 +1,7 @@
 // `offsetctl sandbox status`: what the state file says, checked against the live processes and
 // each worker's /health.
 import { probeHealth } from './health.js';
+import { isListening } from './ports.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { isSandboxProcess } from './processes.js';
 import { brokerAddress, readState, workerUrls, type SandboxState } from './state.js';
@@ -10,12 +11,18 @@ export interface SandboxProcessStatus {
   pid: number;
   alive: boolean;
   url?: string;
-  /** Worker only: the HTTP status of GET /health (0 when it did not answer). */
+  /** Worker only: the HTTP status of GET /health (0 when it did not answer in time). */
   health?: number;
+  /** Worker only: its REST port accepts connections. */
+  listening?: boolean;
 }
 
 export interface SandboxStatus {
-  /** True when the broker and every worker run and every worker answers /health with 200. */
+  /**
+   * True when the broker and every worker run and every worker's REST port is open without
+   * reporting itself unhealthy. A /health that is merely slow (the herder is busy with a
+   * rebalance, the machine is loaded) does not count against it.
+   */
   running: boolean;
   connect: string[];
   bootstrap: string | null;
@@ -32,10 +39,11 @@ export async function sandboxStatus(options: { dir?: string } = {}): Promise<San
     const alive = isSandboxProcess(p.pid, dir);
     if (p.role === 'broker') return { role: p.role, pid: p.pid, alive };
     const url = `http://127.0.0.1:${p.port}`;
-    const health = alive ? (await probeHealth(url)).status : 0;
-    return { role: p.role, pid: p.pid, alive, url, health };
+    const health = alive ? (await probeHealth(url, 5000)).status : 0;
+    const listening = health !== 0 || (alive && (await isListening(p.port)));
+    return { role: p.role, pid: p.pid, alive, url, health, listening };
   }));
-  const running = processes.every((p) => p.alive && (p.health === undefined || p.health === 200));
+  const running = processes.every((p) => p.alive && (p.health === undefined || p.health === 200 || (p.health === 0 && p.listening === true)));
   return summary(state, dir, running, processes);
 }
 

@@ -197,6 +197,56 @@ describe('actions', () => {
     assert.deepEqual(result.steps.map((s) => `${s.workflowId}/${s.stepId}`), ['first/status', 'second/bump']);
   });
 
+  it('counts any response as success when a step has no success criteria', async () => {
+    flakyFailures = 1;
+    const result = await run(`
+  - workflowId: nocriteria
+    steps:
+      - stepId: flaky
+        operationId: getFlaky
+        outputs: {status: $statusCode}
+`);
+    assert.equal(result.status, 'passed');
+    assert.deepEqual(result.steps[0]!.outputs, { status: 503 });
+  });
+
+  it('a retry that names a workflow runs it with the current inputs, then retries', async () => {
+    flakyFailures = 1;
+    const result = await run(`
+  - workflowId: main
+    steps:
+      - stepId: flaky
+        operationId: getFlaky
+        successCriteria: [{condition: $statusCode == 200}]
+        onFailure: [{name: heal, type: retry, workflowId: heal}]
+  - workflowId: heal
+    steps:
+      - stepId: bump
+        operationId: bumpCounter
+`, { workflowId: 'main' });
+    assert.equal(result.status, 'passed');
+    assert.deepEqual(result.steps.map((s) => `${s.workflowId}/${s.stepId}:${s.status}`), ['main/flaky:failed', 'heal/bump:passed', 'main/flaky:passed']);
+  });
+
+  it('cancels a run during a retry wait', async () => {
+    flakyFailures = 5;
+    const abort = new AbortController();
+    const registry = await registryFor(arazzo(`
+  - workflowId: waits
+    steps:
+      - stepId: flaky
+        operationId: getFlaky
+        successCriteria: [{condition: $statusCode == 200}]
+        onFailure: [{name: later, type: retry, retryAfter: 30}]
+`), server.url);
+    const started = Date.now();
+    setTimeout(() => abort.abort(), 100);
+    const result = await runWorkflow({ registry, inputs: {}, http, signal: abort.signal });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.error?.code, 'E_ABORTED');
+    assert.ok(Date.now() - started < 5000);
+  });
+
   it('stops an endless goto loop with the step budget and says how to raise it', async () => {
     const result = await run(`
   - workflowId: endless

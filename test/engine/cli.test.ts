@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,15 @@ describe('offsetctl workflow', () => {
     assert.equal(connect.requests.length, 0);
   });
 
+  it('validates and plans the reset seed against the project\'s own Kafka Connect description', { skip: !existsSync(join(repoRoot, 'openapi', 'kafka-connect.yaml')) }, async () => {
+    const sources = ['--source', `kafkaConnectApi=${join(repoRoot, 'openapi', 'kafka-connect.yaml')}`];
+    const valid = await offsetctl(['workflow', 'validate', resetSeed, ...sources]);
+    assert.equal(valid.code, 0, valid.stderr);
+    const plan = await offsetctl(['workflow', 'plan', resetSeed, ...sources, '--input', 'connectorName=s', '--output', 'json']);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.equal((JSON.parse(plan.stdout) as { steps: unknown[] }).steps.length, 6);
+  });
+
   it('runs the rewind seed end to end and prints one JSON document', async () => {
     const offsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 7 } }];
     const r = await offsetctl(['workflow', 'run', rewindSeed, ...rewindSources, '--server', connect.url, '--input', 'connectorName=sink-1', '--input', `offsets=${JSON.stringify(offsets)}`, '--output', 'json']);
@@ -140,6 +150,22 @@ describe('offsetctl workflow', () => {
     assert.equal(doc.error.code, 'E_STEP_BUDGET');
     assert.match(doc.error.message, /--max-steps/);
     assert.equal(doc.steps.length, 5);
+  });
+
+  it('plans a document whose source declares no server, and refuses to run it without --server', async () => {
+    const file = await writeDoc('noserver.arazzo.yaml', `
+  - workflowId: status
+    steps:
+      - stepId: status
+        operationId: getStatus
+`);
+    const source = ['--source', `api=${fixture('runner-no-servers.yaml')}`];
+    const plan = await offsetctl(['workflow', 'plan', file, ...source]);
+    assert.equal(plan.code, 0, plan.stderr);
+    assert.match(plan.stdout, /request: {3}GET \{server\}\/status/);
+    const run = await offsetctl(['workflow', 'run', file, ...source]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /E_SOURCE.*--server/);
   });
 
   it('refuses bad arguments and unknown workflows with exit 2', async () => {

@@ -40,7 +40,16 @@ describe('requests built from steps', () => {
     steps:
       - stepId: simple
         operationId: getItem
-        parameters: [{name: id, in: path, value: $inputs.id}]
+        parameters:
+          - {name: id, in: path, value: $inputs.id}
+          - {name: plain, in: query, value: 'q v'}
+          - {name: X-Trace, in: header, value: t-1}
+        outputs:
+          url: $url
+          method: $method
+          id: $request.path.id
+          plain: $request.query.plain
+          trace: $request.header.x-trace
       - stepId: label
         operationId: getLabel
         parameters: [{name: id, in: path, value: [3, 4, 5]}]
@@ -49,7 +58,8 @@ describe('requests built from steps', () => {
         parameters: [{name: id, in: path, value: [3, 4]}]
 `, { id: 'a b/c' });
     assert.equal(result.status, 'passed', JSON.stringify(result.error));
-    assert.deepEqual(sent.map((r) => r.rawUrl), ['/items/a%20b%2Fc', '/label/.3,4,5', '/matrix/;id=3;id=4']);
+    assert.deepEqual(sent.map((r) => r.rawUrl), ['/items/a%20b%2Fc?plain=q%20v', '/label/.3,4,5', '/matrix/;id=3;id=4']);
+    assert.deepEqual(result.steps[0]!.outputs, { url: `${server.url}/items/a%20b%2Fc?plain=q%20v`, method: 'GET', id: 'a b/c', plain: 'q v', trace: 't-1' });
   });
 
   it('serializes query, header and cookie parameters per style and explode', async () => {
@@ -162,6 +172,20 @@ describe('requests built from steps', () => {
 `, { id: 'p1' });
     assert.equal(result.status, 'passed', JSON.stringify(result.error));
     assert.deepEqual(JSON.parse(sent[0]!.body), { petId: 'p1', quantity: 10 });
+  });
+
+  it('lets a Content-Type header parameter win over the body content type', async () => {
+    const { result, sent } = await run(`
+  - workflowId: ctype
+    steps:
+      - stepId: create
+        operationId: createItem
+        parameters: [{name: content-type, in: header, value: application/merge-patch+json}]
+        requestBody: {payload: {a: 1}}
+`);
+    assert.equal(result.status, 'passed', JSON.stringify(result.error));
+    assert.equal(sent[0]!.headers['content-type'], 'application/merge-patch+json');
+    assert.equal(sent[0]!.body, '{"a":1}');
   });
 
   it('sends form-urlencoded, text and XML bodies with the operation content type when the step gives none', async () => {

@@ -189,6 +189,33 @@ describe('workflows', () => {
     assert.match(result.error!.message, /input "label": must be string/);
   });
 
+  it('fails with E_DEPENDENCY without running a step when a dependsOn workflow fails', async () => {
+    const registry = await registryFor(arazzo(`
+  - workflowId: prepare
+    steps:
+      - stepId: missing
+        operationId: getItem
+        parameters: [{name: id, in: path, value: nope}]
+        successCriteria: [{condition: $response.body#/name == 'other'}]
+  - workflowId: main
+    dependsOn: [prepare]
+    steps:
+      - stepId: read
+        operationId: getItem
+        parameters: [{name: id, in: path, value: x}]
+`), server.url);
+    const result = await runWorkflow({ registry, workflowId: 'main', inputs: {}, http });
+    assert.equal(result.status, 'failed');
+    assert.equal(result.error?.code, 'E_DEPENDENCY');
+    assert.match(result.error!.message, /depends on "prepare", which failed/);
+    assert.deepEqual(result.steps.map((s) => s.stepId), ['missing']);
+  });
+
+  it('needs a workflow id when the document has several workflows', async () => {
+    const registry = await registryFor(DOC, server.url);
+    await assert.rejects(runWorkflow({ registry, inputs: {}, http }), (err: unknown) => err instanceof ArazzoError && err.code === 'E_WORKFLOW_NOT_FOUND' && /login, main, child.*--workflow/.test(err.message));
+  });
+
   it('plans requests without sending, showing unknown runtime values as their expressions', async () => {
     const registry = await registryFor(DOC, server.url);
     const before = server.requests.length;

@@ -1,10 +1,10 @@
 // A failure after the stop puts the connector back: offsets from the snapshot, state as before.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ConnectFixture, runCli, sortedOffsets, tempDir } from '../ops/support/cluster.js';
+import { ConnectFixture, runCli, sortedOffsets, tempDir, uniqueName, waitFor } from '../ops/support/cluster.js';
 
 let cluster: ConnectFixture;
-let source: { name: string; file: string };
+let source: { name: string; file: string; topic: string };
 let stateDir: string;
 
 before(async () => {
@@ -22,9 +22,27 @@ test('when Connect rejects the new offsets, the run exits 1, says the connector 
   assert.equal(r.status, 1, r.stderr);
   assert.match(r.stderr, /failed at step rewindOffsets/);
   assert.match(r.stderr, /now RUNNING/);
+  assert.match(r.stderr, /Offsets had not changed/);
   await cluster.waitRunning(source.name);
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), sortedOffsets(before));
   const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; connectorState: string }>;
   assert.equal(runs[0]?.status, 'failed');
   assert.equal(runs[0]?.connectorState, 'RUNNING');
+});
+
+test('a task that FAILS after the resume ends the run with exit 1, its trace, and the connector state', async () => {
+  const name = uniqueName('ops-badsink');
+  // The sink task cannot open its file: it fails whenever it starts.
+  const created = await cluster.request('POST', '/connectors', { name, config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: '/nonexistent-dir/offsetctl/out.txt', topics: source.topic } });
+  assert.equal(created.status, 201);
+  try {
+    await waitFor('the sink task to fail', async () => (await cluster.status(name)).tasks[0]?.state === 'FAILED');
+    const target = { offsets: [{ partition: { kafka_topic: source.topic, kafka_partition: 0 }, offset: { kafka_offset: 0 } }] };
+    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /failed at step waitForRunning: task 0 FAILED: .*Couldn't find or create file/);
+    assert.match(r.stderr, /The connector is now RUNNING with task 0 FAILED/);
+  } finally {
+    await cluster.request('DELETE', `/connectors/${name}`);
+  }
 });

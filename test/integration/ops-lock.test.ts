@@ -19,7 +19,7 @@ after(async () => cluster?.cleanup());
 test('a second concurrent run on the same connector is refused with exit 2 naming the running one', async () => {
   const target = JSON.stringify({ offsets: [{ partition: { filename: join(cluster.dir, 'x.txt') }, offset: { position: 1 } }] });
   const args = ['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir];
-  const first = runCli(args, { input: target, env: { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'rewindOffsets', OFFSETCTL_TEST_PAUSE_MS: '6000' } });
+  const first = runCli(args, { input: target, env: { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'rewindOffsets', OFFSETCTL_TEST_PAUSE_MS: '15000' } });
   const running = await waitFor('the first run to hold the lock', async () => {
     const r = await runCli(['runs', '--output', 'json', '--state-dir', stateDir]);
     const list = r.status === 0 ? (JSON.parse(r.stdout) as Array<{ id: string; status: string; pid: number; lastStep?: string }>) : [];

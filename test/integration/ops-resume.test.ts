@@ -49,3 +49,26 @@ test('a run killed before its PATCH is shown interrupted, blocks other runs, and
   const after = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string }>;
   assert.equal(after.find((r) => r.id === run.id)?.status, 'succeeded');
 });
+
+test('a run killed right after its PATCH can be undone with rollback, which takes over the stale lock', async () => {
+  const before = await cluster.offsets(source.name);
+  const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 1 } }, { partition: { filename: join(cluster.dir, 'more.txt') }, offset: { position: 3 } }] };
+  const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], {
+    input: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'verifyOffsets' },
+  });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  assert.equal((await cluster.status(source.name)).connector.state, 'STOPPED');
+  const dead = (JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string; snapshotId: string }>)[0]!;
+  assert.equal(dead.status, 'interrupted');
+
+  const rollback = await runCli(['rollback', source.name, '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(rollback.status, 0, rollback.stderr);
+  assert.match(rollback.stdout, new RegExp(`restored snapshot ${dead.snapshotId}`));
+  await cluster.waitRunning(source.name);
+  const sorted = (o: typeof before) => [...o.offsets].sort((a, b) => JSON.stringify(a.partition).localeCompare(JSON.stringify(b.partition)));
+  assert.deepEqual(sorted(await cluster.offsets(source.name)), sorted(before));
+  const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string; operation: string }>;
+  assert.equal(runs.find((r) => r.id === dead.id)?.status, 'abandoned');
+  assert.equal(runs[0]?.operation, 'rollback');
+  assert.equal(runs[0]?.status, 'succeeded');
+});

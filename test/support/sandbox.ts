@@ -10,7 +10,11 @@ export interface SandboxEndpoints {
 let cached: Promise<SandboxEndpoints> | undefined;
 
 export function getSandbox(): Promise<SandboxEndpoints> {
-  cached ??= readSandbox();
+  // A failed read is not cached: the next test asks again.
+  cached ??= readSandbox().catch((err: unknown) => {
+    cached = undefined;
+    throw err;
+  });
   return cached;
 }
 

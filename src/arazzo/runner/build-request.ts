@@ -25,10 +25,10 @@ export function joinUrl(server: string, path: string): string {
  * `resolve` turns a parameter or payload value into its runtime value (the runner evaluates the
  * prepared value over the step's context; `plan` keeps unknown expressions as text).
  */
-export async function buildRequest(cs: CompiledStep, resolve: Resolve): Promise<BuiltRequest> {
+export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
   const op = cs.operation;
   if (!op || !cs.pathParts) throw new ArazzoError('E_REQUEST', `${cs.where}: calls a workflow, not an operation`);
-  const pathValues = new Map<string, string>();
+  const pathValues: Record<string, string> = {};
   const path: Record<string, unknown> = {};
   const queryParts: string[] = [];
   const query: Record<string, string | string[]> = {};
@@ -47,11 +47,11 @@ export async function buildRequest(cs: CompiledStep, resolve: Resolve): Promise<
     switch (p.in) {
       case 'path':
         path[p.name] = value;
-        pathValues.set(p.name, serializePath(style, value));
+        pathValues[p.name] = serializePath(style, value);
         break;
       case 'query':
         query[p.name] = queryView(value);
-        queryParts.push(...serializeQuery(style, value));
+        for (const part of serializeQuery(style, value)) queryParts.push(part);
         break;
       case 'header':
         headers[p.name] = serializeHeader(style, value);
@@ -69,7 +69,7 @@ export async function buildRequest(cs: CompiledStep, resolve: Resolve): Promise<
       pathText += part.literal;
       continue;
     }
-    const v = pathValues.get(part.param);
+    const v = Object.hasOwn(pathValues, part.param) ? pathValues[part.param] : undefined;
     if (v === undefined) {
       throw new ArazzoError('E_REQUEST', `${cs.where}: the operation's path ${op.pathTemplate} needs path parameter "${part.param}" and the step gives none; add {name: ${part.param}, in: path, value: ...} to the step's parameters`);
     }
@@ -79,14 +79,12 @@ export async function buildRequest(cs: CompiledStep, resolve: Resolve): Promise<
   if (queryParts.length > 0) url += (url.includes('?') ? '&' : '?') + queryParts.join('&');
 
   const exchange: HttpExchange = { url, method: op.method, request: { headers, query, path } };
-  let bodyText: string | undefined;
-  if (cs.body) {
-    const built = await buildBody(cs.body, resolve, cs.where);
-    bodyText = built.text;
-    exchange.request.body = built.value;
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = cs.body.contentType;
-  }
   const request: BuiltRequest['request'] = { method: op.method, url, headers };
-  if (bodyText !== undefined) request.body = bodyText;
-  return bodyText === undefined ? { request, exchange } : { request, exchange, bodyText };
+  const body = cs.body;
+  if (!body) return { request, exchange };
+  const built = buildBody(body, resolve, cs.where);
+  exchange.request.body = built.value;
+  request.body = built.text;
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = body.contentType;
+  return { request, exchange, bodyText: built.text };
 }

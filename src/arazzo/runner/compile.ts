@@ -142,7 +142,7 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
       parameters: params.map((p) => ({ name: p.name, value: p.value, compiled: compileValue(p.value), required: false })),
     };
   }
-  const operation = scope.registry.resolveOperation(step);
+  const operation = resolveOperation(scope.registry, step);
   const merged = mergeParameters(scope.workflowParams, stepParams);
   const parameters = merged.map((p): CompiledParameter => {
     if (p.in === undefined) {
@@ -158,6 +158,19 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     parameters,
     ...(step.requestBody ? { body: compileBody(step.requestBody, operation.requestBody?.contentTypes) } : {}),
   };
+}
+
+/**
+ * Operation lookup for a step. A source without a usable server is reported as E_SOURCE: like
+ * every problem found while preparing a run, it is a refusal (nothing has been sent yet).
+ */
+function resolveOperation(registry: SourceRegistry, step: Step): ResolvedOperation {
+  try {
+    return registry.resolveOperation(step);
+  } catch (err) {
+    if (err instanceof ArazzoError && err.code === 'E_REQUEST') throw new ArazzoError('E_SOURCE', err.message, { cause: err });
+    throw err;
+  }
 }
 
 function compileOutputs(outputs: Record<string, unknown> | undefined): Array<[string, CompiledValue]> {

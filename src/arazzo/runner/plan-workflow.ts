@@ -86,7 +86,7 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
   }
   planned.operation = describeOperation(cs.operation!);
   try {
-    const built = await buildRequest(cs, (raw) => resolve(raw));
+    const built = buildRequest(cs, (raw) => resolve(raw));
     planned.request = { method: built.request.method, url: readableUrl(built.request.url), headers: built.request.headers };
     if (built.bodyText !== undefined) planned.request.body = built.bodyText;
   } catch (err) {

@@ -48,12 +48,12 @@ export function compileBody(body: RequestBody, operationTypes: readonly string[]
   };
 }
 
-export async function buildBody(body: CompiledBody, resolve: Resolve, where: string): Promise<BuiltBody> {
+export function buildBody(body: CompiledBody, resolve: Resolve, where: string): BuiltBody {
   let value = resolve(body.payload, body.compiledPayload);
   if (body.kind === 'xml') {
     const text = scalarBody(value);
     if (body.replacements.length === 0) return { value: text, text };
-    const replaced = await replaceInXml(text, body.replacements, resolve, where);
+    const replaced = replaceInXml(text, body.replacements, resolve, where);
     return { value: replaced, text: replaced };
   }
   if (body.replacements.length > 0) {
@@ -140,7 +140,7 @@ export function setPointer(root: unknown, pointer: string, value: unknown, where
 }
 
 /** XPath replacements: the first node the expression selects gets the value as its text. */
-async function replaceInXml(text: string, replacements: CompiledBody['replacements'], resolve: Resolve, where: string): Promise<string> {
+function replaceInXml(text: string, replacements: CompiledBody['replacements'], resolve: Resolve, where: string): string {
   const { evaluateXPathToFirstNode } = fontoxpath;
   let doc: slimdom.Document;
   try {

@@ -29,12 +29,24 @@ export function errorInfo(err: unknown): { code: string; message: string } {
   return { code: typeof e?.code === 'string' ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(err) };
 }
 
+// Content types seen so far and whether they are JSON: a loop sees the same one every time.
+const jsonTypes = new Map<string, boolean>();
+
+function isJsonType(contentType: string): boolean {
+  let json = jsonTypes.get(contentType);
+  if (json === undefined) {
+    json = /[/+]json\b/i.test(contentType);
+    if (jsonTypes.size < 100) jsonTypes.set(contentType, json);
+  }
+  return json;
+}
+
 function parseResponse(res: HttpResponse): NonNullable<HttpExchange['response']> {
   const raw = res.headers['content-type'];
   const contentType = Array.isArray(raw) ? raw[0] : raw;
   const text = res.body.length === 0 ? '' : res.body.toString('utf8');
   let body: unknown = text === '' ? undefined : text;
-  if (text !== '' && contentType !== undefined && /[/+]json\b/i.test(contentType)) {
+  if (text !== '' && contentType !== undefined && isJsonType(contentType)) {
     try {
       body = JSON.parse(text) as unknown;
     } catch {
@@ -60,11 +72,13 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
   };
   if (state.events.enabled) await state.events.emit({ type: 'step.started', workflowId: cw.workflowId, stepId: cs.stepId, attempt });
   let ctx = base;
+  let results: CriterionResult[] | undefined;
   try {
     if (cs.callee) ctx = await callWorkflow(state, cs, base, result);
     else ctx = await sendOperation(state, cw, cs, base, result);
     if (result.error === undefined) {
-      const passed = await checkSuccessCriteria(state, cw, cs, ctx, result);
+      const passed = checkSuccessCriteria(cs, ctx, result, state.events.enabled ? (results = []) : undefined);
+      if (results) for (const r of results) await state.events.emit({ type: 'criterion.evaluated', workflowId: cw.workflowId, stepId: cs.stepId, source: 'successCriteria', result: r });
       if (passed) {
         result.status = 'passed';
         if (cs.outputs.length > 0) {
@@ -84,12 +98,13 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
   return { result, ctx };
 }
 
-async function checkSuccessCriteria(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, ctx: ExpressionContext, result: StepResult): Promise<boolean> {
+/** Synchronous (events are sent afterwards, in order): a loop step pays no extra promise hops. */
+function checkSuccessCriteria(cs: CompiledStep, ctx: ExpressionContext, result: StepResult, seen: CriterionResult[] | undefined): boolean {
   // Every criterion is evaluated (not just up to the first failure) so reports show them all.
   let passed = true;
   for (const criterion of cs.successCriteria) {
     const r: CriterionResult = evaluateCriterion(criterion, ctx);
-    if (state.events.enabled) await state.events.emit({ type: 'criterion.evaluated', workflowId: cw.workflowId, stepId: cs.stepId, source: 'successCriteria', result: r });
+    seen?.push(r);
     if (!r.passed) {
       passed = false;
       result.failedCriteria.push(r);
@@ -99,7 +114,7 @@ async function checkSuccessCriteria(state: RunState, cw: CompiledWorkflow, cs: C
 }
 
 async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, result: StepResult): Promise<ExpressionContext> {
-  const built = await buildRequest(cs, (_raw, compiled) => compiled(base));
+  const built = buildRequest(cs, (_raw, compiled) => compiled(base));
   const { request, exchange } = built;
   result.request = { method: request.method, url: request.url };
   if (state.events.enabled) {

@@ -109,6 +109,8 @@ async function executeWorkflow(state: RunState, cw: CompiledWorkflow, rawInputs:
   try {
     inputs = opts.validated ?? cw.validateInputs(rawInputs);
   } catch (err) {
+    // A callee given inputs its schema refuses: still a started-and-finished pair for listeners.
+    if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs: redactValue(rawInputs) });
     return finishWorkflow(state, cw, { status: 'failed', outputs: {}, error: errorInfo(err) });
   }
   if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs: redactValue(inputs) });
@@ -135,7 +137,7 @@ async function executeWorkflow(state: RunState, cw: CompiledWorkflow, rawInputs:
     sourceDescriptions: cw.sourceDescriptions,
     components: (cw.components ?? {}) as Record<string, unknown>,
   };
-  const loop = new StepLoop(state, cw, base, rawInputs);
+  const loop = new StepLoop(state, cw, base);
   const outcome = await loop.run(opts.startIndex ?? 0);
   try {
     for (const [name, output] of cw.outputs) outputs[name] = output(base);
@@ -172,7 +174,6 @@ class StepLoop {
     readonly state: RunState,
     readonly cw: CompiledWorkflow,
     readonly base: ExpressionContext,
-    readonly rawInputs: Record<string, unknown>,
   ) {}
 
   async run(startIndex: number): Promise<LoopOutcome> {

@@ -45,7 +45,9 @@ export function encodeValue(text: string, allowReserved: boolean): string {
 
 /** Scalars as text: strings as they are, everything else as JSON (`true`, `3`, `null`). */
 export function scalarText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -82,8 +84,10 @@ export function serializePath(p: ParameterStyle, value: unknown): string {
  * which servers decode to the same value and RFC 3986 prefers.
  */
 export function serializeQuery(p: ParameterStyle, value: unknown): string[] {
-  const enc = (v: unknown): string => encodeValue(scalarText(v), p.allowReserved);
   const key = encodeStrict(p.name);
+  // The common case first: one scalar, no closures or arrays built.
+  if (!p.json && (typeof value !== 'object' || value === null)) return [`${key}=${encodeValue(scalarText(value), p.allowReserved)}`];
+  const enc = (v: unknown): string => encodeValue(scalarText(v), p.allowReserved);
   if (p.json) return [`${key}=${encodeStrict(JSON.stringify(value))}`];
   const { style, explode } = p;
   if (style === 'deepObject' && isPlainObject(value)) {
@@ -130,6 +134,7 @@ export function serializeCookie(p: ParameterStyle, value: unknown): string[] {
 
 /** What `$request.query.<name>` sees: the unencoded value, arrays kept as arrays. */
 export function queryView(value: unknown): string | string[] {
+  if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(scalarText);
   if (isPlainObject(value)) return JSON.stringify(value);
   return scalarText(value);

@@ -143,7 +143,8 @@ function renderConnectors(connectors: ConnectorSummary[], url: string): string {
 /** One column per partition key and per offset key, rows sorted by partition (numbers numerically). */
 function renderOffsets(connector: string, { offsets }: ConnectorOffsets): string {
   if (offsets.length === 0) return `Connector ${connector} has no offsets yet.`;
-  const partitionKeys = keysOf(offsets.map((o) => o.partition));
+  // Connect's JSON puts kafka_partition before kafka_topic; operators read topic first.
+  const partitionKeys = keysOf(offsets.map((o) => o.partition)).sort((a, b) => (SINK_ORDER[a] ?? 2) - (SINK_ORDER[b] ?? 2));
   const offsetKeys = keysOf(offsets.map((o) => o.offset ?? {}));
   const headers = [...partitionKeys, ...offsetKeys.map((k) => (partitionKeys.includes(k) ? `offset.${k}` : k))];
   const sorted = offsets.slice().sort((a, b) => comparePartitions(a, b, partitionKeys));
@@ -158,6 +159,8 @@ function renderOffsets(connector: string, { offsets }: ConnectorOffsets): string
   ] as const;
   return `${renderTable(headers, rows, align)}\n${offsets.length} partition${offsets.length === 1 ? '' : 's'}.`;
 }
+
+const SINK_ORDER: Record<string, number> = { kafka_topic: 0, kafka_partition: 1 };
 
 function keysOf(maps: Array<Record<string, unknown>>): string[] {
   const keys = new Set<string>();

@@ -23,7 +23,8 @@ export function register(program: Command): void {
 
   const config = program
     .command('config')
-    .description('named contexts: cluster URL and references to credentials (${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml, or OFFSETCTL_CONFIG)');
+    .description('named contexts: a cluster URL and references to its credentials')
+    .addHelpText('after', '\nContexts live in ${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml (OFFSETCTL_CONFIG overrides the path).\nThey hold references to secrets (password-env, password-file, token-env, token-file), never secret values.');
   config
     .command('set-context')
     .argument('<name>', 'context name')

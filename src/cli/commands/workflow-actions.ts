@@ -1,7 +1,7 @@
 // The implementation behind `offsetctl workflow ...`, loaded lazily by workflow.ts.
 import { readFile } from 'node:fs/promises';
 import { assertValid, loadDocumentFile, loadSources, planWorkflow, runWorkflow, validateArazzo } from '../../arazzo/index.js';
-import type { Diagnostic, LoadedDocument, SourceRegistry } from '../../arazzo/index.js';
+import type { Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
 import { HttpClient } from '../../http/client.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
@@ -25,6 +25,7 @@ interface InputArgs {
 }
 
 const out = (text: string): void => void process.stdout.write(text);
+const PLACEHOLDER_SERVER = 'http://server.invalid';
 
 function splitPair(text: string, option: string): [string, string] {
   const eq = text.indexOf('=');
@@ -151,7 +152,18 @@ export async function validateCommand(file: string, opts: SourceArgs & { output?
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json']);
   const inputs = await collectInputs(opts);
-  const { registry } = await openDocument(file, opts);
-  const plan = await planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });
+  const planFor = async (args: SourceArgs) => {
+    const { registry } = await openDocument(file, args);
+    return planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });
+  };
+  let plan: WorkflowPlan;
+  try {
+    plan = await planFor(opts);
+  } catch (err) {
+    // A plan needs no server: without one, URLs are shown under a {server} placeholder.
+    if ((err as { code?: unknown }).code !== 'E_SOURCE' || !/server/.test(String((err as Error).message))) throw err;
+    plan = await planFor({ ...opts, server: [...(opts.server ?? []), PLACEHOLDER_SERVER] });
+    for (const step of plan.steps) if (step.request) step.request.url = step.request.url.replace(PLACEHOLDER_SERVER, '{server}');
+  }
   out(format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : renderPlanText(plan));
 }

@@ -8,15 +8,15 @@ function collect(value: string, previous: string[] = []): string[] {
 
 function withSourceOptions(cmd: Command): Command {
   return cmd
-    .option('--source <name=path>', 'map a source description to a local file or URL (repeatable)', collect, [])
-    .option('--server <url|name=url>', 'server URL for all sources, or for one source (repeatable)', collect, [])
+    .option('--source <name=path>', 'map a source description to a local file or URL (repeatable)', collect)
+    .option('--server <url|name=url>', 'server URL for all sources, or for one source (repeatable)', collect)
     .option('--allow-remote', 'allow http(s) source descriptions');
 }
 
 function withInputOptions(cmd: Command): Command {
   return cmd
     .option('--workflow <id>', 'the workflow to use (needed when the document has several)')
-    .option('--input <name=value>', 'a workflow input; the value is parsed as JSON when it is valid JSON (repeatable)', collect, [])
+    .option('--input <name=value>', 'a workflow input; the value is parsed as JSON when it is valid JSON (repeatable)', collect)
     .option('--inputs <file.json>', 'workflow inputs from a JSON file (--input values win)');
 }
 

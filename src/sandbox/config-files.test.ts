@@ -1,0 +1,27 @@
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { renderTemplate } from './config-files.js';
+import { writeSandboxConfig } from './launch.js';
+import { sandboxAssets, sandboxLayout } from './layout.js';
+
+test('placeholders are filled in and a missing value is an error', () => {
+  assert.equal(renderTemplate('a=${x}\nb=${y}', { x: 1, y: 'two' }), 'a=1\nb=two');
+  assert.throws(() => renderTemplate('a=${missing}', {}), /\$\{missing\} has no value/);
+});
+
+test('the shipped templates render completely: broker, two workers, logging', () => {
+  const layout = sandboxLayout(mkdtempSync(join(tmpdir(), 'offsetctl-config-')));
+  const files = writeSandboxConfig(sandboxAssets(), layout, { broker: 19092, controller: 19093, workers: [18083, 18084] });
+  const server = readFileSync(files.server, 'utf8');
+  assert.match(server, /^listeners=PLAINTEXT:\/\/127\.0\.0\.1:19092,CONTROLLER:\/\/127\.0\.0\.1:19093$/m);
+  assert.match(server, /^group\.initial\.rebalance\.delay\.ms=0$/m);
+  assert.equal(files.workers.length, 2);
+  const worker2 = readFileSync(files.workers[1] ?? '', 'utf8');
+  assert.match(worker2, /^listeners=http:\/\/127\.0\.0\.1:18084$/m);
+  assert.match(worker2, /^bootstrap\.servers=127\.0\.0\.1:19092$/m);
+  assert.match(worker2, /^offset\.flush\.interval\.ms=1000$/m);
+  for (const file of [files.server, ...files.workers, files.log4j]) assert.doesNotMatch(readFileSync(file, 'utf8'), /\$\{/);
+});

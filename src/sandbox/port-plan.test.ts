@@ -1,0 +1,37 @@
+import * as assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:net';
+import { test } from 'node:test';
+import { choosePorts } from './port-plan.js';
+import { findFreePort } from './ports.js';
+
+async function occupy(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return { server, port: typeof address === 'object' && address ? address.port : 0 };
+}
+
+test('an explicit port that is taken is refused with E_SANDBOX_PORT_TAKEN naming it', async () => {
+  const { server, port } = await occupy();
+  try {
+    await assert.rejects(choosePorts(undefined, 1, { brokerPort: port }), (err: Error & { code?: string }) => err.code === 'E_SANDBOX_PORT_TAKEN' && err.message.includes(`port ${port}`));
+    await assert.rejects(choosePorts(undefined, 2, { connectPort: port - 1 }), /already in use/);
+  } finally {
+    server.close();
+  }
+});
+
+test('free ports from the previous state are kept; a taken one is replaced', async () => {
+  const kept = await findFreePort();
+  const { server, port: taken } = await occupy();
+  try {
+    const ports = await choosePorts({ broker: kept, controller: taken, workers: [taken] }, 2, {});
+    assert.equal(ports.broker, kept);
+    assert.notEqual(ports.controller, taken);
+    assert.notEqual(ports.workers[0], taken);
+    assert.equal(ports.workers.length, 2);
+    assert.equal(new Set([ports.broker, ports.controller, ...ports.workers]).size, 4, 'all four ports differ');
+  } finally {
+    server.close();
+  }
+});

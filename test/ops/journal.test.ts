@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import type { RunEvent } from '../../src/arazzo/index.js';
+import { RunJournal } from '../../src/ops/journal.js';
+import { REWIND, RESET } from '../../src/ops/operations.js';
+import { openStore, type Store } from '../../src/store/index.js';
+import { tempDir } from './support/cluster.js';
+
+const at = () => new Date().toISOString();
+const started = (stepId: string): RunEvent => ({ type: 'step.started', workflowId: 'w', stepId, attempt: 1, at: at() });
+const finished = (stepId: string, outputs: Record<string, unknown> = {}): RunEvent => ({ type: 'step.finished', workflowId: 'w', stepId, status: 'passed', outputs, at: at() });
+
+const sinkOffsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 9 } }];
+const requested = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 2 } }];
+
+function withJournal(spec = REWIND, fn: (journal: RunJournal, store: Store, controller: AbortController, runId: string) => Promise<void>): Promise<void> {
+  const dir = tempDir('offsetctl-journal-');
+  const store = openStore(dir);
+  const inputs = { connectorName: 'orders-sink', offsets: requested };
+  const run = store.beginRun({ clusterUrl: 'http://c:8083', connector: 'orders-sink', operation: spec.operation as 'rewind', workflowFile: 'f', workflowId: 'w', inputs });
+  const controller = new AbortController();
+  const journal = new RunJournal({ store, run, spec, connectorType: 'sink', inputs, controller });
+  return fn(journal, store, controller, run.id).finally(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+test('the snapshot step is stored as a snapshot with the state read first, before the change step starts', () =>
+  withJournal(REWIND, async (journal, store, controller, runId) => {
+    await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
+    await journal.onEvent(finished('captureOffsets', { previousOffsets: sinkOffsets }));
+    const snapshot = store.latestSnapshot('http://c:8083', 'orders-sink');
+    assert.deepEqual(snapshot?.offsets, sinkOffsets);
+    assert.equal(snapshot?.stateBefore, 'RUNNING');
+    assert.equal(snapshot?.runId, runId);
+    await journal.onEvent(started('rewindOffsets'));
+    assert.equal(controller.signal.aborted, false);
+    assert.deepEqual(store.getRun(runId).context, { stateBefore: 'RUNNING', snapshotId: snapshot?.id, offsetsMayHaveChanged: true });
+    assert.equal(store.getRun(runId).lastStep, 'captureOffsets');
+  }));
+
+test('a change step that starts without a stored snapshot cancels the run', () =>
+  withJournal(RESET, async (journal, _store, controller) => {
+    await journal.onEvent(started('resetOffsets'));
+    assert.equal(controller.signal.aborted, true);
+    assert.equal(journal.safetyError?.code, 'E_NO_SNAPSHOT');
+    assert.equal(journal.mutationStarted, false);
+  }));
+
+test('offsets read back different from the request cancel the run before the connector is resumed', () =>
+  withJournal(REWIND, async (journal, _store, controller) => {
+    await journal.onEvent(finished('verifyOffsets', { rewoundOffsets: sinkOffsets }));
+    assert.equal(controller.signal.aborted, true);
+    assert.equal(journal.safetyError?.code, 'E_VERIFY');
+    assert.match(journal.safetyError?.message ?? '', /asked \{"kafka_offset":2\}, Connect reports \{"kafka_offset":9\}/);
+  }));
+
+test('offsets read back as requested let the run go on; the framework-managed message becomes a warning', () =>
+  withJournal(REWIND, async (journal, _store, controller) => {
+    await journal.onEvent(finished('rewindOffsets', { alterMessage: 'The Connect framework-managed offsets for this connector have been altered successfully. However, ...' }));
+    await journal.onEvent(finished('verifyOffsets', { rewoundOffsets: [{ partition: { kafka_partition: 0, kafka_topic: 't' }, offset: { kafka_offset: 2 } }] }));
+    assert.equal(controller.signal.aborted, false);
+    assert.equal(journal.warnings.length, 1);
+    assert.match(journal.warnings[0] ?? '', /framework-managed/);
+  }));
