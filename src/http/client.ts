@@ -94,7 +94,7 @@ export class HttpClient implements HttpSender {
       const body = Buffer.from(await res.body.arrayBuffer());
       return { status: res.statusCode, headers: normalizeHeaders(res.headers), body, durationMs: performance.now() - started };
     } catch (err) {
-      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${describeTransportError(err)}`, { cause: err });
+      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${describeTransportError(err, req.url.startsWith('https:'))}`, { cause: err });
     }
   }
 
@@ -113,12 +113,17 @@ function normalizeHeaders(raw: Record<string, string | string[] | undefined>): R
   return out;
 }
 
-function describeTransportError(err: unknown): string {
+function describeTransportError(err: unknown, https: boolean): string {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (code === 'ECONNREFUSED') return 'connection refused (is the server running and is the URL right?)';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out waiting for the server';
   if (code === 'ENOTFOUND') return 'host name not found';
-  if (code && /CERT|SSL|TLS/.test(code)) return `TLS error ${code}: ${e.message ?? ''} (use --ca for a private CA, or --insecure only if you accept the risk)`;
+  // A server that requires a client certificate and gets none closes the TLS connection
+  // without a word; undici then only says "other side closed".
+  if (https && /other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(`${code ?? ''} ${e.message ?? ''}`)) {
+    return `${code ? code + ': ' : ''}${e.message ?? String(err)} (the server may require a client certificate: give --cert <pem> and --key <pem>)`;
+  }
+  if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code)) return `TLS error ${code}: ${e.message ?? ''} (use --ca for a private CA, or --insecure only if you accept the risk)`;
   return `${code ? code + ': ' : ''}${e.message ?? String(err)}`;
 }

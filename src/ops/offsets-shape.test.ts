@@ -122,3 +122,26 @@ test('canonical JSON sorts keys at every level; partitionKey reads a numeric-str
   assert.equal(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: 1 }], c: null } }), '{"a":{"c":null,"d":[1,{"y":1,"z":0}]},"b":1}');
   assert.equal(partitionKey({ kafka_partition: '7', kafka_topic: 't' }), partitionKey({ kafka_topic: 't', kafka_partition: 7 }));
 });
+
+test('canonical JSON equals a plain recursive sorted rendering and parses back to the same value (property)', async () => {
+  const fc = await import('fast-check');
+  const naive = (v: unknown): string => {
+    if (v === null || typeof v !== 'object') return JSON.stringify(v);
+    if (Array.isArray(v)) return `[${v.map(naive).join(',')}]`;
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${naive((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  };
+  const check = (v: unknown) => {
+    const text = canonicalJson(v);
+    return text === naive(v) && canonicalJson(JSON.parse(text)) === text && assert.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(v))) === undefined;
+  };
+  fc.assert(fc.property(fc.jsonValue(), check), { numRuns: 500 });
+  const primitive = fc.oneof(fc.string({ unit: 'binary' }), fc.integer(), fc.boolean(), fc.constant(null));
+  fc.assert(fc.property(fc.dictionary(fc.string({ unit: 'binary' }), primitive), check), { numRuns: 500 });
+});
+
+test('canonical JSON does not depend on key order, integer-like keys included', () => {
+  assert.equal(canonicalJson({ b: 1, 10: 'x', a: 2, 9: 'y' }), '{"10":"x","9":"y","a":2,"b":1}');
+  assert.equal(canonicalJson({ a: 2, 9: 'y', b: 1, 10: 'x' }), canonicalJson({ b: 1, 10: 'x', a: 2, 9: 'y' }));
+  assert.equal(canonicalJson({ 'q"': 1, 'n\n': { z: [1, { b: 0, a: 1 }] } }), '{"n\\n":{"z":[1,{"a":1,"b":0}]},"q\\"":1}');
+});

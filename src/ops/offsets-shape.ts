@@ -85,27 +85,34 @@ export function partitionKey(partition: Record<string, unknown>): string {
   return canonicalJson(partition);
 }
 
-/** JSON with object keys sorted at every level: equal values give equal text. */
+/** JSON with object keys sorted at every level (by UTF-16 code units): equal values give equal text. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return JSON.stringify(isSortedDeep(value) ? value : sortedCopy(value));
-  // The common case, a flat map of primitives, in one pass; when its keys are already in order
-  // the native JSON.stringify output is the canonical text.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
+  }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj);
-  let sorted = true;
-  for (let i = 0; i < keys.length; i++) {
+  // The common case, a flat map of primitives whose keys are already in order: the native
+  // JSON.stringify output is the canonical text.
+  let simple = true;
+  for (let i = 0; i < keys.length && simple; i++) {
     const v = obj[keys[i] as string];
-    if (v !== null && typeof v === 'object') return JSON.stringify(isSortedDeep(obj) ? obj : sortedCopy(obj));
-    if (i > 0 && (keys[i] as string) < (keys[i - 1] as string)) sorted = false;
+    if ((v !== null && typeof v === 'object') || (i > 0 && (keys[i] as string) < (keys[i - 1] as string))) simple = false;
   }
-  if (sorted) return JSON.stringify(obj);
-  // Building the text directly beats copying into a sorted object and stringifying it.
+  if (simple) return JSON.stringify(obj);
+  // Otherwise build the text directly: a sorted copy would not help, since JavaScript objects
+  // always enumerate integer-like keys ("0", "10") first.
   keys.sort();
   let out = '{';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i] as string;
-    out += (i === 0 ? '"' : ',"') + (needsEscape(k) ? JSON.stringify(k).slice(1, -1) : k) + '":' + JSON.stringify(obj[k]);
+  let first = true;
+  for (const k of keys) {
+    const v = obj[k];
+    if (v === undefined) continue;
+    out += (first ? '"' : ',"') + (needsEscape(k) ? JSON.stringify(k).slice(1, -1) : k) + '":' + canonicalJson(v);
+    first = false;
   }
   return out + '}';
 }

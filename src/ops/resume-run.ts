@@ -25,6 +25,9 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): 
     if (found.context.recoveryStarted) {
       throw new OpsError('E_PREFLIGHT', `run ${runId} died while putting the connector back after a failure; undo it with \`offsetctl rollback ${found.connector}\` instead`);
     }
+    if (found.clusterUrl !== conn.url) {
+      throw new OpsError('E_PREFLIGHT', `run ${runId} ran against ${found.clusterUrl}, but this command is connected to ${conn.url}; pass --url ${found.clusterUrl} (with its credentials) or the matching --context`);
+    }
     const spec = specFor(found.operation);
     const workflow = await loadOpsWorkflow(spec.workflow, found.clusterUrl);
     const resume = resumePointFor(workflow, store.stepsOf(runId));

@@ -54,7 +54,8 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     if (previous && previous.processes.length > 0) {
       const alive = previous.processes.filter((p) => isSandboxProcess(p.pid, dir));
       if (alive.length === previous.processes.length) {
-        progress(`sandbox already running in ${dir}: reusing it`);
+        const running = previous.processes.filter((p) => p.role !== 'broker').length;
+        progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`offsetctl sandbox down\` first to change that)` : ''}`);
         await waitUntilReady(previous.processes, dir, options.startTimeoutMs ?? 180_000);
         return finish(dir, true, false, started);
       }

@@ -97,6 +97,15 @@ describe('offsetctl workflow', () => {
     assert.deepEqual(connect.connectors.get('sink-1')!.offsets, offsets);
   });
 
+  it('reads inputs from --inputs, with --input values winning', async () => {
+    const file = join(dir, 'inputs.json');
+    await writeFile(file, JSON.stringify({ connectorName: 'nobody' }));
+    const r = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--server', connect.url, '--inputs', file, '--input', 'connectorName=sink-1', '--output', 'json']);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.equal((JSON.parse(r.stdout) as { status: string }).status, 'passed');
+    assert.deepEqual(connect.connectors.get('sink-1')!.offsets, []);
+  });
+
   it('shows each step with its request, status and the criteria that failed, and exits 1 when the workflow fails', async () => {
     const r = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--server', connect.url, '--input', 'connectorName=nobody']);
     assert.equal(r.code, 1);

@@ -67,6 +67,18 @@ test('live responses validate against the OpenAPI description', { timeout: 240_0
   await call('resumeConnector', 'PUT', `/connectors/${src}/resume`, undefined, 202);
   await call('restartConnector', 'POST', `/connectors/${sink}/restart?includeTasks=true&onlyFailed=false`, undefined, 202);
 
+  // Create (with initial_state), replace the configuration, restart a task, delete.
+  const extra = `${pipeline.source}-stopped`;
+  const extraConfig = { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', 'tasks.max': '1', file: pipeline.inputFile, topic: pipeline.topic };
+  t.after(() => rest.deleteConnector(extra));
+  await call('createConnector', 'POST', '/connectors', { name: extra, config: extraConfig, initial_state: 'STOPPED' }, 201);
+  await call('createConnector', 'POST', '/connectors', { name: extra, config: extraConfig }, 409);
+  await rest.waitForStopped(extra);
+  await call('putConnectorConfig', 'PUT', `/connectors/${encodeURIComponent(extra)}/config`, { ...extraConfig, 'tasks.max': '1', name: extra }, 200);
+  await call('restartTask', 'POST', `/connectors/${src}/tasks/0/restart`, undefined, 204);
+  await call('restartConnector', 'POST', `/connectors/${src}/restart`, undefined, 204);
+  await call('deleteConnector', 'DELETE', `/connectors/${encodeURIComponent(extra)}`, undefined, 204);
+
   const missing = encodeURIComponent('no-such-connector-for-offsetctl');
   await call('getConnectorStatus', 'GET', `/connectors/${missing}/status`, undefined, 404);
   await call('stopConnector', 'PUT', `/connectors/${missing}/stop`, undefined, 404);

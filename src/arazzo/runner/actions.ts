@@ -4,18 +4,22 @@ import { evaluateCriterion, type CriterionResult } from '../criteria/index.js';
 import type { ExpressionContext } from '../context.js';
 import type { Criterion } from '../types.js';
 
-export async function chooseAction<T extends { name: string; criteria?: Criterion[] }>(
+/**
+ * Synchronous: `seen` (when given) collects each evaluated criterion with its action, for the
+ * caller to report as events afterwards, in order.
+ */
+export function chooseAction<T extends { name: string; criteria?: Criterion[] }>(
   actions: readonly T[],
   ctx: ExpressionContext,
   skip: (action: T) => boolean,
-  onCriterion: ((action: T, result: CriterionResult) => Promise<void>) | undefined,
-): Promise<T | undefined> {
+  seen: Array<[T, CriterionResult]> | undefined,
+): T | undefined {
   for (const action of actions) {
     if (skip(action)) continue;
     let matches = true;
     for (const criterion of action.criteria ?? []) {
       const result = evaluateCriterion(criterion, ctx);
-      if (onCriterion) await onCriterion(action, result);
+      seen?.push([action, result]);
       if (!result.passed) {
         matches = false;
         break;

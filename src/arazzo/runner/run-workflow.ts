@@ -1,7 +1,9 @@
 // The workflow runner: inputs, dependsOn, the step loop with its actions (end, goto, retry),
 // the step budget, outputs and events. It owns its state; steps see a read-only context.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { CriterionResult } from '../criteria/index.js';
 import type { ExpressionContext } from '../context.js';
+import type { Criterion } from '../types.js';
 import { ArazzoError } from '../errors.js';
 import { redactValue } from '../../http/redact.js';
 import type { SourceRegistry } from '../sources/index.js';
@@ -165,6 +167,8 @@ async function finishWorkflow(state: RunState, cw: CompiledWorkflow, outcome: Wo
 
 type LoopOutcome = Omit<WorkflowOutcome, 'outputs'>;
 
+type ActionLike = { name: string; type: 'end' | 'goto' | 'retry'; stepId?: string; workflowId?: string; retryAfter?: number; retryLimit?: number };
+
 /** The step loop of one workflow execution: which step runs next and how often it was retried. */
 class StepLoop {
   /** Retries spent per failure action name during the current visit to a step. */
@@ -187,8 +191,10 @@ class StepLoop {
       const { result, ctx } = await executeStep(state, cw, cs, this.base, attempt);
       if (result.status === 'passed') {
         (this.base.steps as Record<string, { outputs: Record<string, unknown> }>)[cs.stepId] = { outputs: result.outputs };
-        const action = await chooseAction(cs.onSuccess, ctx, () => false, this.#criterionListener(cs));
-        await this.#finishStep(cs, result, action, action ? (action.origin === 'step' ? 'onSuccess' : 'successActions (workflow)') : '');
+        let action = this.#choose(cs, cs.onSuccess, ctx, () => false);
+        if (action instanceof Promise) action = await action;
+        const finishing = this.#finishStep(cs, result, action, action ? (action.origin === 'step' ? 'onSuccess' : 'successActions (workflow)') : '');
+        if (finishing) await finishing;
         this.#retries.clear();
         attempt = 1;
         if (!action) {
@@ -203,7 +209,8 @@ class StepLoop {
         return this.#gotoWorkflow(action.workflowId!, cs);
       }
 
-      const action = await chooseAction(cs.onFailure, ctx, (a) => a.type === 'retry' && (this.#retries.get(a.name) ?? 0) >= (a.retryLimit ?? 1), this.#criterionListener(cs));
+      let action = this.#choose(cs, cs.onFailure, ctx, (a) => a.type === 'retry' && (this.#retries.get(a.name) ?? 0) >= (a.retryLimit ?? 1));
+      if (action instanceof Promise) action = await action;
       const failure = result.error ?? { code: 'E_STEP_FAILED', message: describeFailure(cw, result) };
       if (!action) {
         await this.#finishStep(cs, result, undefined, '');
@@ -257,18 +264,28 @@ class StepLoop {
     }
   }
 
-  #criterionListener(cs: CompiledStep) {
-    if (!this.state.events.enabled) return undefined;
-    return async (action: { name: string }, result: import('../criteria/index.js').CriterionResult): Promise<void> => {
-      await this.state.events.emit({ type: 'criterion.evaluated', workflowId: this.cw.workflowId, stepId: cs.stepId, source: `action:${action.name}`, result });
-    };
+  /** The first matching action; its criteria results go out as events when someone listens. */
+  #choose<T extends { name: string; criteria?: Criterion[] }>(cs: CompiledStep, actions: readonly T[], ctx: ExpressionContext, skip: (a: T) => boolean): T | undefined | Promise<T | undefined> {
+    if (!this.state.events.enabled) return chooseAction(actions, ctx, skip, undefined);
+    const seen: Array<[T, CriterionResult]> = [];
+    const action = chooseAction(actions, ctx, skip, seen);
+    return (async () => {
+      for (const [a, result] of seen) {
+        await this.state.events.emit({ type: 'criterion.evaluated', workflowId: this.cw.workflowId, stepId: cs.stepId, source: `action:${a.name}`, result });
+      }
+      return action;
+    })();
   }
 
-  async #finishStep(cs: CompiledStep, result: StepResult, action: { name: string; type: 'end' | 'goto' | 'retry'; stepId?: string; workflowId?: string; retryAfter?: number; retryLimit?: number } | undefined, reason: string): Promise<void> {
-    const { state, cw } = this;
+  /** Records the step; returns a promise only when events must go out (the hot loop skips the hop). */
+  #finishStep(cs: CompiledStep, result: StepResult, action: ActionLike | undefined, reason: string): Promise<void> | undefined {
     if (action) result.action = { name: action.name, type: action.type };
-    state.results.push(result);
-    if (!state.events.enabled) return;
+    this.state.results.push(result);
+    return this.state.events.enabled ? this.#emitFinish(cs, result, action, reason) : undefined;
+  }
+
+  async #emitFinish(cs: CompiledStep, result: StepResult, action: ActionLike | undefined, reason: string): Promise<void> {
+    const { state, cw } = this;
     if (action) {
       const described: { name: string; type: 'end' | 'goto' | 'retry'; stepId?: string; workflowId?: string; retryAfter?: number; retryLimit?: number } = { name: action.name, type: action.type };
       if (action.stepId !== undefined) described.stepId = action.stepId;

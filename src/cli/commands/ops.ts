@@ -84,7 +84,7 @@ export function register(program: Command): void {
       } finally {
         store.close();
       }
-      await runChange({ ...opts, url: opts.url ?? clusterUrl }, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io));
+      await runChange(opts, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io), clusterUrl);
     });
 }
 
@@ -109,9 +109,16 @@ function changeFlags(opts: ChangeOptions): { yes: boolean; dryRun: boolean; leav
 }
 
 /** Resolves the connection, runs the change, prints the outcome; a failed run exits 1. */
-async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, io: OpsIO) => Promise<OperationOutcome>): Promise<void> {
+async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, io: OpsIO) => Promise<OperationOutcome>, fallbackUrl?: string): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
-  const conn: Connection = await resolveConnection(opts);
+  let conn: Connection;
+  try {
+    conn = await resolveConnection(opts);
+  } catch (err) {
+    // `runs resume` knows the run's cluster: no URL configured anywhere is fine there.
+    if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
+    conn = await resolveConnection({ ...opts, url: fallbackUrl });
+  }
   const json = conn.output === 'json';
   const io: OpsIO = {
     // Human lines go to stdout in text mode; with --output json stdout carries only the result.
