@@ -16,7 +16,10 @@ export function formatError(err: unknown): string {
   const e = err as { code?: string; message?: string; location?: Parameters<typeof formatLocation>[0]; diagnostics?: Array<{ message: string; file?: string; line?: number; column?: number; pointer?: string }> };
   const lines: string[] = [];
   const where = formatLocation(e.location);
-  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${where ? where + ': ' : ''}${e.message ?? String(err)}`);
+  const message = e.message ?? String(err);
+  // Loader messages may already start with their location: do not print it twice.
+  const prefix = where && !message.startsWith(where) ? `${where}: ` : '';
+  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}`);
   for (const d of e.diagnostics ?? []) {
     const loc = formatLocation(d);
     lines.push(`  ${loc ? loc + ': ' : ''}${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}`);

@@ -106,6 +106,13 @@ test('a bare operationId found in two sources is an error naming both; the quali
   assert.throws(() => sources.resolveOperation({ operationId: '$sourceDescriptions.nope.stopConnector' }), isError('E_OPERATION', /"nope"/));
 });
 
+test('two source names mapped to the same description are one API, not an ambiguity', async () => {
+  const doc = await loadDocumentFile(resolve(seeds, 'rewind-connector-offsets.arazzo.yaml'));
+  const sources = await loadSources(doc, { overrides: { connectorsApi: ALL, offsetsApi: ALL } });
+  assert.deepEqual(sources.checkOperations().filter((d) => d.severity === 'error'), []);
+  assert.equal(describeOperation(sources.resolveOperation({ operationId: 'alterConnectorOffsets' })), 'PATCH /connectors/{connector}/offsets (connectorsApi)');
+});
+
 test('operationPath points into a source with a JSON pointer, method last', async () => {
   const doc = await loadDocumentFile(resolve(seeds, 'rewind-connector-offsets.arazzo.yaml'));
   const sources = await loadSources(doc, { overrides: { connectorsApi: CONNECTORS, offsetsApi: OFFSETS } });

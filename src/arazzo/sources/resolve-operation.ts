@@ -61,7 +61,10 @@ function findById(sources: ReadonlyMap<string, OpenApiSource>, operationId: stri
   }
   const first = hits[0];
   if (!first) throw notFound(operationId, [...sources.values()]);
-  const owners = [...new Set(hits.map((h) => h.source))];
+  // Two source names mapped to the same description (e.g. both rewind seed sources given
+  // `--source x=openapi/kafka-connect.yaml`) describe one API: the operation is the same, so
+  // the first source in document order answers. Different files defining one id stay ambiguous.
+  const owners = [...new Map(hits.map((h) => [h.source.location, h.source] as const)).values()];
   if (owners.length > 1) {
     const names = owners.map((s) => s.name);
     throw new ArazzoError(
@@ -69,7 +72,8 @@ function findById(sources: ReadonlyMap<string, OpenApiSource>, operationId: stri
       `operationId "${operationId}" exists in more than one source: ${owners.map((s) => `${s.name} (${s.location})`).join(' and ')}; qualify it, e.g. operationId: $sourceDescriptions.${names[0]}.${operationId} or $sourceDescriptions.${names[1]}.${operationId}`,
     );
   }
-  if (hits.length > 1) throw duplicateInSource(operationId, first.source, hits.map((h) => h.operation));
+  const inFirst = hits.filter((h) => h.source === first.source);
+  if (inFirst.length > 1) throw duplicateInSource(operationId, first.source, inFirst.map((h) => h.operation));
   return first;
 }
 
