@@ -4,6 +4,7 @@
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
 import { runWorkflow, type ResumePoint, type RunEvent } from '../arazzo/index.js';
+import { readDuringRebalance } from './begin-change.js';
 import { getConnectorInfo } from './connect-client.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
@@ -63,7 +64,10 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     const snapshotId = journal.snapshotId ?? store.getRun(run.id).context.snapshotId;
     if (result.status === 'passed' && !journal.safetyError) {
       const connectorState = stringOrUndefined(result.outputs.connectorState);
-      const message = `${spec.operation} of ${run.connector} done; the connector is ${connectorState ?? 'in an unknown state'}` +
+      const before = journal.initialState;
+      const leftStopped = connectorState === 'STOPPED' && before !== undefined && !['RUNNING', 'PAUSED', 'STOPPED'].includes(before)
+        ? `; it was ${before} before, so it was not resumed (resume it when ready: PUT /connectors/${run.connector}/resume)` : '';
+      const message = `${spec.operation} of ${run.connector} done; the connector is ${connectorState ?? 'in an unknown state'}${leftStopped}` +
         (snapshotId ? ` (snapshot ${snapshotId}; undo with \`offsetctl rollback ${run.connector} --snapshot ${snapshotId}\`)` : '');
       store.finishRun(run.id, { status: 'succeeded', message, ...(connectorState ? { connectorState } : {}) });
       return { ...base, status: 'succeeded', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}), message, warnings: journal.warnings, outputs: result.outputs };
@@ -125,7 +129,7 @@ function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolea
 
 async function readState(http: HttpSender, url: string, connector: string): Promise<{ state: string; text: string } | undefined> {
   try {
-    const info = await getConnectorInfo(http, url, connector);
+    const info = await readDuringRebalance(() => getConnectorInfo(http, url, connector));
     return { state: info.state, text: describeState(info) };
   } catch {
     return undefined;

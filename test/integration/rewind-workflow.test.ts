@@ -35,6 +35,8 @@ for (const wf of rewindCases) {
     assert.deepEqual(after, [...lines, ...lines], 'every line arrives again, in order, after the rewind');
   });
 
+  // The seed PATCHes without waiting for the stop to settle; its GET in between is what lets it
+  // pass on a sink (see docs/sandbox.md): a failure here is that race, not a flaky test.
   test(`${wf.label}: rewinding a sink to kafka_offset 2 re-delivers exactly the records after it`, { timeout: 240_000, ...(wf.skip ? { skip: wf.skip } : {}) }, async (t) => {
     const { connect } = await getSandbox();
     const rest = await sandboxRest();
