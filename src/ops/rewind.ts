@@ -2,6 +2,7 @@
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
 import { validateOffsetsShape } from './offsets-shape.js';
+import { checkPluginRules } from './plugin-rules.js';
 import { offsetsList } from './offsets-plan.js';
 import { readOffsetsInput } from './preflight-input.js';
 import { REWIND } from './operations.js';
@@ -26,6 +27,7 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   const info = await readDuringRebalance(() => getConnectorInfo(conn.http, conn.url, req.connector));
   validateOffsetsShape(info.type, raw);
   const target = offsetsList(raw);
+  for (const warning of checkPluginRules(info.config, target as Parameters<typeof checkPluginRules>[1])) io.info(`warning: ${warning}`);
   const current = await readDuringRebalance(() => getOffsets(conn.http, conn.url, req.connector));
   const diff = diffOffsets(current, target);
   const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
