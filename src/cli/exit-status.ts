@@ -4,7 +4,7 @@ import { REFUSAL_CODES, formatLocation, type ArazzoErrorCode } from '../arazzo/e
 import { redactText } from '../http/redact.js';
 
 /** Codes from layers above the engine that also mean "refused before anything changed". */
-const OTHER_REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_SANDBOX_PREREQ', 'E_STORE']);
+const OTHER_REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_SANDBOX_PREREQ', 'E_SANDBOX_PORT_TAKEN', 'E_SANDBOX_BUSY', 'E_STORE']);
 
 export function exitStatusFor(err: unknown): number {
   const code = (err as { code?: unknown })?.code;
