@@ -1,8 +1,9 @@
 // `offsetctl sandbox demo`: the README's first command. Brings the sandbox up, pipes a small
 // file through FileStreamSource -> topic -> FileStreamSink, rewinds the source to position 0
-// with workflows/rewind-connector-offsets.arazzo.yaml (through `offsetctl workflow run`, exactly
-// as an operator would) and shows the lines that were replayed.
+// with `offsetctl rewind` (exactly as an operator would: it runs
+// workflows/rewind-connector-offsets.arazzo.yaml) and shows the lines that were replayed.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectRest } from './connect-rest.js';
 import { SandboxError } from './errors.js';
@@ -50,12 +51,14 @@ export async function runSandboxDemo(options: SandboxDemoOptions): Promise<Sandb
     await waitForSourceCaughtUp(rest, pipeline);
     write(`2. All ${before.length} lines arrived in the sink's file:\n${indent(before)}\n`);
 
-    const offsets = [{ partition: { filename: pipeline.inputFile }, offset: { position: 0 } }];
-    write(`3. Rewinding the source to position 0 with workflows/rewind-connector-offsets.arazzo.yaml:\n`);
-    const run = await runRewindWorkflow(worker, pipeline.source, offsets);
-    write(`   $ offsetctl workflow run workflows/rewind-connector-offsets.arazzo.yaml --server ${worker} \\\n       --input connectorName=${pipeline.source} --input 'offsets=${JSON.stringify(offsets)}'\n`);
-    write(`   workflow ${run.status}: offsets were ${JSON.stringify(run.outputs['previousOffsets'])}, now ${JSON.stringify(run.outputs['rewoundOffsets'])}\n`);
-    if (run.status !== 'passed') throw new SandboxError('E_SANDBOX_START', `the rewind workflow failed: ${JSON.stringify(run.error ?? run.steps.slice(-1))}`);
+    const offsets = { offsets: [{ partition: { filename: pipeline.inputFile }, offset: { position: 0 } }] };
+    const offsetsFile = join(dir, 'demo', `${pipeline.source}.rewind.json`);
+    writeFileSync(offsetsFile, `${JSON.stringify(offsets, null, 2)}\n`);
+    const stateDir = join(dir, 'demo', 'state');
+    write(`3. Rewinding the source to position 0 (pre-flight, diff, stop, wait for STOPPED, snapshot, PATCH, verify, resume):\n`);
+    write(`   $ offsetctl rewind ${pipeline.source} --offsets ${offsetsFile} --yes --url ${worker} --state-dir ${stateDir}\n`);
+    const code = await runRewindCommand(['rewind', pipeline.source, '--offsets', offsetsFile, '--yes', '--url', worker, '--state-dir', stateDir]);
+    if (code !== 0) throw new SandboxError('E_SANDBOX_START', `\`offsetctl rewind\` failed (exit ${code}); see its output above`);
 
     const after = await waitForLines(pipeline.outputFile, before.length * 2);
     const replayed = after.slice(before.length);
@@ -72,30 +75,12 @@ function indent(lines: string[]): string {
   return lines.map((l) => `     | ${l}`).join('\n');
 }
 
-interface WorkflowRunJson {
-  status: string;
-  outputs: Record<string, unknown>;
-  steps: unknown[];
-  error?: unknown;
-}
-
-function runRewindWorkflow(server: string, connectorName: string, offsets: unknown): Promise<WorkflowRunJson> {
+/** Runs the operator command as a user would, its output going straight to the terminal. */
+function runRewindCommand(args: string[]): Promise<number> {
   const root = projectRoot();
-  const args = [join(root, 'bin', 'offsetctl'), 'workflow', 'run', join(root, 'workflows', 'rewind-connector-offsets.arazzo.yaml'),
-    '--server', server, '--input', `connectorName=${connectorName}`, '--input', `offsets=${JSON.stringify(offsets)}`, '--output', 'json'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const child = spawn(process.execPath, [join(root, 'bin', 'offsetctl'), ...args], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve(JSON.parse(stdout) as WorkflowRunJson);
-      } catch {
-        reject(new SandboxError('E_SANDBOX_START', `\`offsetctl workflow run\` printed no JSON (exit ${code}): ${stderr.trim() || stdout.trim()}`));
-      }
-    });
+    child.on('close', (code) => resolve(code ?? 1));
   });
 }
