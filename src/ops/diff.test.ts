@@ -1,5 +1,4 @@
 import { test } from 'node:test';
-import { availableParallelism, loadavg } from 'node:os';
 import * as assert from 'node:assert/strict';
 import { diffOffsets, renderDiff } from './diff.js';
 import { offsetsList, validateOffsetsShape } from './offsets-shape.js';
@@ -45,36 +44,18 @@ test('colour marks lines only when asked', () => {
   assert.ok(!renderDiff(diff).includes('\x1b['));
 });
 
-test('100,000 source partitions parse, validate, diff and render in under a second', () => {
+// Correctness at full size only: the time and memory targets for 100,000 partitions are
+// measured by `npm run bench` (bench/), never asserted in a unit test.
+test('100,000 source partitions validate, diff and render with the right counts (key order ignored)', () => {
   const n = 100_000;
   const current = { offsets: Array.from({ length: n }, (_, i) => ({ partition: { filename: `/data/file-${i}.log`, shard: i % 7 }, offset: { position: i * 10 } })) };
   // Keys out of order on purpose: the slow path of canonical keys.
   const target = { offsets: Array.from({ length: n }, (_, i) => ({ partition: { shard: i % 7, filename: `/data/file-${i}.log` }, offset: { position: i % 2 === 0 ? i * 10 + 5 : i * 10 } })) };
-  const currentText = JSON.stringify(current);
-  const targetText = JSON.stringify(target);
-  // Best of two runs: the first one also pays for JIT warm-up, and the machine is shared.
-  let best = Infinity;
-  let parseOfBest = 0;
-  for (let run = 0; run < 2; run++) {
-    const started = performance.now();
-    const parsedTarget = JSON.parse(targetText) as unknown;
-    const parsedCurrent = JSON.parse(currentText) as unknown;
-    const parsed = performance.now();
-    validateOffsetsShape('source', parsedTarget);
-    const diff = diffOffsets(parsedCurrent, parsedTarget);
-    const text = renderDiff(diff);
-    const total = performance.now() - started;
-    if (total < best) [best, parseOfBest] = [total, parsed - started];
-    assert.equal(offsetsList(parsedTarget).length, n);
-    assert.deepEqual(diff.counts, { changed: n / 2, unchanged: n / 2, added: 0, removed: 0 });
-    assert.equal(text.split('\n').length, n / 2 + 1);
-  }
-  const load = loadavg()[0] ?? 0;
-  console.log(`# 100k partitions: parse + validate + diff + render in ${best.toFixed(0)} ms (JSON.parse alone ${parseOfBest.toFixed(0)} ms, load ${load.toFixed(1)})`);
-  if (load > 2 * availableParallelism()) {
-    // An overloaded machine says nothing about the code: hold it to a bound relative to JSON.parse instead.
-    assert.ok(best - parseOfBest < 8 * parseOfBest, `validate + diff + render took ${(best - parseOfBest).toFixed(0)} ms, more than 8× JSON.parse`);
-  } else {
-    assert.ok(best < 1000, `took ${best.toFixed(0)} ms`);
-  }
+  const parsedTarget = JSON.parse(JSON.stringify(target)) as unknown;
+  const parsedCurrent = JSON.parse(JSON.stringify(current)) as unknown;
+  validateOffsetsShape('source', parsedTarget);
+  const diff = diffOffsets(parsedCurrent, parsedTarget);
+  assert.equal(offsetsList(parsedTarget).length, n);
+  assert.deepEqual(diff.counts, { changed: n / 2, unchanged: n / 2, added: 0, removed: 0 });
+  assert.equal(renderDiff(diff).split('\n').length, n / 2 + 1);
 });

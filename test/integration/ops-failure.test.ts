@@ -14,20 +14,41 @@ before(async () => {
 });
 after(async () => cluster?.cleanup());
 
-test('when Connect rejects the new offsets, the run exits 1, says the connector is RUNNING, and nothing changed', async () => {
+test('a negative FileStreamSource position is refused by the pre-flight (exit 2) before the connector is stopped', async () => {
   const before = await cluster.offsets(source.name);
-  // Passes the generic source shape check; FileStreamSource itself refuses a negative position.
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: -1 } }] };
   const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
-  assert.equal(r.status, 1, r.stderr);
-  assert.match(r.stderr, /failed at step rewindOffsets/);
-  assert.match(r.stderr, /now RUNNING/);
-  assert.match(r.stderr, /Offsets had not changed/);
-  await cluster.waitRunning(source.name);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /offsets\[0\]\.offset\.position: must be ≥ 0/);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), sortedOffsets(before));
-  const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; connectorState: string }>;
-  assert.equal(runs[0]?.status, 'failed');
-  assert.equal(runs[0]?.connectorState, 'RUNNING');
+});
+
+test('when Connect rejects the new offsets, the run exits 1, says the connector is RUNNING, and nothing changed', async () => {
+  // A sink partition that does not exist passes every check offsetctl can make without broker
+  // metadata; Kafka Connect refuses it only after the stop (500 "Failed to alter consumer group offsets").
+  const name = uniqueName('ops-rejected-sink');
+  const created = await cluster.request('POST', '/connectors', { name, config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: `${source.file}.out`, topics: source.topic } });
+  assert.equal(created.status, 201);
+  try {
+    await cluster.waitRunning(name);
+    await waitFor(`${name} to commit its consumer offset`, async () => (await cluster.offsets(name)).offsets.length > 0);
+    const before = await cluster.offsets(name);
+    const target = { offsets: [{ partition: { kafka_topic: source.topic, kafka_partition: 99 }, offset: { kafka_offset: 1 } }] };
+    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /failed at step rewindOffsets/);
+    assert.match(r.stderr, /now RUNNING/);
+    assert.match(r.stderr, /Offsets had not changed/);
+    await cluster.waitRunning(name);
+    assert.deepEqual(sortedOffsets(await cluster.offsets(name)), sortedOffsets(before));
+    const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; connectorState: string; connector: string }>;
+    assert.equal(runs[0]?.connector, name);
+    assert.equal(runs[0]?.status, 'failed');
+    assert.equal(runs[0]?.connectorState, 'RUNNING');
+  } finally {
+    await cluster.request('DELETE', `/connectors/${name}`);
+  }
 });
 
 test('a task that FAILS after the resume ends the run with exit 1, its trace, and the connector state', async () => {
