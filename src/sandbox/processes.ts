@@ -45,7 +45,8 @@ export function isSandboxProcess(pid: number, dir: string): boolean {
   }
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/** Signals a whole process group; a group that is already gone is not an error. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pgid, signal);
   } catch {
@@ -53,7 +54,7 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function groupAlive(pgid: number): boolean {
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpClient } from '../../src/http/client.js';
 import { resolveSandboxDir, sandboxLayout } from '../../src/sandbox/layout.js';
 import { findFreePort } from '../../src/sandbox/ports.js';
-import { spawnDetached, tailFile } from '../../src/sandbox/processes.js';
+import { groupAlive, signalGroup, spawnDetached, tailFile } from '../../src/sandbox/processes.js';
 
 export interface SecureWorker {
   url: string;
@@ -154,23 +154,6 @@ async function waitUntilReady(http: HttpClient, url: string, pid: number, log: s
     await sleep(1000);
   }
   throw new Error(`the secure Connect worker did not answer within ${timeoutMs} ms (last: ${last}); end of ${log}:\n${tailFile(log, 40)}`);
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // already gone
-  }
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function stopGroup(pgid: number): Promise<void> {
