@@ -17,12 +17,11 @@ export async function main(argv: string[]): Promise<void> {
     .version(readVersion())
     .showHelpAfterError()
     .exitOverride();
-  const groups = await Promise.all([
-    import('./commands/workflow.js'),
-    import('./commands/sandbox.js'),
-    import('./commands/cluster.js'),
-    import('./commands/ops.js'),
-  ]);
+  // `offsetctl workflow ...` needs only its own group; anything else (help, typos, the other
+  // commands) registers every group so help and "unknown command" see them all.
+  const groups = args[0] === 'workflow'
+    ? [await import('./commands/workflow.js')]
+    : await Promise.all([import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js')]);
   for (const group of groups) group.register(program);
   try {
     await program.parseAsync(argv);

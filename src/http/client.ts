@@ -1,7 +1,9 @@
 // The one HTTP client: undici with keep-alive, TLS material, auth and timeouts in one place.
 // Everything above it sees plain request/response records; secrets never leave this layer
 // except inside the Authorization header it adds itself (see redact.ts for what is masked).
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent, Dispatcher } from 'undici';
+import { splitRequestUrl } from './_request-target.js';
 
 export type HttpAuth =
   | { kind: 'basic'; username: string; password: string }
@@ -54,14 +56,48 @@ export interface HttpSender {
   send(req: HttpRequest): Promise<HttpResponse>;
 }
 
+type DispatchRequest = (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+
+interface Transport {
+  Agent: typeof Agent;
+  request: DispatchRequest;
+}
+
+const requireCjs = createRequire(import.meta.url);
+let transport: Transport | undefined;
+
+/**
+ * undici's entry point loads fetch, WebSocket, mocks and cache stores too: about two thirds of
+ * its start-up cost, none of which this client uses. Load the agent and the request method
+ * alone; should a future undici move them, fall back to the entry point (slower, same result).
+ */
+function loadTransport(): Transport {
+  if (transport) return transport;
+  try {
+    const agent = requireCjs('undici/lib/dispatcher/agent') as unknown;
+    const request = requireCjs('undici/lib/api/api-request') as unknown;
+    if (typeof agent === 'function' && typeof request === 'function') return (transport = { Agent: agent as typeof Agent, request: request as DispatchRequest });
+  } catch {
+    // an undici with another layout: use its public entry point below
+  }
+  const undici = requireCjs('undici') as typeof import('undici');
+  return (transport = { Agent: undici.Agent, request: undici.Dispatcher.prototype.request as unknown as DispatchRequest });
+}
+
 export class HttpClient implements HttpSender {
   readonly #dispatcher: Dispatcher;
   readonly #options: HttpClientOptions;
+  readonly #request: DispatchRequest;
+  /** Whether every request needs its headers merged (default headers or auth to add). */
+  readonly #mergeHeaders: boolean;
 
   constructor(options: HttpClientOptions = {}) {
     this.#options = options;
+    this.#mergeHeaders = options.auth !== undefined || (options.headers !== undefined && Object.keys(options.headers).length > 0);
     const tls = options.tls ?? {};
-    this.#dispatcher = new Agent({
+    const { Agent: UndiciAgent, request } = loadTransport();
+    this.#request = request;
+    this.#dispatcher = new UndiciAgent({
       connect: {
         ...(tls.ca === undefined ? {} : { ca: tls.ca }),
         ...(tls.cert === undefined ? {} : { cert: tls.cert }),
@@ -74,7 +110,25 @@ export class HttpClient implements HttpSender {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const headers: Record<string, string> = { ...this.#options.headers, ...req.headers };
+    // undici only reads the headers object, so a step's own headers go out without a copy.
+    const headers = this.#mergeHeaders ? this.#withDefaults(req.headers) : req.headers;
+    const method = req.method.toUpperCase() as Dispatcher.HttpMethod;
+    const started = performance.now();
+    try {
+      const { origin, path } = splitRequestUrl(req.url);
+      const options: Dispatcher.RequestOptions = { origin, path, method, headers: headers ?? null, body: req.body ?? null };
+      if (req.signal) options.signal = req.signal;
+      const res = await this.#request.call(this.#dispatcher, options);
+      const body = Buffer.from(await res.body.arrayBuffer());
+      // undici gives lower-case names already; arrays for repeated headers.
+      return { status: res.statusCode, headers: res.headers as Record<string, string | string[]>, body, durationMs: performance.now() - started };
+    } catch (err) {
+      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${describeTransportError(err, req.url.startsWith('https:'))}`, { cause: err });
+    }
+  }
+
+  #withDefaults(own: Record<string, string> | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#options.headers, ...own };
     const auth = this.#options.auth;
     if (auth && !hasHeader(headers, 'authorization')) {
       headers['authorization'] =
@@ -82,20 +136,7 @@ export class HttpClient implements HttpSender {
           ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
           : `Bearer ${auth.token}`;
     }
-    const started = performance.now();
-    try {
-      const res = await undiciRequest(req.url, {
-        method: req.method.toUpperCase() as Dispatcher.HttpMethod,
-        headers,
-        body: req.body ?? null,
-        dispatcher: this.#dispatcher,
-        ...(req.signal ? { signal: req.signal } : {}),
-      });
-      const body = Buffer.from(await res.body.arrayBuffer());
-      return { status: res.statusCode, headers: normalizeHeaders(res.headers), body, durationMs: performance.now() - started };
-    } catch (err) {
-      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${describeTransportError(err, req.url.startsWith('https:'))}`, { cause: err });
-    }
+    return headers;
   }
 
   async close(): Promise<void> {
@@ -104,13 +145,8 @@ export class HttpClient implements HttpSender {
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
-  return Object.keys(headers).some((k) => k.toLowerCase() === name);
-}
-
-function normalizeHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = v;
-  return out;
+  for (const k in headers) if (k.toLowerCase() === name) return true;
+  return false;
 }
 
 function describeTransportError(err: unknown, https: boolean): string {

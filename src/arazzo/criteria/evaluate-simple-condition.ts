@@ -12,14 +12,14 @@ export interface Observation {
 }
 
 /** The value of one node; expression values are recorded in `seen` for the failure message. */
-export function evaluateConditionNode(node: ConditionNode, ctx: ExpressionContext, seen: Observation[] = []): unknown {
+export function evaluateConditionNode(node: ConditionNode, ctx: ExpressionContext, seen?: Observation[]): unknown {
   switch (node.kind) {
     case 'literal':
       return node.value;
     case 'expression': {
       let value = evaluateRuntimeExpression(node.expression, ctx);
       for (const key of node.access) value = value === undefined ? undefined : memberOf(value, String(key));
-      seen.push({ text: node.text, value });
+      seen?.push({ text: node.text, value });
       return value;
     }
     case 'not':
@@ -47,7 +47,6 @@ export interface SimpleOutcome {
 
 /** Runs a simple condition; on failure the message reads like `$statusCode == 200: left was 404`. */
 export function runSimpleCondition(condition: string, node: ConditionNode, ctx: ExpressionContext): SimpleOutcome {
-  const seen: Observation[] = [];
   if (node.kind === 'compare') {
     const left = evaluateConditionNode(node.left, ctx);
     const right = evaluateConditionNode(node.right, ctx);
@@ -56,6 +55,7 @@ export function runSimpleCondition(condition: string, node: ConditionNode, ctx: 
     if (node.right.kind !== 'literal') parts.push(`right was ${describeValue(right)}`);
     return { passed: false, message: `${condition}: ${parts.join(', ')}` };
   }
+  const seen: Observation[] = [];
   if (isTruthy(evaluateConditionNode(node, ctx, seen))) return { passed: true };
   const values = [...new Map(seen.map((o) => [o.text, `${o.text} was ${describeValue(o.value)}`])).values()];
   return { passed: false, message: `${condition}: ${values.length > 0 ? values.join('; ') : 'false'}` };

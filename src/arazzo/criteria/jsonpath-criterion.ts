@@ -8,10 +8,9 @@
 //   The path must select at most one node (none reads as absent); the pair is compared with the
 //   `simple` rules (case-insensitive strings, ...).
 
-import { JSONPath } from 'jsonpath-plus';
-import { query, type JsonValue } from 'jsonpath-rfc9535';
-import parseRfc9535 from 'jsonpath-rfc9535/parser';
+import type { JsonValue } from 'jsonpath-rfc9535';
 import { ArazzoError } from '../errors.js';
+import { loadJsonPathPlus, loadRfc9535, loadRfc9535Parser } from '../_on-demand.js';
 import type { ExpressionContext } from '../context.js';
 import { compareValues, describeValue } from './compare-values.js';
 import { evaluateConditionNode } from './evaluate-simple-condition.js';
@@ -55,7 +54,7 @@ function syntaxError(condition: string, dialect: JsonPathDialect, detail: string
 function checkPath(path: string, dialect: JsonPathDialect, condition: string): void {
   if (dialect === 'rfc9535') {
     try {
-      parseRfc9535(path);
+      loadRfc9535Parser()(path);
     } catch (error) {
       const at = (error as { location?: { start?: { offset?: number } } }).location?.start?.offset;
       throw syntaxError(condition, dialect, `${at === undefined ? '' : `at character ${at + 1}: `}${(error as Error).message}`);
@@ -100,8 +99,8 @@ export function compileJsonPathCondition(condition: string, dialect: JsonPathDia
 }
 
 function select(value: unknown, path: string, dialect: JsonPathDialect): unknown[] {
-  if (dialect === 'rfc9535') return query(value as JsonValue, path);
-  const result: unknown = JSONPath({ path, json: value as object, eval: false, wrap: true });
+  if (dialect === 'rfc9535') return loadRfc9535().query(value as JsonValue, path);
+  const result: unknown = loadJsonPathPlus().JSONPath({ path, json: value as object, eval: false, wrap: true });
   return Array.isArray(result) ? result : [];
 }
 

@@ -4,9 +4,8 @@
 // (3.1 raises a type error where 1.0 converted a string to a number). A condition passes when
 // its result is a non-empty sequence of nodes or the single boolean true.
 
-import fontoxpath from 'fontoxpath';
-import { Document, parseXmlDocument } from 'slimdom';
 import { ArazzoError } from '../errors.js';
+import { loadFontoxpath, loadSlimdom } from '../_on-demand.js';
 import { describeValue } from './compare-values.js';
 
 export const XPATH_VERSIONS = ['xpath-10', 'xpath-20', 'xpath-30', 'xpath-31'] as const;
@@ -15,8 +14,9 @@ export const MAX_XML_LENGTH = 10_000_000;
 
 /** Checks the syntax; throws ArazzoError('E_CRITERION') with fontoxpath's positioned message. */
 export function compileXPathCondition(condition: string): string {
+  const fontoxpath = loadFontoxpath();
   try {
-    fontoxpath.parseScript(condition, { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }, new Document());
+    fontoxpath.parseScript(condition, { language: fontoxpath.evaluateXPath.XPATH_3_1_LANGUAGE }, new (loadSlimdom().Document)());
   } catch (error) {
     throw new ArazzoError('E_CRITERION', `xpath condition "${condition}" is not valid XPath: ${fontoxpathReason(error)}`);
   }
@@ -49,10 +49,11 @@ export function runXPathCondition(condition: string, value: unknown): XPathOutco
   if (/<!ENTITY/i.test(value)) return { passed: false, message: `${condition}: the XML context declares entities, which offsetctl refuses to expand` };
   let document;
   try {
-    document = parseXmlDocument(value);
+    document = loadSlimdom().parseXmlDocument(value);
   } catch (error) {
     return { passed: false, message: `${condition}: the context is not well-formed XML: ${(error as Error).message.split('\n')[0]}` };
   }
+  const fontoxpath = loadFontoxpath();
   let result: unknown[];
   try {
     result = fontoxpath.evaluateXPath(condition, document, null, null, fontoxpath.evaluateXPath.ALL_RESULTS_TYPE) as unknown[];

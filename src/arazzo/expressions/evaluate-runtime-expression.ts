@@ -12,6 +12,9 @@ import { parseRuntimeExpression } from './parse-runtime-expression.js';
  * level). `b.c` is the key `b.c` if present, else key `b` then property `c`.
  */
 export function lookupDottedName(container: unknown, name: string): unknown {
+  // The whole name is what the longest run tries first; most names have no dot at all.
+  const whole = memberOf(container, name);
+  if (whole !== undefined || !name.includes('.')) return whole;
   return lookupSegments(container, name.split('.'));
 }
 

@@ -46,9 +46,22 @@ export function memberOf(value: unknown, key: string): unknown {
   return undefined;
 }
 
+// Pointers come from documents, so there are few of them and a loop resolves the same ones on
+// every step: parse each once (bounded, in case pointers are generated).
+const parsedPointers = new Map<string, string[] | { badEscapeAt: number }>();
+
+function parsedPointer(pointer: string): string[] | { badEscapeAt: number } {
+  let tokens = parsedPointers.get(pointer);
+  if (tokens === undefined) {
+    tokens = parseJsonPointer(pointer);
+    if (parsedPointers.size < 1000) parsedPointers.set(pointer, tokens);
+  }
+  return tokens;
+}
+
 /** Resolves a pointer (`''` = the whole value) against a value; `undefined` when anything is missing. */
 export function resolveJsonPointer(value: unknown, pointer: string): unknown {
-  const tokens = parseJsonPointer(pointer);
+  const tokens = parsedPointer(pointer);
   if (!Array.isArray(tokens)) return undefined;
   let current = value;
   for (const token of tokens) {

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { compileInputs } from './inputs.js';
+import { isPlainSchema } from './_plain-schema.js';
 
 describe('workflow inputs', () => {
   it('applies defaults on a copy and names each failing input with its rule', () => {
@@ -25,5 +26,29 @@ describe('workflow inputs', () => {
 
   it('passes inputs through when the workflow declares no schema', () => {
     assert.deepEqual(compileInputs(undefined, undefined, 'wf')({ any: 1 }), { any: 1 });
+  });
+
+  it('refuses a schema its meta-schema refuses, plain-looking or not, before any request', () => {
+    const refused = (schema: unknown): string => {
+      try {
+        compileInputs(schema, undefined, 'wf');
+      } catch (e) {
+        assert.equal((e as { code?: string }).code, 'E_DOCUMENT_INVALID');
+        return (e as Error).message;
+      }
+      assert.fail(`expected ${JSON.stringify(schema)} to be refused`);
+    };
+    assert.match(refused({ type: 'object', required: 'name' }), /inputs schema does not compile: schema is invalid: data\/required must be array/);
+    assert.match(refused({ type: 'strin' }), /schema is invalid/);
+    assert.match(refused({ type: 'object', properties: { mode: { enum: [] } } }), /enum must have non-empty array/);
+    assert.match(refused({ type: 'object', properties: { a: { minLength: -1 } } }), /schema is invalid/);
+    assert.match(refused({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: 5 }), /schema is invalid/);
+  });
+
+  it('skips the meta-schema check only for schemas it cannot refuse', () => {
+    assert.equal(isPlainSchema({ type: 'object', required: ['runId'], properties: { runId: { type: 'string', format: 'uuid' }, limit: { default: 1000, minimum: 1 } } }), true);
+    for (const schema of [{ type: 'strin' }, { required: 'a' }, { type: ['string', 'string'] }, { pattern: '(' }, { $ref: '#/x' }, { minLength: -1 }, { properties: { a: { oneOf: [] } } }, { enum: [] }, { properties: Object.create({ type: 'string' }) as object }]) {
+      assert.equal(isPlainSchema(schema), false, JSON.stringify(schema));
+    }
   });
 });

@@ -1,27 +1,51 @@
 // Workflow inputs: validated against the workflow's JSON Schema (2020-12 unless the schema says
 // draft-07) before any request, with defaults filled in. Each schema is compiled once.
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import formatsModule from 'ajv-formats';
+// ajv (and ajv-formats, only for schemas that use `format`) is loaded on the first schema:
+// `workflow validate` and documents without inputs never pay its start-up cost.
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type formatsModule from 'ajv-formats';
 import { ArazzoError } from '../errors.js';
 import type { Components } from '../types.js';
+import { isPlainSchema } from './_plain-schema.js';
 
 export type InputsValidator = (inputs: Record<string, unknown>) => Record<string, unknown>;
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+const requireCjs = createRequire(import.meta.url);
 
-function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+interface Dialect {
+  ajv: Ajv | Ajv2020;
+  formats: boolean;
+}
+
+let draft07: Dialect | undefined;
+let draft2020: Dialect | undefined;
+
+function ajvFor(schema: Record<string, unknown>, usesFormats: boolean): Ajv | Ajv2020 {
   const dialect = typeof schema['$schema'] === 'string' ? schema['$schema'] : '';
-  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: true } as const;
-  const addFormats = formatsModule.default;
+  // Schemas are checked against their meta-schema below, only when that check could fail.
+  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: true, validateSchema: false } as const;
+  let entry: Dialect;
   if (/draft-0[4-7]/.test(dialect)) {
-    if (!draft07) addFormats((draft07 = new Ajv(options)));
-    return draft07;
+    entry = draft07 ??= { ajv: new (requireCjs('ajv') as { Ajv: typeof Ajv }).Ajv(options), formats: false };
+  } else {
+    entry = draft2020 ??= { ajv: new (requireCjs('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options), formats: false };
   }
-  if (!draft2020) addFormats((draft2020 = new Ajv2020(options)));
-  return draft2020;
+  if (usesFormats && !entry.formats) {
+    (requireCjs('ajv-formats') as { default: typeof formatsModule.default }).default(entry.ajv);
+    entry.formats = true;
+  }
+  return entry.ajv;
+}
+
+/** Whether a schema may name a `format` (a property called "format" counts too: harmless). */
+function usesFormats(schema: Record<string, unknown>): boolean {
+  try {
+    return JSON.stringify(schema).includes('"format"');
+  } catch {
+    return true; // a cyclic schema (YAML aliases): let ajv see it with every format available
+  }
 }
 
 /**
@@ -34,18 +58,29 @@ export function compileInputs(schema: unknown, components: Components | undefine
   const root: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
   if (components?.inputs) root['components'] = { inputs: components.inputs };
   delete root['$id'];
-  let validate: ValidateFunction;
-  try {
-    validate = ajvFor(root).compile(root);
-  } catch (err) {
-    throw new ArazzoError('E_DOCUMENT_INVALID', `workflow "${workflowId}": the inputs schema does not compile: ${(err as Error).message}`);
-  }
+  const workflow = `workflow "${workflowId}"`;
+  // A plain schema cannot fail to compile, so it is compiled on first use: `workflow plan`
+  // never validates inputs and so never loads ajv for it. Any other schema is compiled (and
+  // refused, if it must be) right away, before any request.
+  let validate: ValidateFunction | undefined = isPlainSchema(root) ? undefined : compileSchema(root, workflow);
   return (inputs) => {
+    validate ??= compileSchema(root, workflow);
     // Defaults are written into the value ajv validates: validate a copy, never the caller's object.
     const value = structuredClone(inputs);
     if (!validate(value)) throw new ArazzoError('E_INPUTS', describeInputErrors(workflowId, validate.errors ?? []));
     return value;
   };
+}
+
+function compileSchema(root: Record<string, unknown>, workflow: string): ValidateFunction {
+  try {
+    const ajv = ajvFor(root, usesFormats(root));
+    // What ajv's own validateSchema option does on compile, with the same message.
+    if (!isPlainSchema(root) && !(ajv.validateSchema(root) as boolean)) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
+    return ajv.compile(root);
+  } catch (err) {
+    throw new ArazzoError('E_DOCUMENT_INVALID', `${workflow}: the inputs schema does not compile: ${(err as Error).message}`);
+  }
 }
 
 function inputName(error: ErrorObject): string {

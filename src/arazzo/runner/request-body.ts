@@ -2,9 +2,9 @@
 // (JSON Pointer targets for structured payloads, XPath targets for XML), then serialize per
 // the content type. Payload values are never mutated: replacements copy only the containers
 // on the pointer's path, so an input object used as a payload stays as the caller gave it.
-import fontoxpath from 'fontoxpath';
-import * as slimdom from 'slimdom';
+import type * as slimdomTypes from 'slimdom';
 import { ArazzoError } from '../errors.js';
+import { loadFontoxpath, loadSlimdom } from '../_on-demand.js';
 import type { RequestBody } from '../types.js';
 import { compileValue, type CompiledValue } from './compile-value.js';
 
@@ -141,17 +141,18 @@ export function setPointer(root: unknown, pointer: string, value: unknown, where
 
 /** XPath replacements: the first node the expression selects gets the value as its text. */
 function replaceInXml(text: string, replacements: CompiledBody['replacements'], resolve: Resolve, where: string): string {
-  const { evaluateXPathToFirstNode } = fontoxpath;
-  let doc: slimdom.Document;
+  const { evaluateXPathToFirstNode } = loadFontoxpath();
+  const slimdom = loadSlimdom();
+  let doc: slimdomTypes.Document;
   try {
     doc = slimdom.parseXmlDocument(text);
   } catch (err) {
     throw new ArazzoError('E_REQUEST', `${where}: the XML payload does not parse (${(err as Error).message}), so XPath replacements cannot apply`);
   }
   for (const r of replacements) {
-    let node: slimdom.Node | null;
+    let node: slimdomTypes.Node | null;
     try {
-      node = evaluateXPathToFirstNode<slimdom.Node>(r.target, doc);
+      node = evaluateXPathToFirstNode<slimdomTypes.Node>(r.target, doc);
     } catch (err) {
       throw new ArazzoError('E_REQUEST', `${where}: replacement target "${r.target}" is not a valid XPath expression: ${(err as Error).message}`);
     }

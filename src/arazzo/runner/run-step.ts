@@ -144,7 +144,8 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   if (state.signal?.aborted) throw new RunAborted();
   let res: HttpResponse;
   try {
-    res = await state.http.send(state.signal ? { ...request, signal: state.signal } : request);
+    if (state.signal) request.signal = state.signal; // the request object is this step's own
+    res = await state.http.send(request);
   } catch (err) {
     if (state.signal?.aborted) throw new RunAborted();
     const info = errorInfo(err);

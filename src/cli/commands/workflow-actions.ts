@@ -1,8 +1,10 @@
 // The implementation behind `offsetctl workflow ...`, loaded lazily by workflow.ts.
 import { readFile } from 'node:fs/promises';
-import { assertValid, loadDocumentFile, loadSources, planWorkflow, runWorkflow, validateArazzo } from '../../arazzo/index.js';
+// The document and source modules are all `validate` needs; the runner (criteria, request
+// building, ajv for inputs) is imported by the commands that run or plan.
+import { assertValid, loadDocumentFile, validateArazzo } from '../../arazzo/document/index.js';
+import { loadSources } from '../../arazzo/sources/index.js';
 import type { Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
-import { HttpClient } from '../../http/client.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
@@ -102,7 +104,10 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & { 
     const inputs = await collectInputs(opts);
     const { registry, warnings } = await openDocument(file, opts);
     for (const w of warnings) process.stderr.write(`warning [${w.code}]: ${w.message}\n`);
+    // undici is loaded only by the command that sends requests (validate and plan never do).
+    const { HttpClient } = await import('../../http/client.js');
     const http = new HttpClient();
+    const { runWorkflow } = await import('../../arazzo/runner/index.js');
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
     process.once('SIGINT', onSigint);
@@ -152,6 +157,7 @@ export async function validateCommand(file: string, opts: SourceArgs & { output?
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json']);
   const inputs = await collectInputs(opts);
+  const { planWorkflow } = await import('../../arazzo/runner/index.js');
   const planFor = async (args: SourceArgs) => {
     const { registry } = await openDocument(file, args);
     return planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });

@@ -1,0 +1,39 @@
+// Packages only some documents need (XPath, JSONPath in either dialect), loaded synchronously
+// the first time a document uses them, so a command pays for what its document uses: fontoxpath
+// alone costs more start-up than the whole runner. Each package ships a CommonJS entry, so a
+// plain `require` keeps the criteria and request-body code synchronous.
+import { createRequire } from 'node:module';
+
+type Fontoxpath = typeof import('fontoxpath');
+type Slimdom = typeof import('slimdom');
+type JsonPathPlus = typeof import('jsonpath-plus');
+type Rfc9535 = typeof import('jsonpath-rfc9535');
+type Rfc9535Parse = typeof import('jsonpath-rfc9535/parser').default;
+
+const requireCjs = createRequire(import.meta.url);
+
+let fontoxpath: Fontoxpath | undefined;
+let slimdom: Slimdom | undefined;
+let jsonPathPlus: JsonPathPlus | undefined;
+let rfc9535: Rfc9535 | undefined;
+let rfc9535Parse: Rfc9535Parse | undefined;
+
+export function loadFontoxpath(): Fontoxpath {
+  return (fontoxpath ??= requireCjs('fontoxpath') as Fontoxpath);
+}
+
+export function loadSlimdom(): Slimdom {
+  return (slimdom ??= requireCjs('slimdom') as Slimdom);
+}
+
+export function loadJsonPathPlus(): JsonPathPlus {
+  return (jsonPathPlus ??= requireCjs('jsonpath-plus') as JsonPathPlus);
+}
+
+export function loadRfc9535(): Rfc9535 {
+  return (rfc9535 ??= requireCjs('jsonpath-rfc9535') as Rfc9535);
+}
+
+export function loadRfc9535Parser(): Rfc9535Parse {
+  return (rfc9535Parse ??= (requireCjs('jsonpath-rfc9535/parser') as { default: Rfc9535Parse }).default);
+}
