@@ -49,7 +49,7 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
       ratio: median(ver) / base,
       target: `≤ +${VERSION_BUDGET_MS} ms`,
       verdict: versionDelta <= VERSION_BUDGET_MS ? 'pass' : 'miss',
-      note: `+${round(versionDelta, 1)} ms over bare node, ${rounds} interleaved spawns`,
+      note: `${signed(versionDelta)} ms over bare node, ${rounds} interleaved spawns`,
     },
   ];
   const raw: Record<string, unknown> = {
@@ -67,7 +67,7 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
   raw['validateMs'] = val.map((x) => round(x));
   raw['validate'] = summarize(val);
   raw['validateCommand'] = ['offsetctl', ...validateArgs.slice(1)].join(' ');
-  let note = `+${round(validateDelta, 1)} ms over bare node`;
+  let note = `${signed(validateDelta)} ms over bare node`;
   if (validateDelta > VALIDATE_PROFILE_MS || options.profile) {
     const explained = await explainCommand(validateArgs, 6);
     raw['validateProfile'] = explained;
@@ -87,6 +87,11 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
     note,
   });
   return { rows, raw };
+}
+
+/** `+12.3` / `−4.6`: a difference that can go either way in the noise. */
+function signed(ms: number): string {
+  return `${ms < 0 ? '−' : '+'}${round(Math.abs(ms), 1)}`;
 }
 
 async function validateUnavailable(): Promise<string | undefined> {
