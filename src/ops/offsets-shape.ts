@@ -80,10 +80,17 @@ export function validateOffsetsShape(type: ConnectorType, offsets: unknown): voi
  * `kafka_partition` read as a number, so `"3"` and `3` name the same partition.
  */
 export function partitionKey(partition: Record<string, unknown>): string {
+  // Validation and the diff both key the same target entries: compute each key once.
+  const known = partitionKeys.get(partition);
+  if (known !== undefined) return known;
   const p = partition.kafka_partition;
-  if (typeof p === 'string' && isDigits(p, 10)) return canonicalJson({ ...partition, kafka_partition: Number(p) });
-  return canonicalJson(partition);
+  const key = typeof p === 'string' && isDigits(p, 10) ? canonicalJson({ ...partition, kafka_partition: Number(p) }) : canonicalJson(partition);
+  partitionKeys.set(partition, key);
+  return key;
 }
+
+/** Keys of partition objects already seen; offsets inputs are not mutated after parsing. */
+const partitionKeys = new WeakMap<object, string>();
 
 /** JSON with object keys sorted at every level (by UTF-16 code units): equal values give equal text. */
 export function canonicalJson(value: unknown): string {

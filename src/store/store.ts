@@ -1,7 +1,9 @@
 // The durable side of every offset operation: runs, their journal, snapshots and the
-// per-connector lock, in one SQLite file. Writes are synchronous (better-sqlite3) and the
-// database runs WAL with synchronous=FULL, so when a call returns the row is on disk: the
-// snapshot that guards a PATCH/DELETE survives a kill -9 the instant after it was taken.
+// per-connector lock, in one SQLite file. Writes are synchronous (better-sqlite3) in WAL mode:
+// once a call returns, the row survives a kill -9 of this process (the WAL is written before
+// the commit returns). The journal runs with synchronous=NORMAL; a snapshot is committed with
+// synchronous=FULL, which fsyncs the WAL — that snapshot and everything journaled before it —
+// so the snapshot that guards a PATCH/DELETE survives even a machine crash the instant after.
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,7 +33,7 @@ export class Store {
     try {
       this.#db = new Database(file);
       this.#db.pragma('journal_mode = WAL');
-      this.#db.pragma('synchronous = FULL');
+      this.#db.pragma('synchronous = NORMAL');
       this.#db.pragma('busy_timeout = 5000');
       this.#db.pragma('foreign_keys = ON');
       migrate(this.#db);
@@ -172,9 +174,14 @@ export class Store {
 
   saveSnapshot(snapshot: NewSnapshot, now: Date = new Date()): SnapshotRecord {
     const record: SnapshotRecord = { ...snapshot, id: newId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
-    this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, connector, connector_type, state_before, offsets, partitions, taken_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(record.id, record.runId ?? null, record.clusterUrl, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
+    this.#db.pragma('synchronous = FULL');
+    try {
+      this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, connector, connector_type, state_before, offsets, partitions, taken_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(record.id, record.runId ?? null, record.clusterUrl, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
+    } finally {
+      this.#db.pragma('synchronous = NORMAL');
+    }
     return record;
   }
 
