@@ -89,18 +89,8 @@ export async function saveConfig(config: OffsetctlConfig, path: string = configP
   await rename(tmp, path);
 }
 
-export interface ContextChanges {
-  url?: string;
-  user?: string;
-  passwordEnv?: string;
-  passwordFile?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  cert?: string;
-  key?: string;
-  ca?: string;
-  insecure?: boolean;
-}
+/** What `config set-context` may change: any field but the auth kind, which follows from them. */
+export type ContextChanges = Partial<Omit<ConnectionContext, 'auth'>>;
 
 /**
  * Creates or updates a context (changed fields win; switching to basic auth drops the token
