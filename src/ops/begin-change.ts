@@ -1,6 +1,5 @@
 // What rewind, reset and rollback share around the workflow: the operator-facing side
 // (show the diff, dry-run, confirm) and opening the journaled run under the connector's lock.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpSender } from '../http/client.js';
 import type { RunEvent } from '../arazzo/index.js';
 import { openStore, type NewRun, type Store } from '../store/index.js';
@@ -38,25 +37,6 @@ export function resumeAfterFrom(flags: ChangeFlags): ResumeAfter {
     throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
   }
   return flags.leaveStopped ? 'never' : flags.resume ? 'always' : 'auto';
-}
-
-/**
- * Pre-flight reads retried for up to ~15 s while the cluster rebalances (409, or the 500
- * "a rebalance is expected"): right after a connector is created or deleted elsewhere, Connect
- * briefly refuses requests that are perfectly fine a moment later. Reads only.
- */
-export async function readDuringRebalance<T>(read: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      return await read();
-    } catch (err) {
-      const e = err as { code?: string; status?: number; message?: string };
-      const transient = e.code === 'E_CONNECT_API' && (e.status === 409 || /rebalanc/i.test(e.message ?? ''));
-      if (!transient || Date.now() > deadline) throw err;
-      await sleep(500);
-    }
-  }
 }
 
 export function diffCounts(diff: OffsetDiff): NonNullable<OperationOutcome['diff']> {

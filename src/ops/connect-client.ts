@@ -1,5 +1,6 @@
 // Read-only Kafka Connect calls used by pre-flight and the read-only commands (connectors,
 // offsets get). Changing calls are NOT here: the workflows in workflows/ own that sequence.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpTransportError, type HttpSender } from '../http/client.js';
 import { OpsError } from './errors.js';
 import type { ConnectorOffsets, ConnectorType } from './offsets-shape.js';
@@ -35,6 +36,10 @@ export interface ConnectorSummary {
  * Throws `E_CONNECTOR_NOT_FOUND` with a few existing names when it does not exist.
  */
 export async function getConnectorInfo(http: HttpSender, url: string, name: string): Promise<ConnectorInfo> {
+  return readDuringRebalance(() => readConnectorInfo(http, url, name));
+}
+
+async function readConnectorInfo(http: HttpSender, url: string, name: string): Promise<ConnectorInfo> {
   const path = connectorPath(name);
   const [info, status] = await Promise.all([getJson(http, url, path), getJson(http, url, `${path}/status`)]);
   if (info.status === 404) throw await notFound(http, url, name);
@@ -50,6 +55,10 @@ export async function getConnectorInfo(http: HttpSender, url: string, name: stri
 
 /** Exactly what GET /connectors/{c}/offsets returns: `{"offsets": [...]}`. */
 export async function getOffsets(http: HttpSender, url: string, name: string): Promise<ConnectorOffsets> {
+  return readDuringRebalance(() => readOffsets(http, url, name));
+}
+
+async function readOffsets(http: HttpSender, url: string, name: string): Promise<ConnectorOffsets> {
   const path = `${connectorPath(name)}/offsets`;
   const res = await getJson(http, url, path);
   if (res.status === 404) throw await notFound(http, url, name);
@@ -158,4 +167,23 @@ async function notFound(http: HttpSender, url: string, name: string): Promise<Op
   const others = names.length > 5 ? ` and ${names.length - 5} more` : '';
   const known = names.length === 0 ? 'the cluster has no connectors' : `existing connectors: ${some}${others}`;
   return new OpsError('E_CONNECTOR_NOT_FOUND', `connector ${JSON.stringify(name)} not found at ${url} (${known}); check the name with \`offsetctl connectors\``, { field: 'connector', status: 404 });
+}
+
+/**
+ * Reads retried for up to ~15 s while the cluster rebalances (409, or the 500 "a rebalance is
+ * expected"): right after a connector is created or deleted elsewhere, Connect briefly refuses
+ * requests that are perfectly fine a moment later. Every reader of this module gets it; reads only.
+ */
+async function readDuringRebalance<T>(read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      return await read();
+    } catch (err) {
+      const e = err as { code?: string; status?: number; message?: string };
+      const transient = e.code === 'E_CONNECT_API' && (e.status === 409 || /rebalanc/i.test(e.message ?? ''));
+      if (!transient || Date.now() > deadline) throw err;
+      await sleep(500);
+    }
+  }
 }

@@ -2,7 +2,7 @@
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
 import { RESET } from './operations.js';
-import { presentAndConfirm, readDuringRebalance, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
+import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
@@ -17,8 +17,8 @@ export interface ResetRequest extends ChangeFlags {
  */
 export async function resetConnector(conn: OpsConnection, req: ResetRequest, io: OpsIO): Promise<OperationOutcome> {
   const resumeAfter = resumeAfterFrom(req);
-  const info = await readDuringRebalance(() => getConnectorInfo(conn.http, conn.url, req.connector));
-  const current = await readDuringRebalance(() => getOffsets(conn.http, conn.url, req.connector));
+  const info = await getConnectorInfo(conn.http, conn.url, req.connector);
+  const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, [], { mode: 'replace' });
   const base = { operation: 'reset', connector: req.connector, clusterUrl: conn.url };
   const stop = await presentAndConfirm({

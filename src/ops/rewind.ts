@@ -6,7 +6,7 @@ import { checkPluginRules } from './plugin-rules.js';
 import { offsetsList } from './offsets-plan.js';
 import { readOffsetsInput } from './preflight-input.js';
 import { REWIND } from './operations.js';
-import { presentAndConfirm, readDuringRebalance, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
+import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
@@ -24,11 +24,11 @@ export interface RewindRequest extends ChangeFlags {
 export async function rewindConnector(conn: OpsConnection, req: RewindRequest, io: OpsIO): Promise<OperationOutcome> {
   const resumeAfter = resumeAfterFrom(req);
   const raw = await readOffsetsInput(req.offsets);
-  const info = await readDuringRebalance(() => getConnectorInfo(conn.http, conn.url, req.connector));
+  const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   validateOffsetsShape(info.type, raw);
   const target = offsetsList(raw);
   for (const warning of checkPluginRules(info.config, target as Parameters<typeof checkPluginRules>[1])) io.info(`warning: ${warning}`);
-  const current = await readDuringRebalance(() => getOffsets(conn.http, conn.url, req.connector));
+  const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, target);
   const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
   const stop = await presentAndConfirm({

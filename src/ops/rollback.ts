@@ -8,7 +8,7 @@ import { diffOffsets } from './diff.js';
 import { OpsError } from './errors.js';
 import { offsetsList, planSnapshotRestore } from './offsets-plan.js';
 import { ROLLBACK, targetStateFor } from './operations.js';
-import { presentAndConfirm, readDuringRebalance, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
+import { presentAndConfirm, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
@@ -26,11 +26,11 @@ export interface RollbackRequest extends ChangeFlags {
 export async function rollbackConnector(conn: OpsConnection, req: RollbackRequest, io: OpsIO): Promise<OperationOutcome> {
   if (req.leaveStopped && req.resume) throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
   const snapshot = findSnapshot(conn, req);
-  const info = await readDuringRebalance(() => getConnectorInfo(conn.http, conn.url, req.connector));
+  const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
   }
-  const current = offsetsList(await readDuringRebalance(() => getOffsets(conn.http, conn.url, req.connector)));
+  const current = offsetsList(await getOffsets(conn.http, conn.url, req.connector));
   const offsets = planSnapshotRestore(offsetsList(snapshot.offsets), current);
   const targetState = req.leaveStopped ? 'STOPPED' : req.resume ? 'RUNNING' : targetStateFor(snapshot.stateBefore);
   const diff = diffOffsets(current, snapshot.offsets, { mode: 'replace' });

@@ -4,7 +4,6 @@
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
 import { runWorkflow, type ResumePoint, type RunEvent } from '../arazzo/index.js';
-import { readDuringRebalance } from './begin-change.js';
 import { getConnectorInfo } from './connect-client.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
@@ -129,7 +128,7 @@ function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolea
 
 async function readState(http: HttpSender, url: string, connector: string): Promise<{ state: string; text: string } | undefined> {
   try {
-    const info = await readDuringRebalance(() => getConnectorInfo(http, url, connector));
+    const info = await getConnectorInfo(http, url, connector);
     return { state: info.state, text: describeState(info) };
   } catch {
     return undefined;
