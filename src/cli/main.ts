@@ -21,7 +21,7 @@ export async function main(argv: string[]): Promise<void> {
   // commands) registers every group so help and "unknown command" see them all.
   const groups = args[0] === 'workflow'
     ? [await import('./commands/workflow.js')]
-    : await Promise.all([import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js')]);
+    : await Promise.all([import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/ui.js')]);
   for (const group of groups) group.register(program);
   try {
     await program.parseAsync(argv);

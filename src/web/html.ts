@@ -1,0 +1,90 @@
+// Server-side HTML: Hono's `html` tag escapes every interpolated value (nested fragments are
+// kept as they are), so a connector name or a task trace can never become markup. Our templates
+// never interpolate promises, which keeps rendering synchronous.
+import { html as honoHtml, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { redactText } from '../http/redact.js';
+
+export type Html = HtmlEscapedString;
+export { raw };
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  return honoHtml(strings, ...values) as Html;
+}
+
+/** Text that came from outside (Kafka Connect, the store): registered secrets masked. */
+export function text(value: unknown): string {
+  return redactText(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+}
+
+export function when(cond: unknown, fragment: () => Html): Html | '' {
+  return cond ? fragment() : '';
+}
+
+export interface LayoutOptions {
+  title: string;
+  /** The navigation entry to mark as current. */
+  nav: 'connectors' | 'runs' | 'snapshots' | 'none';
+  csrf?: string;
+  contexts?: { current: string; options: Array<{ value: string; label: string }> };
+  /** Shown under the heading with role=alert. */
+  error?: string;
+}
+
+const NAV: Array<[LayoutOptions['nav'], string, string]> = [
+  ['connectors', '/connectors', 'Connectors'],
+  ['runs', '/runs', 'Runs'],
+  ['snapshots', '/snapshots', 'Snapshots'],
+];
+
+/** The page frame: skip link, navigation, context switcher, main content. No inline script or style. */
+export function layout(opts: LayoutOptions, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'>
+<title>${opts.title} · offsetctl</title>
+<link rel="stylesheet" href="/assets/app.css">
+<script src="/assets/htmx.min.js" defer></script>
+<script src="/assets/app.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/connectors">offsetctl</a>
+  <nav aria-label="Main">
+    <ul>${NAV.map(([key, href, label]) => html`<li><a href="${href}"${key === opts.nav ? raw(' aria-current="page"') : ''}>${label}</a></li>`)}</ul>
+  </nav>
+  ${opts.contexts && opts.csrf ? contextSwitcher(opts.contexts, opts.csrf) : ''}
+</header>
+<main id="main" tabindex="-1">
+<h1>${opts.title}</h1>
+${opts.error ? html`<div class="error" role="alert"><strong>Refused, nothing was changed:</strong> <span class="error-text">${text(opts.error)}</span></div>` : ''}
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf: string): Html {
+  return html`<form class="context" method="post" action="/context">
+  <input type="hidden" name="csrf" value="${csrf}">
+  <label for="context-select">Context</label>
+  <select id="context-select" name="context">
+    ${contexts.options.map((o) => html`<option value="${o.value}"${o.value === contexts.current ? raw(' selected') : ''}>${o.label}</option>`)}
+  </select>
+  <button type="submit">Switch</button>
+</form>`;
+}
+
+export function csrfField(csrf: string): Html {
+  return html`<input type="hidden" name="csrf" value="${csrf}">`;
+}
+
+export function stateBadge(state: string): Html {
+  const s = state.toUpperCase();
+  const cls = s === 'RUNNING' || s === 'SUCCEEDED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'INTERRUPTED' ? 'warn' : 'neutral';
+  return html`<span class="badge ${cls}">${state}</span>`;
+}

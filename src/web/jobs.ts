@@ -1,0 +1,107 @@
+// Operations started from the console run in this process, one job each. A job keeps the
+// engine's events (reduced to what the live view shows) so a page opened late, or reloaded,
+// replays them before following the new ones over Server-Sent Events.
+import { randomBytes } from 'node:crypto';
+import { redactText } from '../http/redact.js';
+import { applyPlan, isRefusal, type OperationOutcome, type OpsContext, type Plan, type RunEvent } from './ops-bridge.js';
+
+export interface JobEvent {
+  seq: number;
+  at: string;
+  type: string;
+  stepId?: string;
+  status?: string;
+  text: string;
+}
+
+export interface JobEnd {
+  status: 'succeeded' | 'failed' | 'refused';
+  message: string;
+  connectorState?: string;
+  snapshotId?: string;
+  runId?: string;
+  warnings: string[];
+}
+
+export interface Job {
+  id: string;
+  plan: Plan;
+  startedAt: string;
+  events: JobEvent[];
+  end?: JobEnd;
+  listeners: Set<(event: JobEvent | JobEnd) => void>;
+}
+
+export class Jobs {
+  readonly #jobs = new Map<string, Job>();
+  readonly #running = new Set<Promise<void>>();
+
+  get(id: string): Job | undefined {
+    return this.#jobs.get(id);
+  }
+
+  /** Starts applying the plan; returns at once with the job (its events follow). */
+  start(ctx: OpsContext, plan: Plan): Job {
+    const job: Job = { id: `job-${randomBytes(6).toString('hex')}`, plan, startedAt: new Date().toISOString(), events: [], listeners: new Set() };
+    this.#jobs.set(job.id, job);
+    const emit = (value: JobEvent | JobEnd): void => {
+      for (const listener of job.listeners) listener(value);
+    };
+    const running = applyPlan(ctx, plan, {
+      onEvent: (event) => {
+        const shown = toJobEvent(event, job.events.length + 1);
+        if (!shown) return;
+        job.events.push(shown);
+        emit(shown);
+      },
+    }).then(
+      (outcome) => endOf(outcome),
+      (err: unknown): JobEnd => ({ status: isRefusal(err) ? 'refused' : 'failed', message: redactText((err as Error).message ?? String(err)), warnings: [] }),
+    ).then((end) => {
+      job.end = end;
+      emit(end);
+    });
+    this.#running.add(running);
+    void running.finally(() => this.#running.delete(running));
+    return job;
+  }
+
+  /** Waits for every running job (used when the server shuts down). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.#running]);
+  }
+}
+
+function endOf(outcome: OperationOutcome): JobEnd {
+  return {
+    status: outcome.status === 'succeeded' ? 'succeeded' : 'failed',
+    message: redactText(outcome.message),
+    ...(outcome.connectorState ? { connectorState: outcome.connectorState } : {}),
+    ...(outcome.snapshotId ? { snapshotId: outcome.snapshotId } : {}),
+    ...(outcome.runId ? { runId: outcome.runId } : {}),
+    warnings: outcome.warnings.map(redactText),
+  };
+}
+
+/** What the live view shows of an engine event; bodies stay out (the journal has them). */
+export function toJobEvent(event: RunEvent, seq: number): JobEvent | undefined {
+  const base = { seq, at: event.at, type: event.type };
+  switch (event.type) {
+    case 'workflow.started':
+      return { ...base, text: `workflow ${event.workflowId} started` };
+    case 'step.started':
+      return { ...base, stepId: event.stepId, text: event.attempt > 1 ? `${event.stepId}: attempt ${event.attempt}` : `${event.stepId} started` };
+    case 'request.sent':
+      return { ...base, stepId: event.stepId, text: redactText(`${event.method} ${event.url}`) };
+    case 'response.received':
+      return { ...base, stepId: event.stepId, status: String(event.status), text: `${event.status} in ${Math.round(event.durationMs)} ms` };
+    case 'action.taken':
+      return { ...base, stepId: event.stepId, text: `${event.action.type} (${event.action.name})` };
+    case 'step.finished':
+      return { ...base, stepId: event.stepId, status: event.status, text: `${event.stepId} ${event.status}${event.error ? `: ${redactText(event.error.message)}` : ''}` };
+    case 'workflow.finished':
+      return { ...base, status: event.status, text: `workflow ${event.workflowId} ${event.status}` };
+    default:
+      return undefined;
+  }
+}

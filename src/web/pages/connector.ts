@@ -1,0 +1,62 @@
+// Connector page: config summary (secrets never leave the server), state, tasks with their
+// failure traces, the offsets table (paged), and this connector's recent runs and snapshots.
+import type { ConnectorInfo, RunRecord, SnapshotRecord } from '../ops-bridge.js';
+import { html, layout, stateBadge, text, type Html, type LayoutOptions } from '../html.js';
+import { safeConfig } from '../secrets.js';
+import { offsetsTable, pageOf, pager, sortEntries, type LogPositions, type OffsetEntryLike } from './offsets-view.js';
+
+export interface ConnectorView {
+  info: ConnectorInfo;
+  offsets: OffsetEntryLike[];
+  page: number;
+  positions?: LogPositions;
+  runs: RunRecord[];
+  snapshots: SnapshotRecord[];
+}
+
+export function connectorPage(view: ConnectorView, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
+  const { info } = view;
+  const base = `/connectors/${encodeURIComponent(info.name)}`;
+  const sorted = sortEntries(view.offsets);
+  const paged = pageOf(sorted, view.page);
+  return layout({ ...frame, title: `Connector ${info.name}`, nav: 'connectors' }, html`
+<p class="actions">
+  <a class="button primary" href="${base}/change">Change offsets…</a>
+  <a class="button" href="/runs?connector=${encodeURIComponent(info.name)}">Runs</a>
+  <a class="button" href="/snapshots?connector=${encodeURIComponent(info.name)}">Snapshots</a>
+</p>
+<div class="grid">
+<section aria-labelledby="h-state">
+<h2 id="h-state">State</h2>
+<dl class="facts">
+  <dt>Type</dt><dd>${info.type}</dd>
+  <dt>State</dt><dd>${stateBadge(info.state)}</dd>
+  <dt>Tasks</dt><dd>${info.tasks.length}</dd>
+</dl>
+${info.tasks.length === 0 ? html`<p class="muted">No tasks.</p>` : html`<table class="data">
+<caption>Tasks</caption>
+<thead><tr><th scope="col" class="num">Task</th><th scope="col">State</th><th scope="col">Worker</th></tr></thead>
+<tbody>${info.tasks.map((t) => html`<tr><td class="num">${t.id}</td><td>${stateBadge(t.state)}${t.trace ? html`<details class="trace"><summary>Failure trace</summary><pre>${text(t.trace)}</pre></details>` : ''}</td><td>${t.workerId ?? ''}</td></tr>`)}</tbody>
+</table>`}
+</section>
+<section aria-labelledby="h-config">
+<h2 id="h-config">Configuration</h2>
+<table class="data config"><caption class="visually-hidden">Configuration (secrets hidden)</caption>
+<thead><tr><th scope="col">Key</th><th scope="col">Value</th></tr></thead>
+<tbody>${safeConfig(info.config).map(([k, v, hidden]) => html`<tr><td><code>${k}</code></td><td>${hidden ? html`<span class="muted">(hidden)</span>` : html`<code>${v}</code>`}</td></tr>`)}</tbody>
+</table>
+</section>
+</div>
+<section aria-labelledby="h-offsets">
+<h2 id="h-offsets">Offsets</h2>
+${view.offsets.length === 0 ? html`<p class="muted">Kafka Connect reports no offsets for this connector.</p>` : html`
+${pager(base, paged, 'Offsets')}
+${offsetsTable(sorted, paged, { caption: `${view.offsets.length} partition(s)`, ...(view.positions ? { positions: view.positions } : {}) })}
+${pager(base, paged, 'Offsets')}`}
+</section>
+<section aria-labelledby="h-history">
+<h2 id="h-history">Recent history</h2>
+${view.runs.length === 0 ? html`<p class="muted">No runs of this connector in this console's state folder.</p>` : html`<ul class="plain">${view.runs.slice(0, 5).map((r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a> ${r.operation} ${stateBadge(r.displayStatus)} <span class="muted">${r.startedAt}</span></li>`)}</ul>`}
+${view.snapshots.length === 0 ? '' : html`<p>Latest snapshot: <a href="/snapshots/${encodeURIComponent(view.snapshots[0]!.id)}">${view.snapshots[0]!.id}</a> <span class="muted">${view.snapshots[0]!.takenAt}</span></p>`}
+</section>`);
+}

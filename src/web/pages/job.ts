@@ -1,0 +1,36 @@
+// A running (or finished) operation: its steps as they happen, then the final state and the
+// snapshot id. app.js follows /jobs/:id/events; without JavaScript a reload shows the progress.
+import type { Job, JobEnd, JobEvent } from '../jobs.js';
+import { html, layout, stateBadge, type Html, type LayoutOptions } from '../html.js';
+
+export function jobPage(job: Job, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
+  const { plan } = job;
+  return layout({ ...frame, title: `${plan.operation} of ${plan.connector}`, nav: 'runs' }, html`
+<p>Started ${job.startedAt} on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
+<section aria-labelledby="h-steps">
+<h2 id="h-steps">Steps</h2>
+<ol id="job-events" class="events" data-events="${job.end ? '' : `/jobs/${encodeURIComponent(job.id)}/events`}" aria-live="polite">
+${job.events.map(eventItem)}
+</ol>
+</section>
+<section id="job-end" aria-live="polite" aria-labelledby="h-end">
+<h2 id="h-end">Result</h2>
+${job.end ? endBox(job.end) : html`<p class="muted" id="job-pending">Running…</p>`}
+</section>`);
+}
+
+export function eventItem(e: JobEvent): Html {
+  const cls = e.type === 'step.finished' ? (e.status === 'passed' ? 'ok' : 'bad') : e.type.startsWith('workflow') ? 'wf' : 'detail';
+  const mark = e.type === 'step.finished' ? (e.status === 'passed' ? '✓' : '✗') : e.type === 'step.started' ? '…' : '·';
+  return html`<li class="ev ${cls}" data-type="${e.type}"${e.stepId ? html` data-step="${e.stepId}"` : ''}><span class="mark" aria-hidden="true">${mark}</span> ${e.text}</li>`;
+}
+
+export function endBox(end: JobEnd): Html {
+  return html`<div class="outcome ${end.status}" data-status="${end.status}">
+<p><strong>${end.status === 'succeeded' ? 'Finished' : end.status === 'refused' ? 'Refused, nothing was changed' : 'Failed'}</strong>${end.connectorState ? html` — connector ${stateBadge(end.connectorState)}` : ''}</p>
+<p>${end.message}</p>
+${end.snapshotId ? html`<p>Snapshot <a class="snapshot-id" href="/snapshots/${encodeURIComponent(end.snapshotId)}">${end.snapshotId}</a> (roll back from there)</p>` : ''}
+${end.runId ? html`<p>Run <a class="run-id" href="/runs/${encodeURIComponent(end.runId)}">${end.runId}</a></p>` : ''}
+${end.warnings.length ? html`<ul class="warnings">${end.warnings.map((w) => html`<li>warning: ${w}</li>`)}</ul>` : ''}
+</div>`;
+}

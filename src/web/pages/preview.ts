@@ -1,0 +1,61 @@
+// Preview of a plan: the same diff as `--dry-run` (marks plus colour), the warnings, and the
+// guarded apply form: the operator types the connector's name.
+import type { Plan, PlanDiffEntry } from '../ops-bridge.js';
+import { csrfField, html, layout, stateBadge, type Html, type LayoutOptions } from '../html.js';
+import { json } from './offsets-view.js';
+
+const MARK: Record<PlanDiffEntry['kind'], [string, string]> = {
+  changed: ['~', 'changed'], added: ['+', 'added'], removed: ['−', 'removed'], unchanged: ['=', 'unchanged'],
+};
+
+const VERB: Record<Plan['operation'], string> = { rewind: 'Rewind', reset: 'Reset', rollback: 'Roll back', resume: 'Resume run' };
+
+export function planSummary(plan: Plan): string {
+  const { changed, added, removed, unchanged } = plan.diff.counts;
+  return plan.nothingToChange
+    ? `No change: the target equals the current offsets (${unchanged} partition${unchanged === 1 ? '' : 's'}).`
+    : `${changed} changed, ${added} added, ${removed} removed, ${unchanged} unchanged.`;
+}
+
+export function afterText(plan: Plan): string {
+  if (plan.targetState) return `then left ${plan.targetState}`;
+  if (plan.resumeAfter === 'never') return 'then left STOPPED';
+  if (plan.resumeAfter === 'always') return 'then resumed (RUNNING)';
+  if (plan.operation === 'resume') return 'finished from its journal';
+  return `then put back to ${plan.stateBefore}`;
+}
+
+/** The diff table: every entry that changes; unchanged ones too when there are few. */
+export function diffTable(plan: Plan): Html {
+  const showUnchanged = plan.diff.entries.length <= 50;
+  const rows = plan.diff.entries.filter((e) => showUnchanged || e.kind !== 'unchanged');
+  return html`<div class="scroll"><table class="data diff">
+<caption>${planSummary(plan)}</caption>
+<thead><tr><th scope="col"><span class="visually-hidden">Change</span></th><th scope="col">Partition</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
+<tbody>${rows.map((e) => {
+    const [mark, label] = MARK[e.kind];
+    return html`<tr class="diff-${e.kind}"><td class="mark" title="${label}"><span aria-hidden="true">${mark}</span><span class="visually-hidden">${label}</span></td><td><code>${e.key}</code></td><td><code>${json(e.before)}</code></td><td><code>${e.kind === 'removed' ? '(removed)' : json(e.after)}</code></td></tr>`;
+  })}</tbody></table></div>`;
+}
+
+export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omit<LayoutOptions, 'title' | 'nav'>, confirmError?: string): Html {
+  const verb = VERB[plan.operation];
+  return layout({ ...frame, title: `${verb} ${plan.connector}: preview`, nav: 'connectors' }, html`
+<p>Connector <a href="/connectors/${encodeURIComponent(plan.connector)}">${plan.connector}</a> (${plan.connectorType}, ${stateBadge(plan.stateBefore)}) on <code>${plan.clusterUrl}</code>.
+${plan.snapshotId ? html` Snapshot <a href="/snapshots/${encodeURIComponent(plan.snapshotId)}">${plan.snapshotId}</a>.` : ''}
+${plan.runId ? html` Run <a href="/runs/${encodeURIComponent(plan.runId)}">${plan.runId}</a>.` : ''}</p>
+<p class="summary" id="diff-summary">${planSummary(plan)}</p>
+${plan.warnings.length ? html`<ul class="warnings">${plan.warnings.map((w) => html`<li>warning: ${w}</li>`)}</ul>` : ''}
+${diffTable(plan)}
+<section aria-labelledby="h-apply" class="apply">
+<h2 id="h-apply">Apply</h2>
+<p>The connector is stopped while its offsets change, a snapshot is stored first, ${afterText(plan)}.</p>
+${confirmError ? html`<div class="error" role="alert"><strong>Refused, nothing was changed:</strong> <span class="error-text">${confirmError}</span></div>` : ''}
+<form method="post" action="/plans/${encodeURIComponent(planId)}/apply">
+${csrfField(csrf)}
+<label for="confirm">Type the connector's name, <strong>${plan.connector}</strong>, to confirm</label>
+<input id="confirm" name="confirm" autocomplete="off" spellcheck="false" required aria-describedby="diff-summary">
+<button type="submit" class="danger">${verb}</button>
+</form>
+</section>`);
+}

@@ -1,0 +1,8 @@
+// Which errors mean "refused before anything changed" (the CLI's exit 2): the console shows
+// them next to the form as the CLI would print them, and answers 400 instead of 500.
+const REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_STORE']);
+
+export function isRefusal(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && REFUSALS.has(code);
+}

@@ -1,0 +1,82 @@
+// Starting the console: parse --listen, refuse a non-loopback address without TLS, serve the
+// Hono app on node:http (or node:https), and hand back the login URL with its one-time token.
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { OpsError } from './ops-bridge.js';
+import { createConsole, type ConsoleDeps } from './app.js';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface StartOptions extends ConsoleDeps {
+  listen: ListenAddress;
+  tls?: { cert: string; key: string };
+}
+
+export interface RunningConsole {
+  /** Base URL, e.g. http://127.0.0.1:7070 */
+  url: string;
+  /** Open this once: it carries the one-time login token. */
+  loginUrl: string;
+  /** Stops accepting requests and waits for running operations to end. */
+  close(): Promise<void>;
+}
+
+/** `127.0.0.1:7070`, `[::1]:7070`, `localhost:0` → host and port; refusals name --listen. */
+export function parseListen(value: string): ListenAddress {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value.trim());
+  const port = m ? Number(m[3]) : NaN;
+  if (!m || port > 65535) throw new OpsError('E_USAGE', `--listen: expected host:port such as 127.0.0.1:7070 (got ${JSON.stringify(value)})`, { field: 'listen' });
+  return { host: (m[1] ?? m[2])!, port };
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+export async function startConsole(options: StartOptions): Promise<RunningConsole> {
+  const { listen, tls } = options;
+  if (!isLoopback(listen.host) && !tls) {
+    throw new OpsError('E_USAGE', `--listen ${listen.host}: a non-loopback address needs --tls-cert <pem> and --tls-key <pem> (the console changes offsets; it is served over plain HTTP only on 127.0.0.1/::1)`, { field: 'listen' });
+  }
+  let serverOptions: { cert: Buffer; key: Buffer } | undefined;
+  if (tls) {
+    try {
+      serverOptions = { cert: readFileSync(tls.cert), key: readFileSync(tls.key) };
+    } catch (err) {
+      throw new OpsError('E_USAGE', `--tls-cert/--tls-key: cannot read ${(err as { path?: string }).path ?? 'the PEM files'} (${(err as { code?: string }).code ?? (err as Error).message})`, { field: 'tls-cert' });
+    }
+  }
+  const console = createConsole({ ...options, secure: Boolean(tls) });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({
+      fetch: console.app.fetch, hostname: listen.host, port: listen.port,
+      ...(serverOptions ? { createServer: createHttpsServer, serverOptions } : {}),
+    }, () => resolve(s));
+    s.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE'
+      ? new OpsError('E_USAGE', `--listen ${listen.host}:${listen.port}: the port is in use; pick another (or :0 for a free one)`, { field: 'listen' })
+      : err));
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
+  return {
+    url,
+    loginUrl: `${url}/login?token=${console.sessions.loginToken ?? ''}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await console.jobs.settle();
+    },
+  };
+}
