@@ -47,9 +47,10 @@ export class Jobs {
     const emit = (value: JobEvent | JobEnd): void => {
       for (const listener of job.listeners) listener(value);
     };
+    const view = liveView();
     const running = applyPlan(ctx, plan, {
       onEvent: (event) => {
-        const shown = toJobEvent(event, job.events.length + 1);
+        const shown = view(event, job.events.length + 1);
         if (!shown) return;
         job.events.push(shown);
         emit(shown);
@@ -83,25 +84,39 @@ function endOf(outcome: OperationOutcome): JobEnd {
   };
 }
 
-/** What the live view shows of an engine event; bodies stay out (the journal has them). */
-export function toJobEvent(event: RunEvent, seq: number): JobEvent | undefined {
-  const base = { seq, at: event.at, type: event.type };
-  switch (event.type) {
-    case 'workflow.started':
-      return { ...base, text: `workflow ${event.workflowId} started` };
-    case 'step.started':
-      return { ...base, stepId: event.stepId, text: event.attempt > 1 ? `${event.stepId}: attempt ${event.attempt}` : `${event.stepId} started` };
-    case 'request.sent':
-      return { ...base, stepId: event.stepId, text: redactText(`${event.method} ${event.url}`) };
-    case 'response.received':
-      return { ...base, stepId: event.stepId, status: String(event.status), text: `${event.status} in ${Math.round(event.durationMs)} ms` };
-    case 'action.taken':
-      return { ...base, stepId: event.stepId, text: `${event.action.type} (${event.action.name})` };
-    case 'step.finished':
-      return { ...base, stepId: event.stepId, status: event.status, text: `${event.stepId} ${event.status}${event.error ? `: ${redactText(event.error.message)}` : ''}` };
-    case 'workflow.finished':
-      return { ...base, status: event.status, text: `workflow ${event.workflowId} ${event.status}` };
-    default:
-      return undefined;
-  }
+/**
+ * What the live view shows of the engine's events, like the CLI's progress lines: one line when
+ * a step starts and one when it ends, a single "waiting" line for a polling step's retries (a
+ * poll that is not there yet is not a failure), and no request/response detail (the run's
+ * journal page has it). Returns a stateful reducer; `seq` numbers the lines shown.
+ */
+export function liveView(): (event: RunEvent, seq: number) => JobEvent | undefined {
+  let retrying = '';
+  const waited = new Set<string>();
+  return (event, seq) => {
+    const base = { seq, at: event.at, type: event.type };
+    switch (event.type) {
+      case 'workflow.started':
+        return { ...base, text: `workflow ${event.workflowId} started` };
+      case 'step.started':
+        return event.attempt > 1 || waited.has(event.stepId) ? undefined : { ...base, stepId: event.stepId, text: `${event.stepId} started` };
+      case 'action.taken':
+        if (event.action.type !== 'retry') return undefined;
+        retrying = event.stepId;
+        if (waited.has(event.stepId)) return undefined;
+        waited.add(event.stepId);
+        return { ...base, type: 'step.waiting', stepId: event.stepId, text: `${event.stepId}: waiting (${event.action.name})` };
+      case 'step.finished': {
+        const wasRetry = event.status === 'failed' && retrying === event.stepId;
+        retrying = '';
+        if (wasRetry) return undefined;
+        if (event.status === 'passed') waited.delete(event.stepId);
+        return { ...base, stepId: event.stepId, status: event.status, text: `${event.stepId} ${event.status}${event.error ? `: ${redactText(event.error.message)}` : ''}` };
+      }
+      case 'workflow.finished':
+        return { ...base, status: event.status, text: `workflow ${event.workflowId} ${event.status}` };
+      default:
+        return undefined;
+    }
+  };
 }

@@ -7,7 +7,7 @@
 
   function marks(type, status) {
     if (type === 'step.finished') return status === 'passed' ? ['✓', 'ok'] : ['✗', 'bad'];
-    if (type === 'step.started') return ['…', 'detail'];
+    if (type === 'step.started' || type === 'step.waiting') return ['…', 'detail'];
     if (type.indexOf('workflow') === 0) return ['·', 'wf'];
     return ['·', 'detail'];
   }

@@ -21,7 +21,7 @@ ${job.end ? endBox(job.end) : html`<p class="muted" id="job-pending">Running…<
 
 export function eventItem(e: JobEvent): Html {
   const cls = e.type === 'step.finished' ? (e.status === 'passed' ? 'ok' : 'bad') : e.type.startsWith('workflow') ? 'wf' : 'detail';
-  const mark = e.type === 'step.finished' ? (e.status === 'passed' ? '✓' : '✗') : e.type === 'step.started' ? '…' : '·';
+  const mark = e.type === 'step.finished' ? (e.status === 'passed' ? '✓' : '✗') : e.type === 'step.started' || e.type === 'step.waiting' ? '…' : '·';
   return html`<li class="ev ${cls}" data-type="${e.type}"${e.stepId ? html` data-step="${e.stepId}"` : ''}><span class="mark" aria-hidden="true">${mark}</span> ${e.text}</li>`;
 }
 

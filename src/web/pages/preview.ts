@@ -30,7 +30,7 @@ export function diffTable(plan: Plan): Html {
   const showUnchanged = plan.diff.entries.length <= 50;
   const rows = plan.diff.entries.filter((e) => showUnchanged || e.kind !== 'unchanged');
   return html`<div class="scroll"><table class="data diff">
-<caption>${planSummary(plan)}</caption>
+<caption class="visually-hidden">Offsets partition by partition: ${planSummary(plan)}</caption>
 <thead><tr><th scope="col"><span class="visually-hidden">Change</span></th><th scope="col">Partition</th><th scope="col">Before</th><th scope="col">After</th></tr></thead>
 <tbody>${rows.map((e) => {
     const [mark, label] = MARK[e.kind];

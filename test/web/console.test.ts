@@ -1,0 +1,140 @@
+// The console's guards without a cluster: login token → cookie, session and CSRF checks, the
+// security headers, the --listen refusal, secrets kept off pages, escaping, and the live view's
+// reading of the engine's events. Requests go through the Hono app in memory; nothing here
+// reaches Kafka Connect (the context points at a closed port and no handler under test calls it).
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpClient } from '../../src/http/client.js';
+import { openStore } from '../../src/store/index.js';
+import { createConsole, CSP } from '../../src/web/app.js';
+import { liveView } from '../../src/web/jobs.js';
+import { connectorPage } from '../../src/web/pages/connector.js';
+import { connectorsTable } from '../../src/web/pages/connectors.js';
+import { isLoopback, parseListen, startConsole } from '../../src/web/server.js';
+import type { RunEvent } from '../../src/arazzo/index.js';
+
+function makeConsole(secure = false) {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')));
+  const http = new HttpClient({ timeoutMs: 1000 });
+  return createConsole({
+    store, secure,
+    contexts: { initialLabel: 'test', names: async () => ['other'], resolve: async () => ({ url: 'http://127.0.0.1:9', http }) },
+  });
+}
+
+async function login(console: ReturnType<typeof makeConsole>): Promise<{ cookie: string; setCookie: string; csrf: string }> {
+  const res = await console.app.request(`/login?token=${console.sessions.loginToken}`);
+  assert.equal(res.status, 303);
+  assert.equal(res.headers.get('location'), '/connectors');
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const cookie = setCookie.split(';')[0]!;
+  const session = console.sessions.find(cookie.split('=')[1]);
+  assert.ok(session);
+  return { cookie, setCookie, csrf: session.csrf };
+}
+
+test('every request needs the session; the login token works once and becomes an HttpOnly SameSite=Strict cookie', async () => {
+  const ui = makeConsole();
+  for (const path of ['/connectors', '/runs', '/assets/app.js', '/jobs/x/events']) {
+    const res = await ui.app.request(path);
+    assert.equal(res.status, 403, path);
+    assert.equal(res.headers.get('content-security-policy'), CSP);
+  }
+  assert.equal((await ui.app.request('/login?token=wrong')).status, 403);
+  const token = ui.sessions.loginToken;
+  const { setCookie, cookie } = await login(ui);
+  assert.match(setCookie, /HttpOnly/);
+  assert.match(setCookie, /SameSite=Strict/);
+  assert.doesNotMatch(setCookie, /Secure/);
+  assert.equal((await ui.app.request(`/login?token=${token}`)).status, 403, 'the token is spent');
+  const page = await ui.app.request('/runs', { headers: { cookie } });
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get('content-security-policy'), CSP);
+  assert.equal(page.headers.get('x-frame-options'), 'DENY');
+  const body = await page.text();
+  assert.doesNotMatch(body, /<script>|<script [^>]*>[^<]/, 'no inline script');
+  assert.match(body, /<script src="\/assets\/htmx.min.js" defer><\/script>/);
+  assert.equal((await ui.app.request('/assets/htmx.min.js', { headers: { cookie } })).status, 200);
+});
+
+test('under TLS the session cookie is Secure', async () => {
+  const { setCookie } = await login(makeConsole(true));
+  assert.match(setCookie, /Secure/);
+});
+
+test('a POST needs the session\'s CSRF token; other methods are refused', async () => {
+  const ui = makeConsole();
+  const { cookie, csrf } = await login(ui);
+  const form = (body: string) => ({ method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
+  assert.equal((await ui.app.request('/context', form('context=other'))).status, 403);
+  assert.equal((await ui.app.request('/context', form('context=other&csrf=wrong'))).status, 403);
+  assert.equal((await ui.app.request('/connectors/x/preview', form('mode=reset'))).status, 403);
+  const unknown = await ui.app.request('/context', form(`context=nope&csrf=${csrf}`));
+  assert.equal(unknown.status, 400);
+  assert.match(await unknown.text(), /context &quot;nope&quot; not found/);
+  const switched = await ui.app.request('/context', form(`context=other&csrf=${csrf}`));
+  assert.equal(switched.status, 303);
+  assert.equal((await ui.app.request('/connectors', { method: 'PUT', headers: { cookie } })).status, 405);
+  // A preview that does not exist cannot be applied, whatever is typed.
+  const apply = await ui.app.request('/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
+  assert.equal(apply.status, 400);
+});
+
+test('--listen: loopback only without TLS; host:port is checked', async () => {
+  assert.deepEqual(parseListen('127.0.0.1:7070'), { host: '127.0.0.1', port: 7070 });
+  assert.deepEqual(parseListen('[::1]:0'), { host: '::1', port: 0 });
+  assert.throws(() => parseListen('7070'), /--listen: expected host:port/);
+  assert.throws(() => parseListen('a:99999'), /--listen/);
+  assert.ok(isLoopback('127.0.0.1') && isLoopback('::1') && isLoopback('localhost'));
+  assert.ok(!isLoopback('0.0.0.0') && !isLoopback('192.168.1.5') && !isLoopback('example.com'));
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')));
+  await assert.rejects(
+    startConsole({ store, secure: false, listen: { host: '0.0.0.0', port: 0 }, contexts: { initialLabel: 'x', names: async () => [], resolve: async () => { throw new Error('unused'); } } }),
+    (err: { code?: string; field?: string; message?: string }) => err.code === 'E_USAGE' && err.field === 'listen' && /--tls-cert/.test(err.message ?? ''),
+  );
+});
+
+test('secrets in a connector config never reach the page; names are escaped', () => {
+  const html = String(connectorPage({
+    info: {
+      name: 'db-<sink>', type: 'sink', state: 'RUNNING', tasks: [],
+      config: { 'connection.password': 'hunter2-secret', 'sasl.jaas.config': 'org.apache.kafka... password="jaas-secret";', 'consumer.override.ssl.key.password': 'kp-secret', topics: 'orders' },
+    },
+    offsets: [], page: 1, runs: [], snapshots: [],
+  }, {}));
+  for (const secret of ['hunter2-secret', 'jaas-secret', 'kp-secret']) assert.ok(!html.includes(secret), secret);
+  assert.match(html, /<code>connection\.password<\/code><\/td><td><span class="muted">\(hidden\)<\/span>/);
+  assert.match(html, /<code>orders<\/code>/);
+  assert.ok(!html.includes('db-<sink>') && html.includes('db-&lt;sink&gt;'));
+  const table = String(connectorsTable({ connectors: [{ name: '<img src=x>', type: 'source', state: 'RUNNING', tasks: [] }], lastRuns: new Map(), filter: '"><script>', clusterUrl: 'http://c' }));
+  assert.ok(!table.includes('<img src=x>') && !table.includes('"><script>'));
+});
+
+test('the live view shows a polling step as waiting, not as failures, and each real failure once', () => {
+  const view = liveView();
+  const at = '2026-01-01T00:00:00Z';
+  const w = 'wf';
+  const events: RunEvent[] = [
+    { type: 'workflow.started', at, workflowId: w, inputs: {} },
+    { type: 'step.started', at, workflowId: w, stepId: 'waitForStopped', attempt: 1 },
+    { type: 'request.sent', at, workflowId: w, stepId: 'waitForStopped', method: 'GET', url: 'http://c/status', headers: {} },
+    { type: 'action.taken', at, workflowId: w, stepId: 'waitForStopped', action: { name: 'poll', type: 'retry' }, reason: 'failureActions' },
+    { type: 'step.finished', at, workflowId: w, stepId: 'waitForStopped', status: 'failed', outputs: {} },
+    { type: 'step.started', at, workflowId: w, stepId: 'waitForStopped', attempt: 2 },
+    { type: 'action.taken', at, workflowId: w, stepId: 'waitForStopped', action: { name: 'poll', type: 'retry' }, reason: 'failureActions' },
+    { type: 'step.finished', at, workflowId: w, stepId: 'waitForStopped', status: 'failed', outputs: {} },
+    { type: 'step.started', at, workflowId: w, stepId: 'waitForStopped', attempt: 3 },
+    { type: 'step.finished', at, workflowId: w, stepId: 'waitForStopped', status: 'passed', outputs: {} },
+    { type: 'step.started', at, workflowId: w, stepId: 'rewindOffsets', attempt: 1 },
+    { type: 'step.finished', at, workflowId: w, stepId: 'rewindOffsets', status: 'failed', outputs: {}, error: { code: 'E_X', message: 'Connect said no' } },
+    { type: 'workflow.finished', at, workflowId: w, status: 'failed', outputs: {} },
+  ];
+  const shown = events.map((e, i) => view(e, i)).filter((e) => e !== undefined).map((e) => e.text);
+  assert.deepEqual(shown, [
+    'workflow wf started', 'waitForStopped started', 'waitForStopped: waiting (poll)', 'waitForStopped passed',
+    'rewindOffsets started', 'rewindOffsets failed: Connect said no', 'workflow wf failed',
+  ]);
+});
