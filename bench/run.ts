@@ -24,6 +24,7 @@ const FIGURES: FigureSpec[] = [
   { number: 3, id: '3.startup', label: 'start-up', target: '≤ +80 ms', load: async () => (await import('./startup.js')).measureStartup },
   { number: 4, id: '4.offsets', label: 'large offset sets', target: '< 1 s, < 300 MB', load: async () => (await import('./offsets.js')).measureLargeOffsets },
   { number: 5, id: '5.rewind', label: 'rewind on the sandbox', target: 'own share < 5%', load: async () => (await import('./rewind.js')).measureRewind },
+  { number: 6, id: '6.ui', label: 'web console pages', target: '< 1 s (500 connectors)', load: async () => (await import('./ui.js')).measureUi },
 ];
 
 async function main(): Promise<void> {
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   const raw: Record<string, unknown> = {};
   for (const figure of FIGURES) {
     if (only && !only.has(figure.number)) continue;
-    options.log(`[${figure.number}/5] ${figure.label} …`);
+    options.log(`[${figure.number}/${FIGURES.length}] ${figure.label} …`);
     const t = performance.now();
     let measure: (options: BenchOptions) => Promise<FigureResult>;
     try {
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
       rows.push(errorRow(figure.id, figure.label, figure.target, err));
       raw[figure.id] = { error: (err as Error).stack ?? String(err) };
     }
-    options.log(`[${figure.number}/5] done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    options.log(`[${figure.number}/${FIGURES.length}] done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const durationS = (performance.now() - started) / 1000;
   process.stdout.write(`\n${renderTable(rows)}\n\nTotal ${durationS.toFixed(0)} s on ${info.cpuCount} × ${info.cpu}, node ${info.node}, load average at start ${info.loadAverageAtStart.join(' ')}\n`);
