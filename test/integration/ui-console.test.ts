@@ -5,10 +5,12 @@
 // test-output/ui/.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { waitForLines, waitForSinkCommitted } from '../../src/sandbox/index.js';
 import { numberedLines, sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 import { launchBrowser, screenshotDir, startUi, type RunningUi } from '../web/browser.js';
 
 let rest: ConnectRest;
@@ -16,6 +18,7 @@ let pipeline: FilePipeline;
 let ui: RunningUi;
 let browser: BrowserContext;
 let page: Page;
+let stateDir: string;
 const lines = numberedLines('ui', 5);
 
 before(async () => {
@@ -23,7 +26,8 @@ before(async () => {
   pipeline = await startPipeline(rest, 'ui', lines);
   await waitForLines(pipeline.outputFile, 5);
   await waitForSinkCommitted(rest, pipeline, 5);
-  ui = await startUi(['--url', rest.baseUrl, '--state-dir', tempDir('ui-state')]);
+  stateDir = tempDir('ui-state');
+  ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir]);
   browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
 });
@@ -204,4 +208,31 @@ test('roll back from the history page, guarded by the typed name', { timeout: 18
   await page.goto(`${ui.base}/snapshots`);
   assert.equal(await page.locator('main table tbody tr').count(), 2, 'rewind and rollback each stored a snapshot');
   await shot('09-snapshots');
+});
+
+test('an interrupted run (its CLI process killed) is resumed from the run page', { timeout: 180_000 }, async () => {
+  // A partition the source does not read, so the pipeline's data is not disturbed.
+  const other = { filename: join(tempDir('ui-other'), 'elsewhere.txt') };
+  const file = join(tempDir('ui-target'), 'target.json');
+  writeFileSync(file, JSON.stringify({ offsets: [{ partition: other, offset: { position: 7 } }] }));
+  const killed = await runCli(['rewind', pipeline.source, '--offsets', file, '--yes', '--url', rest.baseUrl, '--state-dir', stateDir], {
+    env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets' },
+  });
+  assert.notEqual(killed.status, 0, 'the test hook kills the CLI before its PATCH');
+  assert.equal((await rest.status(pipeline.source)).connector.state, 'STOPPED');
+
+  await page.goto(`${ui.base}/runs`);
+  const first = await page.$$eval('main table tbody tr:first-child td', (tds) => tds.map((td) => td.textContent?.trim()));
+  assert.equal(first[1], pipeline.source);
+  assert.equal(first[3], 'interrupted');
+  await page.click('main table tbody tr:first-child a[href^="/runs/"]');
+  await page.click('button:text-is("Preview resume")');
+  assert.match(await page.textContent('h1') ?? '', /Resume run/);
+  await page.fill('#confirm', pipeline.source);
+  await page.click('form:has(#confirm) button[type=submit]');
+  await page.waitForSelector('.outcome[data-status]', { timeout: 150_000 });
+  assert.equal(await page.getAttribute('.outcome', 'data-status'), 'succeeded', await page.textContent('.outcome') ?? '');
+  await rest.waitForRunning(pipeline.source);
+  const { offsets } = await rest.offsets(pipeline.source);
+  assert.deepEqual(offsets.find((o) => o.partition['filename'] === other.filename)?.offset, { position: 7 });
 });
