@@ -101,6 +101,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   });
 
   app.get('/', (c) => c.redirect('/connectors', 303));
+  app.get('/favicon.ico', (c) => c.body(null, 204));
 
   app.post('/context', async (c) => {
     const form = await c.req.parseBody();

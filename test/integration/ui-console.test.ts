@@ -19,6 +19,7 @@ let ui: RunningUi;
 let browser: BrowserContext;
 let page: Page;
 let stateDir: string;
+const pageErrors: string[] = [];
 const lines = numberedLines('ui', 5);
 
 before(async () => {
@@ -30,6 +31,10 @@ before(async () => {
   ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir]);
   browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
+  // A CSP violation or a script error shows up here (e.g. htmx trying an inline style or eval).
+  // (Refusals answer 400 on purpose: failed loads are not counted.)
+  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) pageErrors.push(m.text()); });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
 });
 
 after(async () => {
@@ -102,6 +107,7 @@ test('the connectors page lists the pipeline, filters it and is keyboard-reachab
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `the page scrolls sideways by ${overflow} px at 420 px`);
   await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(pageErrors, [], 'no script error or CSP violation in the browser');
 });
 
 test('the connector page shows state, tasks, config and offsets', async () => {
@@ -131,6 +137,19 @@ test('a bad JSON paste shows the CLI\'s error and changes nothing', async () => 
   assert.equal((await rest.status(pipeline.sink)).connector.state, 'RUNNING');
   await page.goto(`${ui.base}/runs`);
   assert.match(await page.textContent('main') ?? '', /No runs yet/);
+});
+
+test('editing in the table previews the same diff; a bad value is refused naming the field', async () => {
+  await page.goto(`${ui.base}/connectors/${encodeURIComponent(pipeline.sink)}/change`);
+  assert.equal(await page.inputValue('#row-0'), '5');
+  await page.fill('#row-0', 'abc');
+  await page.click('form:has(#row-0) button[type=submit]');
+  assert.match(await page.textContent('[role=alert]') ?? '', /offsets\[0\]\.offset\.kafka_offset/);
+  await page.fill('#row-0', '2');
+  await page.click('form:has(#row-0) button[type=submit]');
+  assert.equal(await page.textContent('#diff-summary'), '1 changed, 0 added, 0 removed, 0 unchanged.');
+  assert.match(await page.textContent('table.diff tbody') ?? '', /\{"kafka_offset":5\}\{"kafka_offset":2\}/);
+  assert.equal(await sinkOffset(), 5, 'preview must not change the offsets');
 });
 
 test('preview shows the diff and leaves the cluster alone; apply needs the typed name, streams the steps, and the sink replays', { timeout: 180_000 }, async () => {
@@ -208,6 +227,7 @@ test('roll back from the history page, guarded by the typed name', { timeout: 18
   await page.goto(`${ui.base}/snapshots`);
   assert.equal(await page.locator('main table tbody tr').count(), 2, 'rewind and rollback each stored a snapshot');
   await shot('09-snapshots');
+  assert.deepEqual(pageErrors, [], 'no script error or CSP violation in the browser');
 });
 
 test('an interrupted run (its CLI process killed) is resumed from the run page', { timeout: 180_000 }, async () => {
