@@ -15,7 +15,7 @@ import { SESSION_COOKIE, Sessions, type Session } from './auth.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { Jobs, type JobEnd, type JobEvent } from './jobs.js';
 import {
-  capabilities, connectorInfo, connectorOffsets, getRun, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
+  capabilities, connectorInfo, connectorOffsets, getRun, logPositions, planPosition, type SinkPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
   OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, runEvents, runSteps,
   type OpsContext, type Plan, type RunRecord, type Store,
 } from './ops-bridge.js';
@@ -124,9 +124,11 @@ export function createConsole(deps: ConsoleDeps): Console {
     const ctx = await opsContext(c);
     const name = c.req.param('name');
     try {
-      const [info, offsets] = await Promise.all([connectorInfo(ctx, name), connectorOffsets(ctx, name)]);
+      const [info, offsets, positions] = await Promise.all([
+        connectorInfo(ctx, name), connectorOffsets(ctx, name), capabilities.logPositions ? logPositions(ctx, name) : undefined,
+      ]);
       return c.html(connectorPage({
-        info, offsets: offsets as never[], page: pageParam(c),
+        info, offsets: offsets as never[], page: pageParam(c), ...(positions ? { positions } : {}),
         runs: listRuns(ctx, { connector: name, limit: 5 }), snapshots: listSnapshots(ctx, { connector: name }),
       }, await frame(c)));
     } catch (err) {
@@ -157,8 +159,8 @@ export function createConsole(deps: ConsoleDeps): Console {
       if (mode === 'reset') plan = await planReset(ctx, { connector: name, resumeAfter });
       else if (mode === 'json') plan = await planRewind(ctx, { connector: name, offsets: await parseOffsetsText(str(form.offsets)), resumeAfter });
       else if (mode === 'table') plan = await planRewind(ctx, { connector: name, offsets: tableOffsets(form), resumeAfter });
-      else if (mode === 'position' && capabilities.sinkPositions) throw new OpsError('E_USAGE', 'positions are not available in this build', { field: 'position' });
-      else throw new OpsError('E_USAGE', `mode: must be table, json or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
+      else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter });
+      else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
       const id = plans.put(plan, session.id, session.context);
       return c.html(previewPage(plan, id, session.csrf, await frame(c)));
@@ -167,8 +169,9 @@ export function createConsole(deps: ConsoleDeps): Console {
       const kept = mode === 'json' ? { pasted: str(form.offsets) } : {};
       try {
         return c.html(await renderChange(c, name, { ...kept, mode, resumeAfter, error: message(err) }), 400);
-      } catch (again) {
-        return c.html(await errorPage(c, `Change offsets of ${name}`, again), 400);
+      } catch {
+        // The form cannot be shown again (the cluster stopped answering): the refusal still is.
+        return c.html(await errorPage(c, `Change offsets of ${name}`, err), 400);
       }
     }
   });
@@ -377,6 +380,23 @@ function tableOffsets(form: Record<string, unknown>): unknown {
   }
   if (offsets.length === 0) throw new OpsError('E_OFFSETS_INVALID', 'offsets: no row was changed; edit at least one offset, or paste JSON', { field: 'offsets' });
   return { offsets };
+}
+
+/** The position form: earliest, latest, a time, or a shift by N records. */
+function positionOf(form: Record<string, unknown>): SinkPosition {
+  const kind = str(form.position);
+  if (kind === 'earliest' || kind === 'latest') return { kind };
+  if (kind === 'time') {
+    const time = str(form.time);
+    if (!time || Number.isNaN(Date.parse(time))) throw new OpsError('E_USAGE', `time: expected a date and time such as 2026-11-30T14:00 (got ${JSON.stringify(time)})`, { field: 'time' });
+    return { kind, time };
+  }
+  if (kind === 'shift') {
+    const by = Number(str(form.shift));
+    if (!Number.isSafeInteger(by) || by === 0) throw new OpsError('E_USAGE', `shift: expected a whole number of records, negative to go back (got ${JSON.stringify(str(form.shift))})`, { field: 'shift' });
+    return { kind, by };
+  }
+  throw new OpsError('E_USAGE', `position: must be earliest, latest, time or shift (got ${JSON.stringify(kind)})`, { field: 'position' });
 }
 
 function str(v: unknown): string {

@@ -74,6 +74,21 @@ export interface Plan {
  */
 export const capabilities = { sinkPositions: false, logPositions: false } as const;
 
+export type SinkPosition = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'time'; time: string } | { kind: 'shift'; by: number };
+
+/**
+ * A sink moved to a position on every partition of its topics. Not available until the ops
+ * layer can read the topics' positions (capabilities.sinkPositions); then this calls it.
+ */
+export async function planPosition(_ctx: OpsContext, _req: { connector: string; position: SinkPosition; resumeAfter?: ResumeAfter }): Promise<Plan> {
+  throw new OpsError('E_USAGE', 'moving a sink to a position (time, earliest, latest, shift-by) needs Kafka access, which this build of offsetctl does not have yet; edit the offsets or paste JSON instead', { field: 'position' });
+}
+
+/** Log start/end and lag per `topic/partition` of a sink (capabilities.logPositions); undefined when not available. */
+export async function logPositions(_ctx: OpsContext, _connector: string): Promise<Record<string, { logStart?: number; logEnd?: number; lag?: number }> | undefined> {
+  return undefined;
+}
+
 export async function listConnectorsOf(ctx: OpsContext): Promise<ConnectorSummary[]> {
   return listConnectors(ctx.http, ctx.url);
 }

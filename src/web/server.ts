@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { OpsError } from './ops-bridge.js';
@@ -66,7 +67,9 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
       : err));
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // On a wildcard address, print the machine's name: that is what a browser elsewhere opens.
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? hostname() : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   return {
     url,

@@ -78,6 +78,10 @@ test('a POST needs the session\'s CSRF token; other methods are refused', async 
   const switched = await ui.app.request('/context', form(`context=other&csrf=${csrf}`));
   assert.equal(switched.status, 303);
   assert.equal((await ui.app.request('/connectors', { method: 'PUT', headers: { cookie } })).status, 405);
+  // Positions are refused until the ops layer offers them (the form is not shown either).
+  const position = await ui.app.request('/connectors/x/preview', form(`mode=position&position=earliest&csrf=${csrf}`));
+  assert.equal(position.status, 400);
+  assert.match(await position.text(), /needs Kafka access/);
   // A preview that does not exist cannot be applied, whatever is typed.
   const apply = await ui.app.request('/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
   assert.equal(apply.status, 400);
