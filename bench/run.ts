@@ -1,4 +1,4 @@
-// `npm run bench`: runs the five figures one after the other (never in parallel: they would
+// `npm run bench`: runs the figures one after the other (never in parallel: they would
 // measure each other), prints the table and writes bench/results.json.
 //   --only 1,3      run some figures (numbers as in BENCHMARKS.md)
 //   --quick         fewer rounds: checks the harness, not for publishing
