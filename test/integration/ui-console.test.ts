@@ -87,7 +87,7 @@ test('requests without the session, with a spent login token or without the CSRF
   assert.equal((await fetch(`${ui.base}/connectors`, { method: 'DELETE', headers: { cookie: session } })).status, 405);
 });
 
-test('the connectors page lists the pipeline, filters it and is keyboard-reachable', { timeout: 60_000 }, async () => {
+test('the connectors page lists the pipeline, filters it, refreshes itself, and is keyboard-reachable', { timeout: 60_000 }, async () => {
   await page.goto(`${ui.base}/connectors`);
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Skip to content');
@@ -101,6 +101,20 @@ test('the connectors page lists the pipeline, filters it and is keyboard-reachab
   const rows = await page.$$eval('#connectors-table tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim())));
   assert.deepEqual(rows.map((r) => [r[0], r[1], r[2]]).sort(), [[pipeline.sink, 'sink', 'RUNNING'], [pipeline.source, 'source', 'RUNNING']]);
   assert.deepEqual(await unlabelledControls(), []);
+
+  // Auto-refresh: a state change on the cluster appears without a reload.
+  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+  assert.equal((await rest.request('PUT', `/connectors/${encodeURIComponent(pipeline.source)}/pause`)).status, 202);
+  try {
+    await page.waitForFunction((name) => Array.from(document.querySelectorAll('#connectors-table tbody tr'))
+      .some((tr) => tr.textContent?.includes(name) && tr.textContent.includes('PAUSED')), pipeline.source, { timeout: 20_000 });
+    assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true);
+  } finally {
+    await rest.resume(pipeline.source);
+    await rest.waitForRunning(pipeline.source);
+  }
+  await page.waitForFunction((name) => Array.from(document.querySelectorAll('#connectors-table tbody tr'))
+    .every((tr) => !tr.textContent?.includes(name) || tr.textContent.includes('RUNNING')), pipeline.source, { timeout: 20_000 });
   await shot('01-connectors');
   await page.setViewportSize({ width: 420, height: 900 });
   await shot('01-connectors-narrow');
