@@ -83,6 +83,12 @@ export function csrfField(csrf: string): Html {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
+/** An ISO time as `2026-11-30 15:47:03Z`, machine-readable in `datetime`. */
+export function time(iso: string | undefined): Html | '' {
+  if (!iso) return '';
+  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}</time>`;
+}
+
 export function stateBadge(state: string): Html {
   const s = state.toUpperCase();
   const cls = s === 'RUNNING' || s === 'SUCCEEDED' ? 'ok' : s === 'FAILED' ? 'bad' : s === 'INTERRUPTED' ? 'warn' : 'neutral';

@@ -1,7 +1,7 @@
 // Connector page: config summary (secrets never leave the server), state, tasks with their
 // failure traces, the offsets table (paged), and this connector's recent runs and snapshots.
 import type { ConnectorInfo, RunRecord, SnapshotRecord } from '../ops-bridge.js';
-import { html, layout, stateBadge, text, type Html, type LayoutOptions } from '../html.js';
+import { html, layout, stateBadge, text, time, type Html, type LayoutOptions } from '../html.js';
 import { safeConfig } from '../secrets.js';
 import { offsetsTable, pageOf, pager, sortEntries, type LogPositions, type OffsetEntryLike } from './offsets-view.js';
 
@@ -56,7 +56,7 @@ ${pager(base, paged, 'Offsets')}`}
 </section>
 <section aria-labelledby="h-history">
 <h2 id="h-history">Recent history</h2>
-${view.runs.length === 0 ? html`<p class="muted">No runs of this connector in this console's state folder.</p>` : html`<ul class="plain">${view.runs.slice(0, 5).map((r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a> ${r.operation} ${stateBadge(r.displayStatus)} <span class="muted">${r.startedAt}</span></li>`)}</ul>`}
-${view.snapshots.length === 0 ? '' : html`<p>Latest snapshot: <a href="/snapshots/${encodeURIComponent(view.snapshots[0]!.id)}">${view.snapshots[0]!.id}</a> <span class="muted">${view.snapshots[0]!.takenAt}</span></p>`}
+${view.runs.length === 0 ? html`<p class="muted">No runs of this connector in this console's state folder.</p>` : html`<ul class="plain">${view.runs.slice(0, 5).map((r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a> ${r.operation} ${stateBadge(r.displayStatus)} <span class="muted">${time(r.startedAt)}</span></li>`)}</ul>`}
+${view.snapshots.length === 0 ? '' : html`<p>Latest snapshot: <a href="/snapshots/${encodeURIComponent(view.snapshots[0]!.id)}">${view.snapshots[0]!.id}</a> <span class="muted">${time(view.snapshots[0]!.takenAt)}</span></p>`}
 </section>`);
 }

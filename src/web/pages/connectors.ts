@@ -2,7 +2,7 @@
 // run; a filter box and an auto-refreshing table (htmx swaps in /connectors/table every 5 s,
 // keeping the filter). Without JavaScript the filter is a plain GET form.
 import type { ConnectorSummary, RunRecord } from '../ops-bridge.js';
-import { html, layout, stateBadge, type Html, type LayoutOptions } from '../html.js';
+import { html, layout, stateBadge, time, type Html, type LayoutOptions } from '../html.js';
 
 export interface ConnectorsView {
   connectors: ConnectorSummary[];
@@ -51,6 +51,6 @@ function connectorRow(c: ConnectorSummary, run: RunRecord | undefined): Html {
 <td>${c.type}</td>
 <td>${stateBadge(c.state)}</td>
 <td>${running}/${c.tasks.length} running${failed ? html` <span class="badge bad">${failed} failed</span>` : ''}</td>
-<td>${run ? html`<a href="/runs/${encodeURIComponent(run.id)}">${run.operation} ${run.displayStatus}</a> <span class="muted">${run.startedAt}</span>` : html`<span class="muted">none</span>`}</td>
+<td>${run ? html`<a href="/runs/${encodeURIComponent(run.id)}">${run.operation} ${run.displayStatus}</a> <span class="muted">${time(run.startedAt)}</span>` : html`<span class="muted">none</span>`}</td>
 </tr>`;
 }

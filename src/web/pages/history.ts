@@ -1,7 +1,7 @@
 // Runs and snapshots: the same records as `offsetctl runs`, `runs show`, `snapshots` and
 // `snapshots show`, with resume for an interrupted run and a guarded rollback per snapshot.
 import type { EventRecord, Plan, RunRecord, SnapshotRecord, StepRecord } from '../ops-bridge.js';
-import { csrfField, html, layout, stateBadge, text, type Html, type LayoutOptions } from '../html.js';
+import { csrfField, html, layout, stateBadge, text, time, type Html, type LayoutOptions } from '../html.js';
 import { offsetsTable, pageOf, pager, sortEntries, type OffsetEntryLike } from './offsets-view.js';
 import { afterText, diffTable, planSummary } from './preview.js';
 
@@ -15,7 +15,7 @@ ${runs.length === 0 ? html`<p class="muted">No runs yet on this cluster.</p>` : 
 <tbody>${runs.map((r) => html`<tr>
 <td><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a></td>
 <td><a href="/connectors/${encodeURIComponent(r.connector)}">${r.connector}</a></td>
-<td>${r.operation}</td><td>${stateBadge(r.displayStatus)}</td><td>${r.startedAt}</td><td>${r.lastStep ?? ''}</td><td>${r.connectorState ?? ''}</td>
+<td>${r.operation}</td><td>${stateBadge(r.displayStatus)}</td><td>${time(r.startedAt)}</td><td>${r.lastStep ?? ''}</td><td>${r.connectorState ?? ''}</td>
 <td>${r.context.snapshotId ? html`<a class="rollback-link" href="/snapshots/${encodeURIComponent(r.context.snapshotId)}" aria-label="Roll back ${r.connector} to snapshot ${r.context.snapshotId}">Roll back…</a>` : ''}</td>
 </tr>`)}</tbody></table></div>`}`);
 }
@@ -26,7 +26,7 @@ export function runPage(run: RunRecord, steps: StepRecord[], events: EventRecord
 <dl class="facts">
 <dt>Operation</dt><dd>${run.operation} of <a href="/connectors/${encodeURIComponent(run.connector)}">${run.connector}</a> on <code>${run.clusterUrl}</code></dd>
 <dt>Status</dt><dd>${stateBadge(run.displayStatus)}</dd>
-<dt>Started</dt><dd>${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})</dd>
+<dt>Started</dt><dd>${time(run.startedAt)}${run.finishedAt ? html`, finished ${time(run.finishedAt)}` : ''} (pid ${run.pid})</dd>
 <dt>Workflow</dt><dd>${run.workflowId} (${run.workflowFile})</dd>
 <dt>Last step</dt><dd>${run.lastStep ?? '(none finished)'}</dd>
 ${run.context.snapshotId ? html`<dt>Snapshot</dt><dd><a href="/snapshots/${encodeURIComponent(run.context.snapshotId)}">${run.context.snapshotId}</a> (roll back from there)</dd>` : ''}
@@ -38,10 +38,10 @@ ${interrupted ? html`<form method="post" action="/runs/${encodeURIComponent(run.
 <button type="submit" class="primary">Preview resume</button></form>` : ''}
 <section aria-labelledby="h-steps"><h2 id="h-steps">Steps</h2>
 ${steps.length === 0 ? html`<p class="muted">No step finished.</p>` : html`<table class="data"><thead><tr><th scope="col" class="num">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Finished</th></tr></thead>
-<tbody>${steps.map((s) => html`<tr><td class="num">${s.seq}</td><td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stateBadge(s.status === 'passed' ? 'SUCCEEDED' : 'FAILED')} ${s.status}${s.error ? html` <span>${text(s.error.message)}</span>` : ''}</td><td>${s.finishedAt}</td></tr>`)}</tbody></table>`}
+<tbody>${steps.map((s) => html`<tr><td class="num">${s.seq}</td><td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stateBadge(s.status === 'passed' ? 'SUCCEEDED' : 'FAILED')} ${s.status}${s.error ? html` <span>${text(s.error.message)}</span>` : ''}</td><td>${time(s.finishedAt)}</td></tr>`)}</tbody></table>`}
 </section>
 <section aria-labelledby="h-journal"><h2 id="h-journal">Journal</h2>
-<ol class="events journal">${events.map((e) => html`<li><span class="muted">${e.at}</span> ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${text(eventText(e.detail))}</li>`)}</ol>
+<ol class="events journal">${events.map((e) => html`<li><span class="muted">${time(e.at)}</span> ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${text(eventText(e.detail))}</li>`)}</ol>
 </section>`);
 }
 
@@ -62,7 +62,7 @@ ${connector ? html`<p><a href="/snapshots">All snapshots</a></p>` : ''}
 ${snapshots.length === 0 ? html`<p class="muted">No snapshots yet on this cluster: rewind, reset and rollback take one before they change anything.</p>` : html`<div class="scroll"><table class="data">
 <thead><tr><th scope="col">Snapshot</th><th scope="col">Connector</th><th scope="col">Type</th><th scope="col">State before</th><th scope="col" class="num">Partitions</th><th scope="col">Taken</th><th scope="col">Run</th></tr></thead>
 <tbody>${snapshots.map((s) => html`<tr>
-<td><a href="/snapshots/${encodeURIComponent(s.id)}">${s.id}</a></td><td><a href="/connectors/${encodeURIComponent(s.connector)}">${s.connector}</a></td><td>${s.connectorType}</td><td>${s.stateBefore}</td><td class="num">${s.partitions}</td><td>${s.takenAt}</td>
+<td><a href="/snapshots/${encodeURIComponent(s.id)}">${s.id}</a></td><td><a href="/connectors/${encodeURIComponent(s.connector)}">${s.connector}</a></td><td>${s.connectorType}</td><td>${s.stateBefore}</td><td class="num">${s.partitions}</td><td>${time(s.takenAt)}</td>
 <td>${s.runId ? html`<a href="/runs/${encodeURIComponent(s.runId)}">${s.runId}</a>` : ''}</td></tr>`)}</tbody></table></div>`}`);
 }
 
@@ -84,7 +84,7 @@ export function snapshotPage(view: SnapshotView, frame: Frame): Html {
   return layout({ ...frame, title: `Snapshot ${s.id}`, nav: 'snapshots' }, html`
 <dl class="facts">
 <dt>Connector</dt><dd><a href="/connectors/${encodeURIComponent(s.connector)}">${s.connector}</a> (${s.connectorType}) on <code>${s.clusterUrl}</code></dd>
-<dt>Taken</dt><dd>${s.takenAt}${s.runId ? html` by run <a href="/runs/${encodeURIComponent(s.runId)}">${s.runId}</a>` : ''}</dd>
+<dt>Taken</dt><dd>${time(s.takenAt)}${s.runId ? html` by run <a href="/runs/${encodeURIComponent(s.runId)}">${s.runId}</a>` : ''}</dd>
 <dt>State before</dt><dd>${stateBadge(s.stateBefore)}</dd>
 <dt>Partitions</dt><dd>${s.partitions}</dd>
 </dl>

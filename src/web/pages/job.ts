@@ -1,12 +1,12 @@
 // A running (or finished) operation: its steps as they happen, then the final state and the
 // snapshot id. app.js follows /jobs/:id/events; without JavaScript a reload shows the progress.
 import type { Job, JobEnd, JobEvent } from '../jobs.js';
-import { html, layout, stateBadge, type Html, type LayoutOptions } from '../html.js';
+import { html, layout, stateBadge, time, type Html, type LayoutOptions } from '../html.js';
 
 export function jobPage(job: Job, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
   const { plan } = job;
   return layout({ ...frame, title: `${plan.operation} of ${plan.connector}`, nav: 'runs' }, html`
-<p>Started ${job.startedAt} on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
+<p>Started ${time(job.startedAt)} on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
 <section aria-labelledby="h-steps">
 <h2 id="h-steps">Steps</h2>
 <ol id="job-events" class="events" data-events="${job.end ? '' : `/jobs/${encodeURIComponent(job.id)}/events`}" aria-live="polite">
