@@ -270,3 +270,22 @@ test('an interrupted run (its CLI process killed) is resumed from the run page',
   const { offsets } = await rest.offsets(pipeline.source);
   assert.deepEqual(offsets.find((o) => o.partition['filename'] === other.filename)?.offset, { position: 7 });
 });
+
+test('reset from the change page: every offset removed (− in the diff), and the source reads its file again', { timeout: 180_000 }, async () => {
+  const before = (await rest.offsets(pipeline.source)).offsets.length;
+  await page.goto(`${ui.base}/connectors/${encodeURIComponent(pipeline.source)}/change`);
+  await page.click('button:text-is("Preview reset")');
+  assert.equal(await page.textContent('#diff-summary'), `0 changed, 0 added, ${before} removed, 0 unchanged.`);
+  const marks = await page.$$eval('table.diff tbody td.mark span[aria-hidden]', (spans) => spans.map((s) => s.textContent));
+  assert.deepEqual(marks, Array(before).fill('−'));
+  await page.setViewportSize({ width: 420, height: 900 });
+  await shot('10-reset-preview-narrow');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.fill('#confirm', pipeline.source);
+  await page.click('form:has(#confirm) button[type=submit]');
+  await page.waitForSelector('.outcome[data-status]', { timeout: 150_000 });
+  assert.equal(await page.getAttribute('.outcome', 'data-status'), 'succeeded', await page.textContent('.outcome') ?? '');
+  // The source starts its file over: the sink receives the five lines a third time.
+  const all = await waitForLines(pipeline.outputFile, 15, 60_000);
+  assert.deepEqual(all.slice(10), lines);
+});
