@@ -28,7 +28,6 @@ export type { RunEvent } from '../arazzo/index.js';
 export type { OperationOutcome } from '../ops/run-operation.js';
 export type { ConnectorInfo, ConnectorSummary, TaskState } from '../ops/connect-client.js';
 export type { EventRecord, RunRecord, SnapshotRecord, StepRecord, Store } from '../store/index.js';
-export { openStore } from '../store/index.js';
 export { isRefusal } from './refusal.js';
 
 export interface OpsContext {
