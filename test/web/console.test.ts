@@ -11,6 +11,7 @@ import { HttpClient } from '../../src/http/client.js';
 import { openStore } from '../../src/store/index.js';
 import { createConsole, CSP } from '../../src/web/app.js';
 import { liveView } from '../../src/web/jobs.js';
+import { changePage } from '../../src/web/pages/change.js';
 import { connectorPage } from '../../src/web/pages/connector.js';
 import { connectorsTable } from '../../src/web/pages/connectors.js';
 import { isLoopback, parseListen, startConsole } from '../../src/web/server.js';
@@ -141,4 +142,29 @@ test('the live view shows a polling step as waiting, not as failures, and each r
     'workflow wf started', 'waitForStopped started', 'waitForStopped: waiting (poll)', 'waitForStopped passed',
     'rewindOffsets started', 'rewindOffsets failed: Connect said no', 'workflow wf failed',
   ]);
+});
+
+test('sink positions and log columns appear only when the ops layer provides them', () => {
+  const info = { name: 'orders-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: {} };
+  const offsets = [{ partition: { kafka_topic: 'orders', kafka_partition: 0 }, offset: { kafka_offset: 5 } }];
+  const without = String(changePage({ info, offsets, page: 1, csrf: 'c', sinkPositions: false }, {}));
+  const withPositions = String(changePage({ info, offsets, page: 1, csrf: 'c', sinkPositions: true }, {}));
+  assert.doesNotMatch(without, /name="position"/);
+  for (const value of ['earliest', 'latest', 'time', 'shift']) assert.match(withPositions, new RegExp(`name="position" value="${value}"`));
+  const plain = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [] }, {}));
+  const withLog = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], positions: { 'orders/0': { logStart: 2, logEnd: 9, lag: 4 } } }, {}));
+  assert.doesNotMatch(plain, /Log start/);
+  assert.match(withLog, /Log start<\/th><th scope="col" class="num">Log end<\/th><th scope="col" class="num">Lag/);
+  assert.match(withLog, /<td class="num">2<\/td><td class="num">9<\/td><td class="num">4<\/td>/);
+});
+
+test('the offsets table is paged: 100 rows a page, whatever the partition count', () => {
+  const info = { name: 'big-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: {} };
+  const offsets = Array.from({ length: 1050 }, (_v, p) => ({ partition: { kafka_topic: 't', kafka_partition: p }, offset: { kafka_offset: p } }));
+  const last = String(connectorPage({ info, offsets, page: 11, runs: [], snapshots: [] }, {}));
+  assert.equal(last.match(/<tr><td>t<\/td>/g)?.length, 50);
+  assert.match(last, /Page 11 of 11 \(rows 1001–1050 of 1050\)/);
+  const first = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [] }, {}));
+  assert.equal(first.match(/<tr><td>t<\/td>/g)?.length, 100);
+  assert.match(first, /href="\/connectors\/big-sink\?page=2" rel="next"/);
 });
