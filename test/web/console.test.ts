@@ -59,6 +59,10 @@ test('every request needs the session; the login token works once and becomes an
   assert.doesNotMatch(body, /<script>|<script [^>]*>[^<]/, 'no inline script');
   assert.match(body, /<script src="\/assets\/htmx.min.js" defer><\/script>/);
   assert.equal((await ui.app.request('/assets/htmx.min.js', { headers: { cookie } })).status, 200);
+  // A cluster that does not answer is said on the page, which still renders.
+  const down = await ui.app.request('/connectors', { headers: { cookie } });
+  assert.equal(down.status, 200);
+  assert.match(await down.text(), /<div class="error" role="alert">[^<]*127\.0\.0\.1:9/);
 });
 
 test('under TLS the session cookie is Secure', async () => {
