@@ -2,20 +2,19 @@
 // POST passes the CSRF check; pages call only the ops bridge. Refusals (bad input, pre-flight)
 // are shown next to the form with the CLI's message and status 400: nothing was sent to the
 // cluster but reads.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
-import { streamSSE } from 'hono/streaming';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
 import { SESSION_COOKIE, Sessions, type Session } from './auth.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
-import { Jobs, type JobEnd, type JobEvent } from './jobs.js';
+import { loadAssets } from './assets.js';
+import { positionOf, str, tableOffsets } from './forms.js';
+import { Jobs } from './jobs.js';
+import { streamJob } from './job-stream.js';
 import {
-  capabilities, connectorInfo, connectorOffsets, getRun, logPositions, planPosition, type SinkPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
+  capabilities, connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
   OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, runEvents, runSteps,
   type OpsContext, type Plan, type RunRecord, type Store,
 } from './ops-bridge.js';
@@ -203,38 +202,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/jobs/:id/events', (c) => {
     const job = jobs.get(c.req.param('id'));
     if (!job) return c.text('no such job', 404);
-    return streamSSE(c, async (stream) => {
-      const queue: Array<JobEvent | JobEnd> = [...job.events];
-      if (job.end) queue.push(job.end);
-      let wake: (() => void) | undefined;
-      const listener = (value: JobEvent | JobEnd): void => {
-        queue.push(value);
-        wake?.();
-      };
-      job.listeners.add(listener);
-      let closed = false;
-      stream.onAbort(() => {
-        closed = true;
-        wake?.();
-      });
-      try {
-        for (;;) {
-          while (queue.length > 0) {
-            const value = queue.shift()!;
-            if ('seq' in value) await stream.writeSSE({ event: 'step', id: String(value.seq), data: JSON.stringify(value) });
-            else {
-              await stream.writeSSE({ event: 'end', data: JSON.stringify({ status: value.status }) });
-              return;
-            }
-          }
-          if (closed) return;
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = undefined;
-        }
-      } finally {
-        job.listeners.delete(listener);
-      }
-    });
+    return streamJob(c, job);
   });
 
   app.get('/runs', async (c) => {
@@ -346,63 +314,6 @@ export function createConsole(deps: ConsoleDeps): Console {
   return { app, sessions, jobs };
 }
 
-/**
- * The table form's rows: partition, original and edited offset, in order. Only edited rows
- * become target entries; a sink's number is its kafka_offset, other offsets are JSON objects.
- */
-function tableOffsets(form: Record<string, unknown>): unknown {
-  const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined ? [] : [String(v)]);
-  const partitions = list(form.partition);
-  const originals = list(form.original);
-  const edited = list(form.offset);
-  const offsets: unknown[] = [];
-  for (let i = 0; i < partitions.length; i++) {
-    const value = (edited[i] ?? '').trim();
-    if (value === (originals[i] ?? '').trim()) continue;
-    let partition: Record<string, unknown>;
-    try {
-      partition = JSON.parse(partitions[i]!) as Record<string, unknown>;
-    } catch {
-      throw new OpsError('E_OFFSETS_INVALID', `offsets[${offsets.length}].partition: not valid JSON; reload the page`, { field: `offsets[${offsets.length}].partition` });
-    }
-    const sink = 'kafka_topic' in partition;
-    let offset: unknown;
-    if (value === '' || value === '(none)') offset = null;
-    else if (sink) offset = { kafka_offset: /^-?\d+$/.test(value) ? Number(value) : value };
-    else {
-      try {
-        offset = JSON.parse(value);
-      } catch {
-        throw new OpsError('E_OFFSETS_INVALID', `offsets[${offsets.length}].offset: not valid JSON (${value.slice(0, 40)}); write it as an object such as {"position": 0}`, { field: `offsets[${offsets.length}].offset` });
-      }
-    }
-    offsets.push({ partition, offset });
-  }
-  if (offsets.length === 0) throw new OpsError('E_OFFSETS_INVALID', 'offsets: no row was changed; edit at least one offset, or paste JSON', { field: 'offsets' });
-  return { offsets };
-}
-
-/** The position form: earliest, latest, a time, or a shift by N records. */
-function positionOf(form: Record<string, unknown>): SinkPosition {
-  const kind = str(form.position);
-  if (kind === 'earliest' || kind === 'latest') return { kind };
-  if (kind === 'time') {
-    const time = str(form.time);
-    if (!time || Number.isNaN(Date.parse(time))) throw new OpsError('E_USAGE', `time: expected a date and time such as 2026-11-30T14:00 (got ${JSON.stringify(time)})`, { field: 'time' });
-    return { kind, time };
-  }
-  if (kind === 'shift') {
-    const by = Number(str(form.shift));
-    if (!Number.isSafeInteger(by) || by === 0) throw new OpsError('E_USAGE', `shift: expected a whole number of records, negative to go back (got ${JSON.stringify(str(form.shift))})`, { field: 'shift' });
-    return { kind, by };
-  }
-  throw new OpsError('E_USAGE', `position: must be earliest, latest, time or shift (got ${JSON.stringify(kind)})`, { field: 'position' });
-}
-
-function str(v: unknown): string {
-  return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : '';
-}
-
 function pageParam(c: Context): number {
   return Number.parseInt(c.req.query('page') ?? '1', 10) || 1;
 }
@@ -414,20 +325,4 @@ function message(err: unknown): string {
 
 function bare(title: string, body: string): Html {
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · offsetctl</title></head><body><main><h1>${title}</h1><p>${body}</p></main></body></html>`;
-}
-
-interface Asset {
-  body: string;
-  type: string;
-}
-
-/** The stylesheet, the script and htmx, read once from the package (nothing from a CDN). */
-function loadAssets(): Map<string, Asset> {
-  const here = (file: string): string => fileURLToPath(new URL(`../../../src/web/assets/${file}`, import.meta.url));
-  const require = createRequire(import.meta.url);
-  return new Map<string, Asset>([
-    ['app.css', { body: readFileSync(here('app.css'), 'utf8'), type: 'text/css; charset=utf-8' }],
-    ['app.js', { body: readFileSync(here('app.js'), 'utf8'), type: 'text/javascript; charset=utf-8' }],
-    ['htmx.min.js', { body: readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'), type: 'text/javascript; charset=utf-8' }],
-  ]);
 }
