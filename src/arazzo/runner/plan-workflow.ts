@@ -7,6 +7,7 @@ import { describeOperation } from '../sources/index.js';
 import type { Criterion } from '../types.js';
 import { buildRequest } from './build-request.js';
 import { compileReachable, compileWorkflow, type CompiledStep, type CompiledWorkflow } from './compile.js';
+import { compileInputs } from './inputs.js';
 import { errorInfo } from './run-step.js';
 import { selectWorkflow } from './run-workflow.js';
 
@@ -44,13 +45,16 @@ export interface PlanWorkflowOptions {
 /**
  * Plans a workflow: its steps, their resolved operations and their requests as far as they are
  * known without sending anything. Throws the same refusals as runWorkflow for a document that
- * cannot run (unknown workflow, unresolvable operation); inputs are used but not validated.
+ * cannot run (unknown workflow, unresolvable operation, inputs given that the schema refuses).
  */
 export async function planWorkflow(options: PlanWorkflowOptions): Promise<WorkflowPlan> {
   const root = selectWorkflow(options.registry, options.workflowId);
   const cw = compileWorkflow(root.workflow, root.registry);
   compileReachable(cw);
-  const inputs = options.inputs ?? {};
+  // Inputs given are held to the same schema as a run (a plan must not accept what run refuses);
+  // with none at all, the plan shows where each input would go.
+  const given = options.inputs ?? {};
+  const inputs = Object.keys(given).length > 0 ? validateGivenInputs(cw, given) : given;
   const ctx: ExpressionContext = {
     inputs,
     outputs: {},
@@ -133,4 +137,15 @@ function describeAction(a: { name: string; type: string; stepId?: string; workfl
   const target = a.stepId ?? a.workflowId;
   const retry = a.type === 'retry' ? ` (limit ${a.retryLimit ?? 1}${a.retryAfter !== undefined ? `, after ${a.retryAfter} s` : ''})` : '';
   return `${a.name}: ${a.type}${target ? ` → ${target}` : ''}${retry}${a.origin === 'workflow' ? ' [workflow]' : ''}`;
+}
+
+/**
+ * The inputs given, checked against the workflow's schema as a run would check them, except that
+ * inputs left out are allowed (a plan shows `{$inputs.x}` where they go).
+ */
+function validateGivenInputs(cw: CompiledWorkflow, given: Record<string, unknown>): Record<string, unknown> {
+  const schema = cw.workflow.inputs;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return cw.validateInputs(given);
+  const { required: _required, ...rest } = schema as Record<string, unknown>;
+  return compileInputs(rest, cw.components, cw.workflowId)(given);
 }

@@ -78,16 +78,25 @@ export function parseServers(values: string[]): { all?: string; byName: Record<s
 async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
   const doc = await loadDocumentFile(file);
   const diagnostics = validateArazzo(doc);
-  assertValid(doc, diagnostics);
   const overrides: Record<string, string> = {};
   for (const pair of args.source ?? []) {
     const [name, target] = splitPair(pair, '--source');
     overrides[name] = target;
   }
-  const registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
-  const operationDiagnostics = registry.checkOperations();
-  assertValid(doc, operationDiagnostics);
-  return { doc, registry, warnings: [...diagnostics, ...operationDiagnostics].filter((d) => d.severity !== 'error') };
+  const structural = diagnostics.some((d) => d.severity === 'error');
+  // One pass reports everything: operations are checked even when the structure has errors, as
+  // far as the sources can be loaded (a load failure then only hides the operation checks).
+  let registry: SourceRegistry | undefined;
+  let operationDiagnostics: Diagnostic[] = [];
+  try {
+    registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
+    operationDiagnostics = registry.checkOperations();
+  } catch (err) {
+    if (!structural) throw err;
+  }
+  const all = [...diagnostics, ...operationDiagnostics].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  assertValid(doc, all);
+  return { doc, registry: registry!, warnings: all.filter((d) => d.severity !== 'error') };
 }
 
 function checkFormat(format: unknown, allowed: string[]): string {
