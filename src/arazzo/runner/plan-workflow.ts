@@ -8,13 +8,16 @@ import type { Criterion } from '../types.js';
 import { buildRequest } from './build-request.js';
 import { compileReachable, compileWorkflow, type CompiledStep, type CompiledWorkflow } from './compile.js';
 import { compileInputs } from './inputs.js';
+import { DEFAULT_RECEIVE_TIMEOUT_MS } from './message-step.js';
 import { errorInfo } from './run-step.js';
 import { selectWorkflow } from './run-workflow.js';
 
 export interface PlannedStep {
   workflowId: string;
   stepId: string;
-  kind: 'operation' | 'workflow';
+  kind: 'operation' | 'workflow' | 'message';
+  /** 1.1 AsyncAPI steps: what would be sent, or what is awaited. */
+  message?: { action: 'send' | 'receive'; address: string; headers: Record<string, string>; payload?: unknown; correlationId?: unknown; timeoutMs?: number };
   /** `PUT /connectors/{connector}/stop (connectorsApi)` */
   operation?: string;
   request?: { method: string; url: string; headers: Record<string, string>; body?: string };
@@ -86,6 +89,16 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
     const callInputs: Record<string, unknown> = {};
     for (const p of cs.parameters) callInputs[p.name] = resolve(p.value);
     planned.calls = { workflowId: cs.callee.workflow.workflowId, inputs: callInputs };
+    return planned;
+  }
+  if (cs.message) {
+    const m = cs.message;
+    const t = m.target;
+    planned.kind = 'message';
+    planned.operation = `${m.action} ${m.address} (${t.sourceName}${t.operationId ? ` ${t.operationId}` : ''}, server ${t.server.name}: ${t.bootstrap.join(',') || '{server}'})`;
+    const headers: Record<string, string> = {};
+    for (const p of cs.parameters) if (p.in === 'header') headers[p.name] = String(resolve(p.value));
+    planned.message = { action: m.action, address: m.address, headers, ...(cs.body ? { payload: resolve(cs.step.requestBody?.payload) } : {}), ...(m.correlationId ? { correlationId: resolve(cs.step.correlationId) } : {}), ...(m.action === 'receive' ? { timeoutMs: cs.timeoutMs ?? DEFAULT_RECEIVE_TIMEOUT_MS } : {}) };
     return planned;
   }
   planned.operation = describeOperation(cs.operation!);
