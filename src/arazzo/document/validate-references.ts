@@ -93,7 +93,7 @@ function checkOperationSource(index: _DocumentIndex, operationId: string, p: str
   if (!qualified) {
     r.error('invalid-expression', p, `operationId "${operationId}" must be $sourceDescriptions.<name>.<operationId> or a bare operationId`);
   } else if (!index.sources.has(qualified.source)) {
-    r.error('unknown-source', p, `operationId "${operationId}" names source "${qualified.source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
+    r.error('unknown-source', p, `operationId "${operationId}" names source "${qualified.source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})${didYouMean(index, qualified.source)}`);
   } else if (index.sources.get(qualified.source) === 'arazzo') {
     r.error('unknown-source', p, `operationId "${operationId}" points into "${qualified.source}", an arazzo source; operations come from openapi sources (use workflowId to call a workflow)`);
   }
@@ -117,7 +117,7 @@ function checkOperationPath(index: _DocumentIndex, operationPath: string, p: str
   }
   const source = match[1] as string;
   if (!index.sources.has(source)) {
-    r.error('unknown-source', p, `operationPath names source "${source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
+    r.error('unknown-source', p, `operationPath names source "${source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})${didYouMean(index, source)}`);
   }
 }
 
@@ -329,4 +329,10 @@ function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
     if (found) return found;
   }
   return undefined;
+}
+
+/** Source names are case-sensitive; the spec's own 1.1 example spells one two ways. */
+function didYouMean(index: _DocumentIndex, name: string): string {
+  const match = [...index.sources.keys()].find((k) => k.toLowerCase() === name.toLowerCase());
+  return match ? `; names are case-sensitive: write "${match}"` : '';
 }

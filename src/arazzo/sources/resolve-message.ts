@@ -71,6 +71,11 @@ function directed(operation: AsyncApiOperation, action: 'send' | 'receive', sour
 }
 
 function findAsyncOperation(sources: ReadonlyMap<string, AsyncApiSource>, step: MessageStepTarget): { source: AsyncApiSource; operation: AsyncApiOperation } {
+  // `$sourceDescriptions.<name>.<operationId>` in operationPath (the spec's own example does this) is
+  // refused by validation with its fix; resolving it as the id it names reports everything else too.
+  if (step.operationPath !== undefined && /^\$sourceDescriptions\.[^.]+\.[^#]+$/.test(step.operationPath) && !step.operationPath.endsWith('.url')) {
+    return findAsyncOperation(sources, { operationId: step.operationPath });
+  }
   if (step.operationPath !== undefined) {
     const m = /^\{?\$sourceDescriptions\.([^.}]+)\.url\}?#\/operations\/(.+)$/.exec(step.operationPath);
     if (!m) throw new ArazzoError('E_OPERATION', `operationPath "${step.operationPath}" must point at an AsyncAPI operation as {$sourceDescriptions.<name>.url}#/operations/<operationId>`);

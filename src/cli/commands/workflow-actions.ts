@@ -96,7 +96,9 @@ async function openDocument(file: string, args: SourceArgs): Promise<{ doc: Load
   } catch (err) {
     if (!structural) throw err;
   }
-  const all = [...diagnostics, ...operationDiagnostics].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  // An operation problem at a place the structure checks already flagged says the same thing again.
+  const flagged = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.pointer));
+  const all = [...diagnostics, ...operationDiagnostics.filter((d) => !(d.severity === 'error' && flagged.has(d.pointer) && !/reply of operation/.test(d.message)))].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   assertValid(doc, all);
   return { doc, registry: registry!, warnings: all.filter((d) => d.severity !== 'error') };
 }
