@@ -77,7 +77,7 @@ export function parseServers(values: string[]): { all?: string; byName: Record<s
   return servers;
 }
 
-async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
+export async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
   const doc = await loadDocumentFile(file);
   const diagnostics = validateArazzo(doc);
   const overrides: Record<string, string> = {};

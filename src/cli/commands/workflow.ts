@@ -44,6 +44,23 @@ export function register(program: Command): void {
       await impl.validateCommand(file, opts);
     });
 
+  withSourceOptions(workflow.command('lint <file>').description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding)"))
+    .option('--format <format>', 'text or json', 'text')
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      const impl = await import('./workflow-lint.js');
+      await impl.lintCommand(file, opts);
+    });
+
+  workflow
+    .command('upgrade <file>')
+    .description('rewrite an Arazzo 1.0.x document as 1.1.0 in place, keeping comments and order, and list what needs a person')
+    .option('--output-file <path>', 'write the upgraded document there instead of over <file>')
+    .option('--dry-run', 'print the upgraded document instead of writing it')
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      const impl = await import('./workflow-upgrade.js');
+      await impl.upgradeCommand(file, opts);
+    });
+
   withInputOptions(withSourceOptions(workflow.command('plan <file>').description('show the steps, operations and requests a run would make, without sending anything')))
     .option('--output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
