@@ -95,10 +95,14 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
     const m = cs.message;
     const t = m.target;
     planned.kind = 'message';
-    planned.operation = `${m.action} ${m.address} (${t.sourceName}${t.operationId ? ` ${t.operationId}` : ''}, server ${t.server.name}: ${t.bootstrap.join(',') || '{server}'})`;
+    const address = m.address.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const p = cs.parameters.find((x) => x.in === 'path' && x.name === name);
+      return p ? String(resolve(p.value)) : whole;
+    });
+    planned.operation = `${m.action} ${address} (${t.sourceName}${t.operationId ? ` ${t.operationId}` : ''}, server ${t.server.name}: ${t.bootstrap.join(',') || '{server}'})`;
     const headers: Record<string, string> = {};
     for (const p of cs.parameters) if (p.in === 'header') headers[p.name] = String(resolve(p.value));
-    planned.message = { action: m.action, address: m.address, headers, ...(cs.body ? { payload: resolve(cs.step.requestBody?.payload) } : {}), ...(m.correlationId ? { correlationId: resolve(cs.step.correlationId) } : {}), ...(m.action === 'receive' ? { timeoutMs: cs.timeoutMs ?? DEFAULT_RECEIVE_TIMEOUT_MS } : {}) };
+    planned.message = { action: m.action, address, headers, ...(cs.body ? { payload: resolve(cs.step.requestBody?.payload) } : {}), ...(m.correlationId ? { correlationId: resolve(cs.step.correlationId) } : {}), ...(m.action === 'receive' ? { timeoutMs: cs.timeoutMs ?? DEFAULT_RECEIVE_TIMEOUT_MS } : {}) };
     return planned;
   }
   planned.operation = describeOperation(cs.operation!);

@@ -68,7 +68,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
     passedSteps: new Set(),
     execute: (ref, callInputs) => executeWorkflow(state, compileWorkflow(ref.workflow, ref.registry), callInputs, {}),
   };
-  await markReceivableChannels(state, reachable);
+  await markReceivableChannels(state, reachable, cw, inputs);
   let outcome: WorkflowOutcome;
   try {
     outcome = await executeWorkflow(state, cw, options.inputs, { validated: inputs, startIndex, ...(options.resume ? { resume: options.resume } : {}) });
@@ -87,14 +87,24 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
  * triggered, is found however late the receive step comes. A channel that cannot be marked
  * refuses the run before anything is sent.
  */
-async function markReceivableChannels(state: RunState, workflows: CompiledWorkflow[]): Promise<void> {
+async function markReceivableChannels(state: RunState, workflows: CompiledWorkflow[], root: CompiledWorkflow, inputs: Record<string, unknown>): Promise<void> {
   const steps = workflows.flatMap((w) => w.steps).filter((s) => s.message);
   if (steps.length === 0) return;
   const transport = state.messages;
   if (!transport) throw new ArazzoError('E_SOURCE', `${steps[0]!.where} ${steps[0]!.message!.action}s a message, but no message transport was given to the runner`);
+  // An address with {parameters} is marked now when the run's inputs fill it (the root workflow's
+  // steps); otherwise when the step starts.
+  const inputsOnly: ExpressionContext = { inputs, outputs: {}, steps: {}, workflows: {}, sourceDescriptions: root.sourceDescriptions, components: (root.components ?? {}) as Record<string, unknown> };
   for (const s of steps) {
-    if (s.message!.action !== 'receive' || s.message!.address.includes('{')) continue;
-    const endpoint = endpointOf(s.message!);
+    if (s.message!.action !== 'receive') continue;
+    let address = s.message!.address;
+    if (address.includes('{')) {
+      if (!root.steps.includes(s)) continue;
+      const filled = fillFromInputs(s, inputsOnly);
+      if (filled === undefined) continue;
+      address = filled;
+    }
+    const endpoint = endpointOf(s.message!, address);
     const key = endpointKey(endpoint);
     if (!state.marks.has(key)) state.marks.set(key, transport.mark(endpoint));
   }
@@ -103,6 +113,21 @@ async function markReceivableChannels(state: RunState, workflows: CompiledWorkfl
   } catch (err) {
     throw new ArazzoError('E_SOURCE', `cannot record where the channels to receive from end (before any step ran): ${(err as Error).message}`, { cause: err });
   }
+}
+
+function fillFromInputs(cs: CompiledStep, ctx: ExpressionContext): string | undefined {
+  let complete = true;
+  const address = cs.message!.address.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    let v: unknown;
+    try {
+      v = cs.parameters.find((p) => p.in === 'path' && p.name === name)?.compiled(ctx);
+    } catch {
+      v = undefined;
+    }
+    if (v === undefined) complete = false;
+    return String(v);
+  });
+  return complete ? address : undefined;
 }
 
 function resumeIndex(cw: CompiledWorkflow, resume: ResumePoint): number {
