@@ -1,4 +1,4 @@
-// `npm run bench`: runs the five figures one after the other (never in parallel: they would
+// `npm run bench`: runs the figures one after the other (never in parallel: they would
 // measure each other), prints the table and writes bench/results.json.
 //   --only 1,3      run some figures (numbers as in BENCHMARKS.md)
 //   --quick         fewer rounds: checks the harness, not for publishing
@@ -24,6 +24,8 @@ const FIGURES: FigureSpec[] = [
   { number: 3, id: '3.startup', label: 'start-up', target: '≤ +80 ms', load: async () => (await import('./startup.js')).measureStartup },
   { number: 4, id: '4.offsets', label: 'large offset sets', target: '< 1 s, < 300 MB', load: async () => (await import('./offsets.js')).measureLargeOffsets },
   { number: 5, id: '5.rewind', label: 'rewind on the sandbox', target: 'own share < 5%', load: async () => (await import('./rewind.js')).measureRewind },
+  { number: 6, id: '6.dependson', label: 'Arazzo 1.1: 200 dependsOn steps, --concurrency 8 vs sequential', target: 'info', load: async () => (await import('./arazzo11.js')).measureDependsOn },
+  { number: 7, id: '7.send-receive', label: 'Arazzo 1.1: send → receive round trip on the sandbox', target: 'info', load: async () => (await import('./arazzo11.js')).measureRoundTrip },
 ];
 
 async function main(): Promise<void> {
@@ -49,7 +51,7 @@ async function main(): Promise<void> {
   const raw: Record<string, unknown> = {};
   for (const figure of FIGURES) {
     if (only && !only.has(figure.number)) continue;
-    options.log(`[${figure.number}/5] ${figure.label} …`);
+    options.log(`[${figure.number}/${FIGURES.length}] ${figure.label} …`);
     const t = performance.now();
     let measure: (options: BenchOptions) => Promise<FigureResult>;
     try {
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
       rows.push(errorRow(figure.id, figure.label, figure.target, err));
       raw[figure.id] = { error: (err as Error).stack ?? String(err) };
     }
-    options.log(`[${figure.number}/5] done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    options.log(`[${figure.number}/${FIGURES.length}] done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const durationS = (performance.now() - started) / 1000;
   process.stdout.write(`\n${renderTable(rows)}\n\nTotal ${durationS.toFixed(0)} s on ${info.cpuCount} × ${info.cpu}, node ${info.node}, load average at start ${info.loadAverageAtStart.join(' ')}\n`);
