@@ -62,7 +62,7 @@ function parseResponse(res: HttpResponse): NonNullable<HttpExchange['response']>
 
 /** The step's context: the workflow's plus this exchange (a literal: cheaper than a spread in a loop). */
 function withExchange(base: ExpressionContext, exchange: HttpExchange): ExpressionContext {
-  return {
+  const ctx: ExpressionContext = {
     inputs: base.inputs,
     outputs: base.outputs,
     steps: base.steps,
@@ -71,6 +71,8 @@ function withExchange(base: ExpressionContext, exchange: HttpExchange): Expressi
     components: base.components,
     exchange,
   };
+  if (base.self !== undefined) ctx.self = base.self; // 1.1 documents only
+  return ctx;
 }
 
 export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, attempt: number): Promise<StepOutcome> {

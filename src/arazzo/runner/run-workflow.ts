@@ -205,6 +205,7 @@ async function executeWorkflow(state: RunState, cw: CompiledWorkflow, rawInputs:
     sourceDescriptions: cw.sourceDescriptions,
     components: (cw.components ?? {}) as Record<string, unknown>,
   };
+  if (cw.v11) base.self = cw.registry.baseUri;
   const loop = new StepLoop(state, cw, base);
   const outcome = await loop.run(opts.startIndex ?? 0);
   try {

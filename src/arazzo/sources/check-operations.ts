@@ -53,7 +53,10 @@ export function checkRegistryOperations(registry: _CheckedRegistry, visited = ne
       } catch (err) {
         const e = err as ArazzoError;
         const ambiguous = /more than one source|appears twice/.test(e.message);
-        report('error', e.code === 'E_SOURCE' ? 'invalid-source' : ambiguous ? 'ambiguous-operation' : 'unknown-operation', `${pointer}/${field}`, e.message);
+        const id = String(s[field]).replace(/^\$sourceDescriptions\.[^.]+\./, '');
+        const async = [...registry.asyncapiSources.values()].find((a) => a.operations.has(id));
+        const message = async ? `operation "${id}" is in the AsyncAPI source "${async.name}": an AsyncAPI step needs action: send or receive (the workflow's side)` : e.message;
+        report('error', e.code === 'E_SOURCE' ? 'invalid-source' : ambiguous ? 'ambiguous-operation' : 'unknown-operation', `${pointer}/${field}`, message);
         return;
       }
       const given = stepParameters(w['parameters'], s['parameters'], components);
