@@ -348,7 +348,9 @@ class StepLoop {
       }
     } finally {
       // Deterministic report: document order, each step's executions (and nested runs) together.
-      for (const cs of cw.steps) state.results.push(...(sinks.get(cs) ?? []));
+      // Into the enclosing step's sink when this workflow itself runs inside a concurrent step.
+      const into = resultSink.getStore() ?? state.results;
+      for (const cs of cw.steps) into.push(...(sinks.get(cs) ?? []));
     }
     if (outcome) return outcome;
     if (transfer) return this.#gotoWorkflow(transfer.ref, transfer.cs, transfer.action, transfer.ctx);
