@@ -79,6 +79,34 @@ describe('Arazzo 1.1 runtime', () => {
     assert.deepEqual(sequential.steps.map((s) => s.stepId), ['join', 'a', 'b']);
   });
 
+  it('a dependsOn workflow called from a dependsOn step reports its steps with the calling step, in document order', async () => {
+    const doc = v11(`
+  - workflowId: main
+    steps:
+      - stepId: a
+        operationId: getItem
+        dependsOn: []
+        parameters: [{name: id, in: path, value: slow-a}]
+      - stepId: callChild
+        workflowId: child
+        dependsOn: []
+  - workflowId: child
+    steps:
+      - stepId: c1
+        operationId: getItem
+        dependsOn: []
+        parameters: [{name: id, in: path, value: fast-c1}]
+      - stepId: c2
+        operationId: getItem
+        dependsOn: []
+        parameters: [{name: id, in: path, value: fast-c2}]
+`);
+    const result = await runWorkflow({ registry: await registryFor(doc, server.url), workflowId: 'main', inputs: {}, http });
+    assert.equal(result.status, 'passed', JSON.stringify(result.error));
+    // The child finishes long before the slow step a, yet a comes first: document order, not finishing order.
+    assert.deepEqual(result.steps.map((s) => `${s.workflowId}/${s.stepId}`), ['main/a', 'child/c1', 'child/c2', 'main/callChild']);
+  });
+
   it('a failed prerequisite stops the steps that wait for it; the workflow fails with that step', async () => {
     const doc = v11(`
   - workflowId: w

@@ -177,7 +177,10 @@ export async function sendMessage(state: RunState, cs: CompiledStep, base: Expre
   }
   const timer = stepSignal(state, cs.timeoutMs);
   try {
-    const ack = await transport.send(endpointOf(message, address), { ...(key !== undefined ? { key: typeof key === 'string' ? key : JSON.stringify(key) } : {}), value: Buffer.from(text, 'utf8'), headers }, timer.signal);
+    const sending = transport.send(endpointOf(message, address), { ...(key !== undefined ? { key: typeof key === 'string' ? key : JSON.stringify(key) } : {}), value: Buffer.from(text, 'utf8'), headers }, timer.signal);
+    // The step's timeout (or cancellation) stops the wait for the ack, whether or not the transport honours the signal.
+    sending.catch(() => undefined); // a late failure after the timeout is not an unhandled rejection
+    const ack = timer.signal ? await Promise.race([sending, aborted(timer.signal)]) : await sending;
     result.message = { action: 'send', address, partition: ack.partition, offset: ack.offset };
   } catch (err) {
     if (state.signal?.aborted) throw err;
@@ -255,4 +258,12 @@ export async function receiveMessage(state: RunState, cs: CompiledStep, base: Ex
   const criteria = lastFailure.length > 0 ? `; the last one failed: ${lastFailure.map((c) => c.message ?? c.condition).join('; ')}` : '';
   result.error = { code: 'E_TIMEOUT', message: `${cs.where}: no matching message on ${address} within ${timeoutMs} ms (read ${seen} message${seen === 1 ? '' : 's'} since the run started${why})${criteria}` };
   return base;
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    const fail = (): void => reject(new Error('aborted'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
 }

@@ -481,6 +481,7 @@ class StepLoop {
       status: result.status,
       outputs: redactValue(result.outputs),
       ...(result.error ? { error: result.error } : {}),
+      ...(result.message ? { message: result.message } : {}),
     });
   }
 }

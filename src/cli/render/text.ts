@@ -58,7 +58,9 @@ export function createTextProgress(write: (text: string) => void, topWorkflowId?
         const mark = event.status === 'passed' ? 'ok  ' : p.retry ? 'wait' : 'FAIL';
         const scope = event.workflowId === top ? '' : `${event.workflowId}/`;
         const response = p.status !== undefined ? ` → ${p.status} (${Math.round(p.durationMs ?? 0)} ms)` : '';
-        write(`${mark} ${scope}${event.stepId}${p.request ? `  ${p.request}` : ''}${response}\n`);
+        const m = event.message;
+        const message = m ? `  ${m.action} ${m.address}${m.offset !== undefined && m.offset !== '' ? ` (partition ${m.partition}, offset ${m.offset})` : ''}` : '';
+        write(`${mark} ${scope}${event.stepId}${p.request ? `  ${p.request}` : ''}${response}${message}\n`);
         for (const c of p.failed) write(`       criterion failed: ${redactText(c.message ?? c.condition)}\n`);
         if (event.error) write(`       error [${event.error.code}]: ${redactText(event.error.message)}\n`);
         if (p.action) write(`       action: ${p.action}\n`);
