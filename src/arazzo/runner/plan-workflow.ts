@@ -16,6 +16,8 @@ export interface PlannedStep {
   workflowId: string;
   stepId: string;
   kind: 'operation' | 'workflow' | 'message';
+  /** 1.1 workflows that use dependsOn: the steps this one waits for (explicit and through output references). */
+  waitsFor?: string[];
   /** 1.1 AsyncAPI steps: what would be sent, or what is awaited. */
   message?: { action: 'send' | 'receive'; address: string; headers: Record<string, string>; payload?: unknown; correlationId?: unknown; timeoutMs?: number };
   /** `PUT /connectors/{connector}/stop (connectorsApi)` */
@@ -85,6 +87,7 @@ async function planStep(cw: CompiledWorkflow, cs: CompiledStep, resolve: (value:
     onFailure: cs.onFailure.map(describeAction),
     outputs: Object.entries(cs.step.outputs ?? {}).map(([name, expr]) => `${name}: ${typeof expr === 'string' ? expr : JSON.stringify(expr)}`),
   };
+  if (cw.concurrent) planned.waitsFor = [...cs.deps, ...cs.externalDeps];
   if (cs.callee) {
     const callInputs: Record<string, unknown> = {};
     for (const p of cs.parameters) callInputs[p.name] = resolve(p.value);
