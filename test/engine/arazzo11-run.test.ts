@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runWorkflow } from '../../src/arazzo/index.js';
+import { planWorkflow, runWorkflow } from '../../src/arazzo/index.js';
 import { HttpClient } from '../../src/http/client.js';
 import { arazzo, registryFor } from './support/engine.js';
 import { startServer, type TestServer } from './support/server.js';
@@ -72,6 +72,8 @@ describe('Arazzo 1.1 runtime', () => {
     assert.deepEqual(parallel.steps.map((s) => s.stepId), ['join', 'a', 'b']);
     const paths = server.requests.slice(-3).map((r) => r.path);
     assert.equal(paths[2], '/items/fast-slow-a-fast-b');
+    const plan = await planWorkflow({ registry, inputs: {} });
+    assert.deepEqual(plan.steps.map((p) => [p.stepId, p.waitsFor]), [['join', ['a', 'b']], ['a', []], ['b', []]]);
     reset();
     const sequential = await runWorkflow({ registry, inputs: {}, http, concurrency: 1 });
     assert.equal(sequential.status, 'passed');
