@@ -36,6 +36,16 @@ export interface ExpressionContext {
   components: Readonly<Record<string, unknown>>;
   /** The current step's exchange, when there is one. */
   exchange?: HttpExchange;
+  /** Arazzo 1.1 receive steps: the message being checked or the one that matched. */
+  message?: ReceivedMessageView;
+  /** Arazzo 1.1 `$self`: the document's base URI. */
+  self?: string;
+}
+
+/** A received message as `$message.header.<name>` and `$message.payload#/...` see it. */
+export interface ReceivedMessageView {
+  headers: Record<string, string>;
+  payload: unknown;
 }
 
 export function emptyContext(): ExpressionContext {

@@ -5,6 +5,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export interface ArazzoDocument {
   arazzo: string;
+  /** 1.1: the document's own URI, the base for relative source URLs. */
+  $self?: string;
   info: { title: string; summary?: string; description?: string; version: string };
   sourceDescriptions: SourceDescription[];
   workflows: Workflow[];
@@ -15,7 +17,7 @@ export interface ArazzoDocument {
 export interface SourceDescription {
   name: string;
   url: string;
-  type?: 'openapi' | 'arazzo';
+  type?: 'openapi' | 'arazzo' | 'asyncapi';
 }
 
 export interface Components {
@@ -50,9 +52,19 @@ export interface Step {
   onSuccess?: Array<SuccessAction | ReusableObject>;
   onFailure?: Array<FailureAction | ReusableObject>;
   outputs?: Record<string, string>;
+  /** 1.1 */
+  channelPath?: string;
+  /** 1.1: the workflow's side of an AsyncAPI operation. */
+  action?: 'send' | 'receive';
+  /** 1.1: the value a received message's correlation id must have. */
+  correlationId?: unknown;
+  /** 1.1: milliseconds. */
+  timeout?: number;
+  /** 1.1: stepIds, `$workflows.<id>.steps.<stepId>` or `$sourceDescriptions.<name>.<wf>.steps.<stepId>`. */
+  dependsOn?: string[];
 }
 
-export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+export type ParameterLocation = 'path' | 'query' | 'querystring' | 'header' | 'cookie';
 
 export interface Parameter {
   name: string;
@@ -75,6 +87,8 @@ export interface RequestBody {
 export interface PayloadReplacement {
   target: string;
   value: unknown;
+  /** 1.1: `jsonpath`, `xpath`, `jsonpointer` or `{type, version}`. */
+  targetSelectorType?: unknown;
 }
 
 export type CriterionKind = 'simple' | 'regex' | 'jsonpath' | 'xpath';
@@ -99,6 +113,8 @@ export interface SuccessAction {
   workflowId?: string;
   stepId?: string;
   criteria?: Criterion[];
+  /** 1.1: inputs of the workflow a goto calls. */
+  parameters?: Array<Parameter | ReusableObject>;
 }
 
 export interface FailureAction {
@@ -109,4 +125,6 @@ export interface FailureAction {
   retryAfter?: number;
   retryLimit?: number;
   criteria?: Criterion[];
+  /** 1.1: inputs of the workflow a goto/retry calls. */
+  parameters?: Array<Parameter | ReusableObject>;
 }

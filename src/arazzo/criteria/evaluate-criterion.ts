@@ -8,6 +8,7 @@ import type { Criterion } from '../types.js';
 import type { RuntimeExpression } from '../expressions/ast.js';
 import { evaluateRuntimeExpression } from '../expressions/evaluate-runtime-expression.js';
 import { parseRuntimeExpression } from '../expressions/parse-runtime-expression.js';
+import { resolveValue } from '../expressions/resolve-value.js';
 import { describeValue } from './compare-values.js';
 import { runSimpleCondition } from './evaluate-simple-condition.js';
 import { compileJsonPathCondition, GOESSNER_VERSION, runJsonPathCondition, type CompiledJsonPath } from './jsonpath-criterion.js';
@@ -81,8 +82,9 @@ function compile(criterion: Criterion): CompiledCriterion {
     case 'regex':
       return { ...base, compiled: { type, regex: compileRegexCondition(condition) } };
     case 'jsonpath': {
-      if (version !== undefined && version !== GOESSNER_VERSION) refuse(`jsonpath version '${version}' is not supported: use '${GOESSNER_VERSION}' or omit the version for RFC 9535`);
-      return { ...base, compiled: { type, jsonpath: compileJsonPathCondition(condition, version === undefined ? 'rfc9535' : 'goessner') } };
+      // 'rfc9535' is Arazzo 1.1's name for the default (structure validation keeps it out of 1.0 documents).
+      if (version !== undefined && version !== GOESSNER_VERSION && version !== 'rfc9535') refuse(`jsonpath version '${version}' is not supported: use '${GOESSNER_VERSION}' or 'rfc9535' (the default)`);
+      return { ...base, compiled: { type, jsonpath: compileJsonPathCondition(condition, version === GOESSNER_VERSION ? 'goessner' : 'rfc9535') } };
     }
     case 'xpath': {
       if (version !== undefined && !(XPATH_VERSIONS as readonly string[]).includes(version)) refuse(`xpath version '${version}' is not supported: use one of ${XPATH_VERSIONS.join(', ')}`);
@@ -109,8 +111,14 @@ function compileCached(criterion: Criterion): CompiledCriterion {
  * Static check of a criterion: type/version, context expression, and the condition's syntax.
  * @returns the error message, or undefined when the criterion is fine.
  */
-export function checkCriterion(criterion: Criterion): string | undefined {
+export function checkCriterion(criterion: Criterion, embedded = false): string | undefined {
   try {
+    // 1.1 conditions with `{$...}` are only complete at run time; their expressions are checked by the validator.
+    if (embedded && hasEmbedded(criterion)) {
+      normalizeType(criterion);
+      if (criterion.context !== undefined) parseRuntimeExpression(criterion.context);
+      return undefined;
+    }
     compileCached(criterion);
     return undefined;
   } catch (error) {
@@ -124,7 +132,8 @@ export function checkCriterion(criterion: Criterion): string | undefined {
  * errors and unsupported types/versions throw ArazzoError('E_CRITERION').
  * @example evaluateCriterion({condition: '$statusCode == 200'}, ctx) // {passed: false, type: 'simple', message: '$statusCode == 200: left was 404', ...}
  */
-export function evaluateCriterion(criterion: Criterion, ctx: ExpressionContext): CriterionResult {
+export function evaluateCriterion(criterion: Criterion, ctx: ExpressionContext, embedded = false): CriterionResult {
+  if (embedded && hasEmbedded(criterion)) return evaluateEmbedded(criterion, ctx);
   const { condition, context, compiled } = compileCached(criterion);
   const result: CriterionResult = { passed: false, type: compiled.type, condition };
   if (criterion.context !== undefined) result.context = criterion.context;
@@ -152,4 +161,42 @@ function run(compiled: Compiled, condition: string, context: RuntimeExpression |
     case 'xpath':
       return runXPathCondition(condition, value);
   }
+}
+
+/** Arazzo 1.1: a regex/jsonpath/xpath condition with `{$...}` inside. */
+function hasEmbedded(criterion: Criterion): boolean {
+  return criterion !== null && typeof criterion === 'object' && criterion.type !== undefined && criterion.type !== 'simple' && typeof criterion.condition === 'string' && criterion.condition.includes('{$');
+}
+
+// Substituted conditions compiled so far (a retry loop substitutes the same text again).
+const substituted = new Map<string, CompiledCriterion>();
+
+/**
+ * Arazzo 1.1: runtime expressions embedded with `{...}` in a regex, jsonpath or xpath condition are
+ * evaluated and substituted as text first (strings as-is, absent as '', other values as JSON);
+ * the resulting condition is then compiled and evaluated. A substituted condition that does not
+ * compile fails the criterion (the data made it invalid) instead of throwing.
+ */
+function evaluateEmbedded(criterion: Criterion, ctx: ExpressionContext): CriterionResult {
+  const text = resolveValue(criterion.condition, ctx);
+  const condition = typeof text === 'string' ? text : JSON.stringify(text);
+  const type = normalizeType(criterion);
+  const key = `${type.type}\u0000${type.version ?? ''}\u0000${criterion.context ?? ''}\u0000${condition}`;
+  let compiled = substituted.get(key);
+  const result: CriterionResult = { passed: false, type: type.type, condition: criterion.condition };
+  if (criterion.context !== undefined) result.context = criterion.context;
+  if (!compiled) {
+    try {
+      compiled = compile({ ...criterion, condition });
+    } catch (error) {
+      result.message = `${criterion.condition}: after substitution the condition is ${JSON.stringify(condition)}, which is not valid: ${(error as Error).message}`;
+      return result;
+    }
+    if (substituted.size > 500) substituted.clear();
+    substituted.set(key, compiled);
+  }
+  const outcome = run(compiled.compiled, condition, compiled.context, ctx);
+  result.passed = outcome.passed;
+  if (!outcome.passed) result.message = `${outcome.message ?? condition} (condition after substitution: ${condition})`;
+  return result;
 }

@@ -5,7 +5,16 @@ import type { LoadedDocument } from './parse-document.js';
 
 export class _Report {
   readonly diagnostics: Diagnostic[] = [];
-  constructor(private readonly doc: LoadedDocument) {}
+  /** The document declares Arazzo 1.1.x: its fields and grammar apply. 1.0.x documents keep 1.0's rules. */
+  readonly v11: boolean;
+  constructor(private readonly doc: LoadedDocument) {
+    this.v11 = isArazzo11(doc.value);
+  }
+
+  /** A 1.1-only feature used in a 1.0.x document: an error that names the way forward. */
+  needs11(pointer: string, what: string): void {
+    this.error('requires-1.1', pointer, `${what} is new in Arazzo 1.1, but this document declares arazzo: ${String((this.doc.value as JsonObject)['arazzo'])}; run \`offsetctl workflow upgrade ${this.doc.file}\` to move it to 1.1.0 (or remove it)`);
+  }
 
   error(code: string, pointer: string, message: string): void {
     this.add('error', code, pointer, message);
@@ -43,6 +52,18 @@ export class _Report {
 }
 
 export type JsonObject = Record<string, unknown>;
+
+/** `arazzo: 1.1.x` (any patch, optionally a pre-release suffix). */
+export function isArazzo11(root: unknown): boolean {
+  return isObject(root) && typeof root['arazzo'] === 'string' && /^1\.1\.\d+(-.+)?$/.test(root['arazzo']);
+}
+
+/** An Arazzo 1.1 Selector Object: `{context, selector, type}` (and `x-` extensions). */
+export function isSelectorObject(value: unknown): value is { context: unknown; selector: unknown; type: unknown } {
+  if (!isObject(value)) return false;
+  const keys = Object.keys(value).filter((k) => !k.startsWith('x-'));
+  return keys.length === 3 && 'context' in value && 'selector' in value && 'type' in value;
+}
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -33,7 +33,8 @@ export function assertValid(doc: LoadedDocument, diagnostics: Diagnostic[]): voi
   if (errors.length === 0) return;
   const first = errors[0] as Diagnostic;
   const where = first.line !== undefined ? `${doc.file}:${first.line}:${first.column ?? 1}` : doc.file;
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  // The count is of errors only (warnings are listed with them but do not make a document invalid).
+  const more = errors.length > 1 ? ` (first of ${errors.length} errors)` : '';
   throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: ${first.message}${more}`, {
     location: { file: doc.file, pointer: first.pointer, line: first.line, column: first.column },
     diagnostics,

@@ -15,13 +15,17 @@ interface Scope {
   workflow?: _WorkflowEntry;
   /** Index of the step the expression belongs to; undefined for workflow-level values. */
   stepIndex?: number;
+  /** The step receives a message (1.1 `action: receive`): `$message` is readable there. */
+  receive?: boolean;
+  /** 1.1: the workflow uses step dependsOn, so a later step's outputs are an implicit dependency, not an error. */
+  concurrent?: boolean;
 }
 
 export function validateExpressions(index: _DocumentIndex, r: _Report): void {
   for (const workflow of index.workflows.values()) {
     const w = workflow.value;
     const p = workflow.pointer;
-    const scope: Scope = { index, r, workflow };
+    const scope: Scope = { index, r, workflow, concurrent: asArray(w['steps']).some((s) => asObject(s)?.['dependsOn'] !== undefined) };
     checkParameters(scope, w['parameters'], `${p}/parameters`);
     checkActions(scope, w['successActions'], `${p}/successActions`);
     checkActions(scope, w['failureActions'], `${p}/failureActions`);
@@ -30,7 +34,7 @@ export function validateExpressions(index: _DocumentIndex, r: _Report): void {
       const step = asObject(s);
       if (!step) return;
       const sp = `${p}/steps/${j}`;
-      const stepScope: Scope = { ...scope, stepIndex: j };
+      const stepScope: Scope = { ...scope, stepIndex: j, receive: step['action'] === 'receive' };
       checkParameters(stepScope, step['parameters'], `${sp}/parameters`);
       const body = asObject(step['requestBody']);
       if (body) {
@@ -66,6 +70,7 @@ function checkActions(scope: Scope, list: unknown, p: string): void {
 
 function checkOutputs(scope: Scope, outputs: unknown, p: string): void {
   for (const [name, value] of Object.entries(asObject(outputs) ?? {})) {
+    if (isObject(value) && typeof value['context'] === 'string') checkExpression(scope, value['context'], `${p}/${escapeToken(name)}/context`);
     if (typeof value !== 'string') continue;
     const op = `${p}/${escapeToken(name)}`;
     if (expressionsIn(value).length === 0) {
@@ -86,7 +91,7 @@ function checkCriteria(scope: Scope, list: unknown, p: string): void {
     // The structure checks already said what is wrong with type/context: do not repeat it.
     if (!scope.r.hasErrorUnder(cp)) {
       try {
-        problem = checkCriterion(criterion as unknown as Criterion);
+        problem = checkCriterion(criterion as unknown as Criterion, scope.r.v11);
       } catch (err) {
         problem = err instanceof Error ? err.message : String(err);
       }
@@ -96,6 +101,9 @@ function checkCriteria(scope: Scope, list: unknown, p: string): void {
     if (type === undefined || type === 'simple') {
       // References inside a simple condition are checked too, so a typo in $steps.x fails validation.
       for (const ast of scanCondition(criterion['condition'])) checkTarget(scope, ast, `${cp}/condition`);
+    } else if (scope.r.v11) {
+      // 1.1: `{$...}` in regex/jsonpath/xpath conditions is substituted before evaluation.
+      checkValue(scope, criterion['condition'], `${cp}/condition`);
     }
   });
 }
@@ -149,9 +157,14 @@ function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
       const outputs = Object.keys(asObject(asObject(asArray(workflow.value['steps'])[at])?.['outputs']) ?? {});
       if (ast.name !== undefined && !isDefinedName(ast.name, outputs)) {
         r.error('unknown-output', p, `${ast.text} reads output "${ast.name}", which step "${ast.stepId}" never defines (its outputs: ${outputs.join(', ') || 'none'}); add it to the step's outputs`);
-      } else if (scope.stepIndex !== undefined && at > scope.stepIndex) {
-        // Only a warning: a goto can make a later step run first.
-        r.warn('step-not-yet-run', p, `${ast.text} reads step "${ast.stepId}", which comes after this step; its outputs are not known yet on the first pass`);
+      } else if (scope.stepIndex !== undefined && at > scope.stepIndex && !scope.concurrent) {
+        if (r.v11) {
+          // 1.1: a workflow without dependsOn runs in order, so a forward reference cannot be satisfied.
+          r.error('forward-reference', p, `${ast.text} reads step "${ast.stepId}", which comes later in this sequential workflow; move "${ast.stepId}" before this step, or declare dependsOn to let the order follow the references`);
+        } else {
+          // Only a warning: a goto can make a later step run first.
+          r.warn('step-not-yet-run', p, `${ast.text} reads step "${ast.stepId}", which comes after this step; its outputs are not known yet on the first pass`);
+        }
       }
       return;
     }
@@ -183,6 +196,13 @@ function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
       }
       return;
     }
+    case 'message':
+      if (!r.v11) r.needs11(p, `${ast.text} ($message)`);
+      else if (!scope.receive) r.error('message-outside-receive', p, `${ast.text}: $message is only known in a step with action: receive (its criteria, outputs and actions)`);
+      return;
+    case 'self':
+      if (!r.v11) r.needs11(p, '$self');
+      return;
     case 'sourceDescriptions':
       if (!index.sources.has(ast.name)) {
         r.error('unknown-source', p, `${ast.text} names source "${ast.name}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
@@ -207,7 +227,7 @@ function checkInput(scope: Scope, workflow: _WorkflowEntry, name: string, text: 
   scope.r.warn('unknown-input', p, `${text} reads input "${name}", which workflow "${workflow.id}" does not declare in inputs.properties (${Object.keys(properties).join(', ')})`);
 }
 
-const CONDITION_REFERENCE = /\$(?:steps|workflows|outputs|inputs|components|sourceDescriptions)\./g;
+const CONDITION_REFERENCE = /\$(?:steps|workflows|outputs|inputs|components|sourceDescriptions|message)\./g;
 
 /** Expressions that name other objects, scanned the way the criteria parser reads them. */
 function scanCondition(condition: unknown): RuntimeExpression[] {

@@ -9,6 +9,7 @@ export function validateReferences(index: _DocumentIndex, r: _Report): void {
   checkDuplicates(index, r);
   for (const workflow of index.workflows.values()) checkWorkflowReferences(index, workflow, r);
   checkDependencyCycles(index, r);
+  if (r.v11) for (const workflow of index.workflows.values()) checkStepDependencies(index, workflow, r);
 }
 
 function checkDuplicates(index: _DocumentIndex, r: _Report): void {
@@ -62,6 +63,8 @@ function checkWorkflowReferences(index: _DocumentIndex, workflow: _WorkflowEntry
     if (operationId?.startsWith('$sourceDescriptions.')) checkOperationSource(index, operationId, `${sp}/operationId`, r);
     const operationPath = asString(step['operationPath']);
     if (operationPath !== undefined) checkOperationPath(index, operationPath, `${sp}/operationPath`, r);
+    const channelPath = asString(step['channelPath']);
+    if (channelPath !== undefined) checkChannelPath(index, channelPath, `${sp}/channelPath`, r);
     checkParameterList(index, step['parameters'], `${sp}/parameters`, r, calledWorkflow === undefined);
     checkActionList(index, workflow, step['onSuccess'], `${sp}/onSuccess`, 'successActions', r);
     checkActionList(index, workflow, step['onFailure'], `${sp}/onFailure`, 'failureActions', r);
@@ -90,7 +93,7 @@ function checkOperationSource(index: _DocumentIndex, operationId: string, p: str
   if (!qualified) {
     r.error('invalid-expression', p, `operationId "${operationId}" must be $sourceDescriptions.<name>.<operationId> or a bare operationId`);
   } else if (!index.sources.has(qualified.source)) {
-    r.error('unknown-source', p, `operationId "${operationId}" names source "${qualified.source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
+    r.error('unknown-source', p, `operationId "${operationId}" names source "${qualified.source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})${didYouMean(index, qualified.source)}`);
   } else if (index.sources.get(qualified.source) === 'arazzo') {
     r.error('unknown-source', p, `operationId "${operationId}" points into "${qualified.source}", an arazzo source; operations come from openapi sources (use workflowId to call a workflow)`);
   }
@@ -102,12 +105,19 @@ export const OPERATION_PATH = /^\{?\$sourceDescriptions\.([^.}]+)\.url\}?#(\/.*)
 function checkOperationPath(index: _DocumentIndex, operationPath: string, p: string, r: _Report): void {
   const match = OPERATION_PATH.exec(operationPath);
   if (!match) {
+    const id = splitSourceReference(operationPath);
+    if (id && !id.rest.includes('#') && id.rest !== 'url') {
+      // The spec's own 1.1 example writes an operation id here.
+      const asyncapi = index.sources.get(id.source) === 'asyncapi';
+      r.error('invalid-expression', p, `operationPath "${operationPath}" names an operation by id, but operationPath wants a JSON pointer into the description; write operationId: ${operationPath}${asyncapi ? ` (or operationPath: '{$sourceDescriptions.${id.source}.url}#/operations/${id.rest}')` : ''}`);
+      return;
+    }
     r.error('invalid-expression', p, `operationPath "${operationPath}" must look like {$sourceDescriptions.<name>.url}#/paths/~1items~1{id}/get`);
     return;
   }
   const source = match[1] as string;
   if (!index.sources.has(source)) {
-    r.error('unknown-source', p, `operationPath names source "${source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
+    r.error('unknown-source', p, `operationPath names source "${source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})${didYouMean(index, source)}`);
   }
 }
 
@@ -176,6 +186,7 @@ function checkActionList(index: _DocumentIndex, workflow: _WorkflowEntry, list: 
     }
     const workflowId = asString(action['workflowId']);
     if (workflowId !== undefined) checkWorkflowTarget(index, workflowId, at === ip ? `${ip}/workflowId` : at, `action "${name ?? i}" workflowId`, r);
+    if (r.v11 && at === ip) checkParameterList(index, action['parameters'], `${ip}/parameters`, r, false);
   });
 }
 
@@ -222,4 +233,106 @@ function checkDependencyCycles(index: _DocumentIndex, r: _Report): void {
     state.set(id, 'done');
   };
   for (const id of index.workflows.keys()) visit(id, []);
+}
+
+/** `{$sourceDescriptions.<name>.url}#/channels/<channel key>` (Arazzo 1.1, AsyncAPI sources). */
+export const CHANNEL_PATH = /^\{?\$sourceDescriptions\.([^.}]+)\.url\}?#(\/channels\/.+)$/;
+
+function checkChannelPath(index: _DocumentIndex, channelPath: string, p: string, r: _Report): void {
+  const match = CHANNEL_PATH.exec(channelPath);
+  if (!match) {
+    r.error('invalid-expression', p, `channelPath "${channelPath}" must look like {$sourceDescriptions.<name>.url}#/channels/<channel>`);
+    return;
+  }
+  const source = match[1] as string;
+  if (!index.sources.has(source)) r.error('unknown-source', p, `channelPath names source "${source}", which is not in sourceDescriptions (${[...index.sources.keys()].join(', ')})`);
+  else if (index.sources.get(source) !== undefined && index.sources.get(source) !== 'asyncapi') r.error('unknown-source', p, `channelPath names source "${source}", a ${String(index.sources.get(source))} source; channels come from type: asyncapi sources`);
+}
+
+/**
+ * Arazzo 1.1 step dependsOn: a stepId of this workflow, `$workflows.<id>.steps.<stepId>` or
+ * `$sourceDescriptions.<name>.<workflowId>.steps.<stepId>`; no step depends on itself, and
+ * explicit plus implicit (output reference) dependencies form no cycle.
+ */
+function checkStepDependencies(index: _DocumentIndex, workflow: _WorkflowEntry, r: _Report): void {
+  const steps = asArray(workflow.value['steps']);
+  const graph = new Map<string, Set<string>>();
+  steps.forEach((s, j) => {
+    const step = asObject(s);
+    const stepId = asString(step?.['stepId']);
+    if (!step || stepId === undefined) return;
+    const deps = new Set<string>(implicitStepDependencies(step));
+    asArray(step['dependsOn']).forEach((dep, k) => {
+      if (typeof dep !== 'string') return;
+      const dp = `${workflow.pointer}/steps/${j}/dependsOn/${k}`;
+      const other = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+      const external = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+      if (other) {
+        const target = index.workflows.get(other[1] as string);
+        if (!target) r.error('unknown-workflow', dp, `dependsOn "${dep}" names workflow "${other[1]}", which is not in this document (workflows: ${[...index.workflows.keys()].join(', ')})`);
+        else if (!target.steps.has(other[2] as string)) r.error('unknown-step', dp, `dependsOn "${dep}": workflow "${other[1]}" has no step "${other[2]}" (steps: ${[...target.steps.keys()].join(', ')})`);
+        else if (target.id === workflow.id) deps.add(other[2] as string);
+      } else if (external) {
+        const type = index.sources.get(external[1] as string);
+        if (!index.sources.has(external[1] as string)) r.error('unknown-source', dp, `dependsOn "${dep}" names source "${external[1]}", which is not in sourceDescriptions`);
+        else if (type !== undefined && type !== 'arazzo') r.error('unknown-source', dp, `dependsOn "${dep}" points into "${external[1]}", a ${type} source; steps of other documents come from type: arazzo sources`);
+      } else if (dep === stepId) {
+        r.error('dependency-cycle', dp, `step "${stepId}" depends on itself; remove it from dependsOn`);
+      } else if (!workflow.steps.has(dep)) {
+        r.error('unknown-step', dp, `dependsOn "${dep}" is not a step of workflow "${workflow.id}" (steps: ${[...workflow.steps.keys()].join(', ')}); a step of another workflow is written $workflows.<workflowId>.steps.<stepId>`);
+      } else deps.add(dep);
+    });
+    deps.delete(stepId);
+    graph.set(stepId, deps);
+  });
+  const cycle = findCycle(graph);
+  if (cycle) {
+    const at = workflow.steps.get(cycle[0] as string) ?? 0;
+    r.error('dependency-cycle', `${workflow.pointer}/steps/${at}`, `steps depend on each other in a cycle (explicit dependsOn and output references): ${cycle.join(' → ')}; break it`);
+  }
+}
+
+/** Steps whose outputs a step reads (`$steps.<id>.`), anywhere in it: implicit dependencies. */
+export function implicitStepDependencies(step: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (typeof value === 'string') {
+      for (const m of value.matchAll(/\$steps\.([A-Za-z0-9_-]+)\./g)) found.add(m[1] as string);
+    } else if (Array.isArray(value)) value.forEach((v) => visit(v, depth + 1));
+    else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (k !== 'dependsOn') visit(v, depth + 1);
+  };
+  visit(step, 0);
+  return [...found];
+}
+
+function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const trail: string[] = [];
+  const visit = (id: string): string[] | undefined => {
+    const mark = state.get(id);
+    if (mark === 'done') return undefined;
+    if (mark === 'visiting') return [...trail.slice(trail.indexOf(id)), id];
+    state.set(id, 'visiting');
+    trail.push(id);
+    for (const dep of graph.get(id) ?? []) {
+      if (!graph.has(dep)) continue;
+      const found = visit(dep);
+      if (found) return found;
+    }
+    trail.pop();
+    state.set(id, 'done');
+    return undefined;
+  };
+  for (const id of graph.keys()) {
+    const found = visit(id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Source names are case-sensitive; the spec's own 1.1 example spells one two ways. */
+function didYouMean(index: _DocumentIndex, name: string): string {
+  const match = [...index.sources.keys()].find((k) => k.toLowerCase() === name.toLowerCase());
+  return match ? `; names are case-sensitive: write "${match}"` : '';
 }

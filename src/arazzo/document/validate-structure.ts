@@ -1,12 +1,14 @@
 // The shape of an Arazzo 1.0.x document: required fields, types, id patterns, enumerations.
 // References between objects are checked in validate-references.ts.
 
-import { _Report, ID_PATTERN, NAME_PATTERN, isObject, type JsonObject } from './_report.js';
+import { _Report, ID_PATTERN, NAME_PATTERN, isObject, isSelectorObject, type JsonObject } from './_report.js';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'any';
 interface Field {
   kind: Kind;
   required?: boolean;
+  /** Added in Arazzo 1.1: an error in a 1.0.x document. */
+  v11?: boolean;
 }
 type Fields = Record<string, Field>;
 
@@ -15,6 +17,7 @@ const reqStr: Field = { kind: 'string', required: true };
 
 const ROOT: Fields = {
   arazzo: reqStr,
+  $self: { kind: 'string', v11: true },
   info: { kind: 'object', required: true },
   sourceDescriptions: { kind: 'array', required: true },
   workflows: { kind: 'array', required: true },
@@ -46,15 +49,21 @@ const STEP: Fields = {
   onSuccess: { kind: 'array' },
   onFailure: { kind: 'array' },
   outputs: { kind: 'object' },
+  channelPath: { kind: 'string', v11: true },
+  action: { kind: 'string', v11: true },
+  correlationId: { kind: 'any', v11: true },
+  timeout: { kind: 'integer', v11: true },
+  dependsOn: { kind: 'array', v11: true },
 };
 const PARAMETER: Fields = { name: reqStr, in: str, value: { kind: 'any', required: true } };
 const REUSABLE: Fields = { reference: reqStr, value: { kind: 'any' } };
-const SUCCESS_ACTION: Fields = { name: reqStr, type: reqStr, workflowId: str, stepId: str, criteria: { kind: 'array' } };
+const SUCCESS_ACTION: Fields = { name: reqStr, type: reqStr, workflowId: str, stepId: str, criteria: { kind: 'array' }, parameters: { kind: 'array', v11: true } };
 const FAILURE_ACTION: Fields = { ...SUCCESS_ACTION, retryAfter: { kind: 'number' }, retryLimit: { kind: 'integer' } };
 const CRITERION: Fields = { context: str, condition: reqStr, type: { kind: 'any' }, version: str };
 const EXPRESSION_TYPE: Fields = { type: reqStr, version: reqStr };
 const REQUEST_BODY: Fields = { contentType: str, payload: { kind: 'any' }, replacements: { kind: 'array' } };
-const REPLACEMENT: Fields = { target: reqStr, value: { kind: 'any', required: true } };
+const REPLACEMENT: Fields = { target: reqStr, targetSelectorType: { kind: 'any', v11: true }, value: { kind: 'any', required: true } };
+const SELECTOR: Fields = { context: reqStr, selector: reqStr, type: { kind: 'any', required: true } };
 const COMPONENTS: Fields = {
   inputs: { kind: 'object' },
   parameters: { kind: 'object' },
@@ -63,19 +72,31 @@ const COMPONENTS: Fields = {
 };
 
 const PARAMETER_LOCATIONS = ['path', 'query', 'header', 'cookie'];
+const PARAMETER_LOCATIONS_11 = ['path', 'query', 'querystring', 'header', 'cookie'];
 const CRITERION_TYPES = ['simple', 'regex', 'jsonpath', 'xpath'];
 /** Versions of the Criterion Expression Type Object (as the criteria module accepts them; `xpath-31` is the default). */
 export const EXPRESSION_TYPE_VERSIONS: Record<string, string[]> = {
   jsonpath: ['draft-goessner-dispatch-jsonpath-00'],
   xpath: ['xpath-10', 'xpath-20', 'xpath-30', 'xpath-31'],
 };
+/** Arazzo 1.1's Expression Type Object: RFC 9535 JSONPath by name, and JSON Pointer (selectors and replacement targets). */
+export const EXPRESSION_TYPE_VERSIONS_11: Record<string, string[]> = {
+  jsonpath: ['rfc9535', 'draft-goessner-dispatch-jsonpath-00'],
+  xpath: ['xpath-10', 'xpath-20', 'xpath-30', 'xpath-31'],
+  jsonpointer: ['rfc6901'],
+};
 
 export function validateStructure(root: unknown, r: _Report): void {
   const doc = checkObject(r, root, '', 'the Arazzo document', ROOT);
   if (!doc) return;
   const version = doc['arazzo'];
-  if (typeof version === 'string' && !/^1\.0\.\d+(-.+)?$/.test(version)) {
-    r.error('unsupported-version', '/arazzo', `arazzo: "${version}" is not supported; this tool reads Arazzo 1.0.x documents (write e.g. arazzo: 1.0.1)`);
+  if (typeof version === 'string' && !/^1\.[01]\.\d+(-.+)?$/.test(version)) {
+    r.error('unsupported-version', '/arazzo', `arazzo: "${version}" is not supported; this tool reads Arazzo 1.0.x and 1.1.x documents (write e.g. arazzo: 1.1.0)`);
+  }
+  const self = doc['$self'];
+  if (typeof self === 'string' && r.v11) {
+    if (self.includes('#')) r.error('invalid-value', '/$self', `$self "${self}" must not contain a fragment (#...); remove it`);
+    else if (!isUriReference(self)) r.error('invalid-value', '/$self', `$self "${self}" is not a URI-reference (RFC 3986); percent-encode spaces and other special characters`);
   }
   checkObject(r, doc['info'], '/info', 'info', INFO);
   eachItem(r, doc['sourceDescriptions'], '/sourceDescriptions', 'sourceDescriptions', true, (item, p) => checkSource(r, item, p));
@@ -89,8 +110,9 @@ function checkSource(r: _Report, value: unknown, p: string): void {
   if (!source) return;
   checkId(r, source['name'], `${p}/name`, 'sourceDescription name');
   const type = source['type'];
-  if (typeof type === 'string' && type !== 'openapi' && type !== 'arazzo') {
-    r.error('invalid-value', `${p}/type`, `sourceDescription type "${type}" is not allowed; use "openapi" or "arazzo"`);
+  if (type === 'asyncapi' && !r.v11) r.needs11(`${p}/type`, 'sourceDescription type "asyncapi"');
+  else if (typeof type === 'string' && type !== 'openapi' && type !== 'arazzo' && type !== 'asyncapi') {
+    r.error('invalid-value', `${p}/type`, `sourceDescription type "${type}" is not allowed; use "openapi", ${r.v11 ? '"asyncapi" ' : ''}or "arazzo"`);
   }
 }
 
@@ -116,17 +138,25 @@ function checkStep(r: _Report, value: unknown, p: string): void {
   const step = checkObject(r, value, p, 'step', STEP);
   if (!step) return;
   checkId(r, step['stepId'], `${p}/stepId`, 'stepId');
-  const targets = ['operationId', 'operationPath', 'workflowId'].filter((k) => step[k] !== undefined);
+  const fields = r.v11 ? ['operationId', 'operationPath', 'channelPath', 'workflowId'] : ['operationId', 'operationPath', 'workflowId'];
+  const targets = fields.filter((k) => step[k] !== undefined);
   if (targets.length !== 1) {
     const which = targets.length === 0 ? 'none of them' : targets.join(' and ');
-    r.error('operation-choice', targets.length === 0 ? p : `${p}/${targets[1]}`, `a step needs exactly one of operationId, operationPath or workflowId (this one has ${which}); keep one`);
+    r.error('operation-choice', targets.length === 0 ? p : `${p}/${targets[1]}`, `a step needs exactly one of ${fields.slice(0, -1).join(', ')} or workflowId (this one has ${which}); keep one`);
   }
+  if (r.v11) checkStep11(r, step, p);
   const callsOperation = step['workflowId'] === undefined;
   eachItem(r, step['parameters'], `${p}/parameters`, 'parameters', false, (item, ip) => checkParameter(r, item, ip, callsOperation));
   const body = checkObject(r, step['requestBody'], `${p}/requestBody`, 'requestBody', REQUEST_BODY);
   if (body) {
     if (!callsOperation) r.warn('ignored-field', `${p}/requestBody`, 'requestBody has no effect on a step that calls a workflow; pass values as parameters instead');
-    eachItem(r, body['replacements'], `${p}/requestBody/replacements`, 'replacements', false, (item, ip) => checkObject(r, item, ip, 'replacement', REPLACEMENT));
+    if (r.v11) checkSelectorsIn(r, body['payload'], `${p}/requestBody/payload`);
+    eachItem(r, body['replacements'], `${p}/requestBody/replacements`, 'replacements', false, (item, ip) => {
+      const replacement = checkObject(r, item, ip, 'replacement', REPLACEMENT);
+      if (!replacement || !r.v11) return;
+      if (replacement['targetSelectorType'] !== undefined) checkExpressionType(r, replacement['targetSelectorType'], `${ip}/targetSelectorType`, 'targetSelectorType');
+      checkSelectorsIn(r, replacement['value'], `${ip}/value`);
+    });
   }
   eachItem(r, step['successCriteria'], `${p}/successCriteria`, 'successCriteria', true, (item, ip) => checkCriterion(r, item, ip));
   eachItem(r, step['onSuccess'], `${p}/onSuccess`, 'onSuccess', false, (item, ip) => checkAction(r, item, ip, 'success'));
@@ -143,8 +173,12 @@ function checkParameter(r: _Report, value: unknown, p: string, needsIn: boolean)
   const parameter = checkObject(r, value, p, 'parameter', PARAMETER);
   if (!parameter) return;
   const where = parameter['in'];
-  if (typeof where === 'string' && !PARAMETER_LOCATIONS.includes(where)) {
-    r.error('invalid-value', `${p}/in`, `parameter in: "${where}" is not allowed; use one of ${PARAMETER_LOCATIONS.join(', ')}`);
+  const locations = r.v11 ? PARAMETER_LOCATIONS_11 : PARAMETER_LOCATIONS;
+  if (r.v11) checkSelectorsIn(r, parameter['value'], `${p}/value`);
+  if (where === 'querystring' && !r.v11) {
+    r.needs11(`${p}/in`, 'parameter in: querystring');
+  } else if (typeof where === 'string' && !locations.includes(where)) {
+    r.error('invalid-value', `${p}/in`, `parameter in: "${where}" is not allowed; use one of ${locations.join(', ')}`);
   } else if (where === undefined && needsIn) {
     r.error('missing-field', `${p}/in`, `parameter "${String(parameter['name'])}" needs "in" (path, query, header or cookie) because the step calls an operation`);
   }
@@ -191,6 +225,14 @@ function checkActionObject(r: _Report, value: unknown, p: string, kind: 'success
     if (type !== 'retry' && typeof type === 'string') r.warn('ignored-field', `${p}/${field}`, `${field} only applies to retry actions; remove it or use type retry`);
   }
   eachItem(r, action['criteria'], `${p}/criteria`, 'criteria', kind === 'success', (item, ip) => checkCriterion(r, item, ip));
+  if (action['parameters'] !== undefined && r.v11) {
+    // 1.1: parameters are the inputs of the workflow a goto/retry calls; they have no `in`.
+    if (!hasWorkflow) r.error('ignored-field', `${p}/parameters`, `action "${String(action['name'])}" has parameters but no workflowId; parameters are inputs of the workflow an action calls`);
+    eachItem(r, action['parameters'], `${p}/parameters`, 'parameters', false, (item, ip) => {
+      checkParameter(r, item, ip, false);
+      if (isObject(item) && item['in'] !== undefined) r.error('invalid-value', `${ip}/in`, 'parameters of an action become workflow inputs: "in" must not be used; remove it');
+    });
+  }
 }
 
 function checkCriterion(r: _Report, value: unknown, p: string): void {
@@ -226,7 +268,11 @@ function checkCriterion(r: _Report, value: unknown, p: string): void {
 }
 
 function checkExpressionVersion(r: _Report, type: string, version: unknown, p: string): void {
-  const allowed = EXPRESSION_TYPE_VERSIONS[type];
+  const allowed = (r.v11 ? EXPRESSION_TYPE_VERSIONS_11 : EXPRESSION_TYPE_VERSIONS)[type];
+  if (!r.v11 && version === 'rfc9535' && type === 'jsonpath') {
+    r.needs11(p, 'jsonpath version "rfc9535"');
+    return;
+  }
   if (!allowed) {
     r.error('invalid-value', p, `a version can only be given for jsonpath or xpath criteria, not ${type}`);
   } else if (typeof version !== 'string' || !allowed.includes(version)) {
@@ -239,7 +285,8 @@ function checkOutputs(r: _Report, value: unknown, p: string): void {
   for (const [name, expression] of Object.entries(value)) {
     const ip = `${p}/${escapeToken(name)}`;
     if (!NAME_PATTERN.test(name)) r.error('invalid-name', ip, `output name "${name}" must match ^[a-zA-Z0-9.\\-_]+$; rename it`);
-    if (typeof expression !== 'string') r.error('wrong-type', ip, `output "${name}" must be a runtime expression string such as $response.body#/id`);
+    if (r.v11 && isSelectorObject(expression)) checkSelector(r, expression, ip);
+    else if (typeof expression !== 'string') r.error('wrong-type', ip, `output "${name}" must be a runtime expression string such as $response.body#/id${r.v11 ? ' or a Selector Object {context, selector, type}' : ''}`);
   }
 }
 
@@ -275,6 +322,8 @@ function checkObject(r: _Report, value: unknown, p: string, what: string, fields
     const v = value[name];
     if (v === undefined) {
       if (field.required) r.error('missing-field', `${p}/${name}`, `${what} is missing the required field "${name}"`);
+    } else if (field.v11 && !r.v11) {
+      r.needs11(`${p}/${escapeToken(name)}`, `${what} field "${name}"`);
     } else if (!hasKind(v, field.kind)) {
       r.error('wrong-type', `${p}/${name}`, `${what} field "${name}" must be ${article(field.kind)}, not ${describe(v)}`);
     }
@@ -320,4 +369,66 @@ function describe(v: unknown): string {
 
 export function escapeToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+const STEP_ACTIONS = ['send', 'receive'];
+
+/** Arazzo 1.1 step fields that only make sense together: action/correlationId/timeout and the AsyncAPI target. */
+function checkStep11(r: _Report, step: JsonObject, p: string): void {
+  const action = step['action'];
+  if (typeof action === 'string' && !STEP_ACTIONS.includes(action)) {
+    r.error('invalid-value', `${p}/action`, `step action "${action}" is not allowed; use send or receive`);
+  }
+  if (step['channelPath'] !== undefined && action === undefined) {
+    r.error('missing-field', `${p}/action`, 'a step with channelPath needs action: send or receive (the workflow\'s side of the channel)');
+  }
+  if (step['correlationId'] !== undefined && action !== 'receive') {
+    r.error('ignored-field', `${p}/correlationId`, 'correlationId only applies to steps with action: receive; remove it or make the step receive');
+  }
+  if (action !== undefined && step['workflowId'] !== undefined) {
+    r.error('ignored-field', `${p}/action`, 'action only applies to AsyncAPI steps (operationId, operationPath or channelPath), not to a step that calls a workflow');
+  }
+  const timeout = step['timeout'];
+  if (typeof timeout === 'number' && timeout < 0) r.error('invalid-value', `${p}/timeout`, `timeout is milliseconds and must be 0 or more (got ${timeout})`);
+  eachItem(r, step['dependsOn'], `${p}/dependsOn`, 'dependsOn', false, (item, ip) => {
+    if (typeof item !== 'string') r.error('wrong-type', ip, 'step dependsOn entries must be stepIds (or $workflows.<id>.steps.<stepId>)');
+  });
+}
+
+/** Selector Objects inside a value (parameter value, payload, replacement value), 1.1 only. */
+function checkSelectorsIn(r: _Report, value: unknown, p: string, depth = 0): void {
+  if (depth > 32) return;
+  if (isSelectorObject(value)) {
+    checkSelector(r, value as unknown as JsonObject, p);
+    return;
+  }
+  if (Array.isArray(value)) value.forEach((v, i) => checkSelectorsIn(r, v, `${p}/${i}`, depth + 1));
+  else if (isObject(value)) for (const [k, v] of Object.entries(value)) checkSelectorsIn(r, v, `${p}/${escapeToken(k)}`, depth + 1);
+}
+
+function checkSelector(r: _Report, value: unknown, p: string): void {
+  const selector = checkObject(r, value, p, 'selector', SELECTOR);
+  if (!selector) return;
+  checkExpressionType(r, selector['type'], `${p}/type`, 'selector type');
+}
+
+/** `jsonpath | xpath | jsonpointer` or `{type, version}` (Arazzo 1.1 Expression Type Object). */
+function checkExpressionType(r: _Report, type: unknown, p: string, what: string): void {
+  if (typeof type === 'string') {
+    if (!(type in EXPRESSION_TYPE_VERSIONS_11)) r.error('invalid-value', p, `${what} "${type}" is not allowed; use jsonpath, xpath or jsonpointer`);
+    return;
+  }
+  const expressionType = checkObject(r, type, p, what, EXPRESSION_TYPE);
+  if (!expressionType) return;
+  const kind = expressionType['type'];
+  if (typeof kind !== 'string' || !(kind in EXPRESSION_TYPE_VERSIONS_11)) {
+    r.error('invalid-value', `${p}/type`, `${what} "${String(kind)}" is not allowed; use jsonpath, xpath or jsonpointer`);
+    return;
+  }
+  checkExpressionVersion(r, kind, expressionType['version'], `${p}/version`);
+}
+
+/** RFC 3986 URI-reference characters (unreserved, reserved, percent-escapes). */
+function isUriReference(text: string): boolean {
+  return /^([A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/.test(text);
 }

@@ -9,6 +9,9 @@ export type RuntimeExpression =
   | { root: 'url'; text: string }
   | { root: 'method'; text: string }
   | { root: 'statusCode'; text: string }
+  | { root: 'self'; text: string }
+  | { root: 'message'; source: 'header'; name: string; text: string }
+  | { root: 'message'; source: 'payload'; pointer?: string; text: string }
   | { root: 'request' | 'response'; source: 'header' | 'query' | 'path'; name: string; text: string }
   | { root: 'request' | 'response'; source: 'body'; pointer?: string; text: string }
   | { root: 'inputs' | 'outputs'; name: string; pointer?: string; text: string }

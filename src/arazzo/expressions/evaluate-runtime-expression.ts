@@ -52,6 +52,11 @@ function evaluateParsed(expr: RuntimeExpression, ctx: ExpressionContext): unknow
       return exchange?.method;
     case 'statusCode':
       return exchange?.response?.statusCode;
+    case 'self':
+      return ctx.self;
+    case 'message':
+      if (!ctx.message) return undefined;
+      return expr.source === 'header' ? headerValue(ctx.message.headers, expr.name) : named(ctx.message.payload, undefined, expr.pointer);
     case 'request':
     case 'response': {
       const message = expr.root === 'request' ? exchange?.request : exchange?.response;

@@ -12,6 +12,8 @@ export type ExpressionMode = 'whole' | 'embedded' | 'condition';
 export const EXPRESSION_ROOTS = [
   'url', 'method', 'statusCode', 'request', 'response', 'inputs', 'outputs',
   'steps', 'workflows', 'sourceDescriptions', 'components',
+  // Arazzo 1.1: `$message.header.<name>` / `$message.payload#/...` on receive steps, `$self`.
+  'message', 'self',
 ] as const;
 
 const STEP_FIELDS = ['outputs'];
@@ -143,7 +145,18 @@ function scanBody(s: Scanner): ExpressionParts {
     case 'url':
     case 'method':
     case 'statusCode':
+    case 'self':
       return { root };
+    case 'message': {
+      s.expect('.', "'.' after $message");
+      const source = s.word(['header', 'payload'], 'a $message source');
+      if (source === 'payload') {
+        if (s.peek() === '.') s.fail("'#' and a JSON pointer (write $message.payload#/field, not $message.payload.field)");
+        return withPointer({ root, source }, s.optionalPointer());
+      }
+      s.expect('.', "'.' after $message.header");
+      return { root, source: 'header', name: s.headerToken() };
+    }
     case 'request':
     case 'response': {
       s.expect('.', `'.' after $${root}`);

@@ -12,7 +12,10 @@ export function printRuntimeExpression(expr: RuntimeExpression): string {
     case 'url':
     case 'method':
     case 'statusCode':
+    case 'self':
       return `$${expr.root}`;
+    case 'message':
+      return expr.source === 'payload' ? `$message.payload${suffix(undefined, expr.pointer)}` : `$message.header.${expr.name}`;
     case 'request':
     case 'response':
       return expr.source === 'body'

@@ -13,12 +13,13 @@ export function chooseAction<T extends { name: string; criteria?: Criterion[] }>
   ctx: ExpressionContext,
   skip: (action: T) => boolean,
   seen: Array<[T, CriterionResult]> | undefined,
+  embedded = false,
 ): T | undefined {
   for (const action of actions) {
     if (skip(action)) continue;
     let matches = true;
     for (const criterion of action.criteria ?? []) {
-      const result = evaluateCriterion(criterion, ctx);
+      const result = evaluateCriterion(criterion, ctx, embedded);
       seen?.push([action, result]);
       if (!result.passed) {
         matches = false;

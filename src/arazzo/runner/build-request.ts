@@ -34,6 +34,7 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
   const query: Record<string, string | string[]> = {};
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
+  let querystring: string | undefined;
 
   for (const p of cs.parameters) {
     const value = resolve(p.value, p.compiled);
@@ -59,6 +60,9 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
       case 'cookie':
         cookies.push(...serializeCookie(style, value));
         break;
+      case 'querystring':
+        querystring = wholeQuery(value, p.style?.json === true);
+        break;
     }
   }
   if (cookies.length > 0) headers['Cookie'] = cookies.join('; ');
@@ -76,6 +80,10 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
     pathText += v;
   }
   let url = joinUrl(op.serverUrl, pathText);
+  if (querystring !== undefined && queryParts.length > 0) {
+    throw new ArazzoError('E_REQUEST', `${cs.where}: an in: querystring parameter is the whole query string and cannot be combined with in: query parameters (${Object.keys(query).join(', ')}); put them into the querystring value`);
+  }
+  if (querystring !== undefined && querystring !== '') url += (url.includes('?') ? '&' : '?') + querystring;
   if (queryParts.length > 0) url += (url.includes('?') ? '&' : '?') + queryParts.join('&');
 
   const exchange: HttpExchange = { url, method: op.method, request: { headers, query, path } };
@@ -87,4 +95,19 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
   request.body = built.text;
   if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = body.contentType;
   return { request, exchange, bodyText: built.text };
+}
+
+/**
+ * Arazzo 1.1 `in: querystring`: the value is the complete query string, sent as written (a leading
+ * `?` dropped); characters that may not appear in a query (RFC 3986: spaces, quotes, non-ASCII)
+ * are percent-encoded, `& = + %XX` and the rest stay. An object is form-encoded, or sent as JSON
+ * text when the operation's querystring parameter is described with a JSON media type.
+ */
+function wholeQuery(value: unknown, json: boolean): string {
+  let text: string;
+  if (typeof value === 'string') text = value.replace(/^\?/, '');
+  else if (json) text = encodeURIComponent(JSON.stringify(value));
+  else if (value !== null && typeof value === 'object') return new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+  else text = String(value);
+  return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, (c) => encodeURIComponent(c));
 }

@@ -9,6 +9,9 @@ import { compileInputs, type InputsValidator } from './inputs.js';
 import { compileBody, type CompiledBody } from './request-body.js';
 import { mergeActions, mergeParameters, resolveActions, resolveParameters } from './reusable.js';
 import { styleFor, type ParameterStyle } from './serialize-parameter.js';
+import { isArazzo11 } from '../document/_report.js';
+import { implicitStepDependencies } from '../document/validate-references.js';
+import { compileMessageStep, type CompiledMessageStep } from './message-step.js';
 
 export interface CompiledParameter {
   name: string;
@@ -41,6 +44,14 @@ export interface CompiledStep {
   onSuccess: EffectiveSuccessAction[];
   onFailure: EffectiveFailureAction[];
   outputs: Array<[string, CompiledValue]>;
+  /** 1.1 `timeout` in milliseconds. */
+  timeoutMs?: number;
+  /** 1.1: steps of this workflow that must pass first (explicit dependsOn and output references). */
+  deps: string[];
+  /** 1.1: `$workflows.<id>.steps.<stepId>` prerequisites (must have passed earlier in the run). */
+  externalDeps: string[];
+  /** 1.1: an AsyncAPI send or receive step. */
+  message?: CompiledMessageStep;
 }
 
 export interface CompiledWorkflowRef {
@@ -60,6 +71,10 @@ export interface CompiledWorkflow {
   validateInputs: InputsValidator;
   outputs: Array<[string, CompiledValue]>;
   dependsOn: CompiledWorkflowRef[];
+  /** The document declares Arazzo 1.1.x (selectors, embedded condition expressions, ...). */
+  v11: boolean;
+  /** 1.1: some step declares dependsOn, so steps run when their prerequisites passed, possibly concurrently. */
+  concurrent: boolean;
 }
 
 // Per registry, then per workflow: the same parsed document loaded with other --server or
@@ -92,8 +107,9 @@ export function compileWorkflow(workflow: Workflow, registry: SourceRegistry): C
   const workflowParams = resolveParameters(workflow.parameters, components, `${where} parameters`);
   const successActions = resolveActions<SuccessAction>(workflow.successActions, components, 'successActions', `${where} successActions`);
   const failureActions = resolveActions<FailureAction>(workflow.failureActions, components, 'failureActions', `${where} failureActions`);
+  const v11 = isArazzo11(doc);
   const steps = workflow.steps.map((step, index) =>
-    compileStep(step, index, { workflow, registry, components, workflowParams, successActions, failureActions }),
+    compileStep(step, index, { workflow, registry, components, workflowParams, successActions, failureActions, v11 }),
   );
   const compiled: CompiledWorkflow = {
     workflow,
@@ -104,8 +120,10 @@ export function compileWorkflow(workflow: Workflow, registry: SourceRegistry): C
     steps,
     stepIndex: new Map(steps.map((s) => [s.stepId, s.index])),
     validateInputs: compileInputs(workflow.inputs, components, workflow.workflowId),
-    outputs: compileOutputs(workflow.outputs),
+    outputs: compileOutputs(workflow.outputs, v11),
     dependsOn: (workflow.dependsOn ?? []).map((ref) => findWorkflowRef(registry, ref, `${where} dependsOn`)),
+    v11,
+    concurrent: v11 && workflow.steps.some((s) => s.dependsOn !== undefined),
   };
   perRegistry.set(workflow, compiled);
   return compiled;
@@ -118,6 +136,7 @@ interface WorkflowScope {
   workflowParams: Parameter[];
   successActions: SuccessAction[];
   failureActions: FailureAction[];
+  v11: boolean;
 }
 
 function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledStep {
@@ -131,7 +150,9 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     successCriteria: step.successCriteria ?? [],
     onSuccess: mergeActions(resolveActions<SuccessAction>(step.onSuccess, scope.components, 'successActions', `${where} onSuccess`), scope.successActions),
     onFailure: mergeActions(resolveActions<FailureAction>(step.onFailure, scope.components, 'failureActions', `${where} onFailure`), scope.failureActions),
-    outputs: compileOutputs(step.outputs),
+    outputs: compileOutputs(step.outputs, scope.v11),
+    ...(scope.v11 && typeof step.timeout === 'number' ? { timeoutMs: step.timeout } : {}),
+    ...stepDependencies(step, scope),
   };
   if (step.workflowId !== undefined) {
     // Workflow-level parameters with an `in` are meant for operations; the rest become inputs too.
@@ -139,8 +160,20 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     return {
       ...base,
       callee: findWorkflowRef(scope.registry, step.workflowId, where),
-      parameters: params.map((p) => ({ name: p.name, value: p.value, compiled: compileValue(p.value), required: false })),
+      parameters: params.map((p) => ({ name: p.name, value: p.value, compiled: compileValue(p.value, scope.v11), required: false })),
     };
+  }
+  if (scope.v11) {
+    const message = compileMessageStep(scope.registry, step, where);
+    if (message) {
+      const params = mergeParameters(scope.workflowParams.filter((p) => p.in === 'header'), stepParams);
+      return {
+        ...base,
+        message,
+        parameters: params.map((p) => ({ name: p.name, ...(p.in ? { in: p.in } : {}), value: p.value, compiled: compileValue(p.value, true), required: false })),
+        ...(step.requestBody ? { body: compileBody({ ...step.requestBody, contentType: step.requestBody.contentType ?? message.contentType }, [message.contentType], true) } : {}),
+      };
+    }
   }
   const operation = resolveOperation(scope.registry, step);
   const merged = mergeParameters(scope.workflowParams, stepParams);
@@ -149,14 +182,14 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
       throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: parameter "${p.name}" has no "in"; a step that calls an operation needs in: path, query, header or cookie`);
     }
     const def = operation.parameters.find((d) => d.in === p.in && (p.in === 'header' ? d.name.toLowerCase() === p.name.toLowerCase() : d.name === p.name));
-    return { name: p.name, in: p.in, value: p.value, compiled: compileValue(p.value), style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
+    return { name: p.name, in: p.in, value: p.value, compiled: compileValue(p.value, scope.v11), style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
   });
   return {
     ...base,
     operation,
     pathParts: parsePathTemplate(operation.pathTemplate),
     parameters,
-    ...(step.requestBody ? { body: compileBody(step.requestBody, operation.requestBody?.contentTypes) } : {}),
+    ...(step.requestBody ? { body: compileBody(step.requestBody, operation.requestBody?.contentTypes, scope.v11) } : {}),
   };
 }
 
@@ -173,8 +206,25 @@ function resolveOperation(registry: SourceRegistry, step: Step): ResolvedOperati
   }
 }
 
-function compileOutputs(outputs: Record<string, unknown> | undefined): Array<[string, CompiledValue]> {
-  return Object.entries(outputs ?? {}).map(([name, expr]) => [name, compileValue(expr)]);
+function compileOutputs(outputs: Record<string, unknown> | undefined, v11 = false): Array<[string, CompiledValue]> {
+  return Object.entries(outputs ?? {}).map(([name, expr]) => [name, compileValue(expr, v11)]);
+}
+
+/** 1.1 prerequisites: explicit dependsOn (local and other workflows') plus output references. */
+function stepDependencies(step: Step, scope: WorkflowScope): { deps: string[]; externalDeps: string[] } {
+  if (!scope.v11) return { deps: [], externalDeps: [] };
+  const local = new Set<string>();
+  const external: string[] = [];
+  for (const dep of step.dependsOn ?? []) {
+    const other = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+    if (other && other[1] === scope.workflow.workflowId) local.add(other[2]!);
+    else if (dep.startsWith('$')) external.push(dep);
+    else local.add(dep);
+  }
+  const ids = new Set(scope.workflow.steps.map((s) => s.stepId));
+  for (const id of implicitStepDependencies(step)) if (ids.has(id)) local.add(id);
+  local.delete(step.stepId);
+  return { deps: [...local], externalDeps: external };
 }
 
 export function parsePathTemplate(template: string): PathPart[] {
@@ -194,13 +244,16 @@ export function parsePathTemplate(template: string): PathPart[] {
  * Compiles every workflow reachable from `root` (dependsOn, workflow steps, goto/retry targets),
  * so an unresolvable operation or a bad reference anywhere refuses the run before any request.
  */
-export function compileReachable(root: CompiledWorkflow): void {
+export function compileReachable(root: CompiledWorkflow): CompiledWorkflow[] {
   const seen = new Set<Workflow>([root.workflow]);
   const queue: CompiledWorkflow[] = [root];
+  const all: CompiledWorkflow[] = [root];
   const visit = (ref: CompiledWorkflowRef): void => {
     if (seen.has(ref.workflow)) return;
     seen.add(ref.workflow);
-    queue.push(compileWorkflow(ref.workflow, ref.registry));
+    const compiled = compileWorkflow(ref.workflow, ref.registry);
+    queue.push(compiled);
+    all.push(compiled);
   };
   for (let cw = queue.shift(); cw; cw = queue.shift()) {
     cw.dependsOn.forEach(visit);
@@ -214,4 +267,5 @@ export function compileReachable(root: CompiledWorkflow): void {
       }
     }
   }
+  return all;
 }

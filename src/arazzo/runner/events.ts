@@ -67,6 +67,8 @@ export interface StepFinishedEvent extends EventBase {
   status: 'passed' | 'failed';
   outputs: Record<string, unknown>;
   error?: { code: string; message: string };
+  /** 1.1 AsyncAPI steps: the topic and where the message sent or received is. */
+  message?: { action: 'send' | 'receive'; address: string; partition?: number; offset?: string };
 }
 
 export interface WorkflowFinishedEvent extends EventBase {

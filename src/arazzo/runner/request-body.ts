@@ -7,6 +7,7 @@ import { ArazzoError } from '../errors.js';
 import { loadFontoxpath, loadSlimdom } from '../_on-demand.js';
 import type { RequestBody } from '../types.js';
 import { compileValue, type CompiledValue } from './compile-value.js';
+import { jsonPathTargets, selectorType, type SelectorType } from './selectors.js';
 
 /** Resolves a value from the document: `compiled` is its prepared form, `raw` the text as written. */
 export type Resolve = (raw: unknown, compiled: CompiledValue) => unknown;
@@ -18,7 +19,7 @@ export interface CompiledBody {
   kind: BodyKind;
   payload: unknown;
   compiledPayload: CompiledValue;
-  replacements: Array<{ target: string; value: unknown; compiled: CompiledValue }>;
+  replacements: Array<{ target: string; value: unknown; compiled: CompiledValue; targetType?: SelectorType }>;
 }
 
 export interface BuiltBody {
@@ -37,19 +38,28 @@ export function bodyKind(contentType: string): BodyKind {
 }
 
 /** Chooses the content type: the step's, else the operation's first, else from the payload's shape. */
-export function compileBody(body: RequestBody, operationTypes: readonly string[] | undefined): CompiledBody {
+export function compileBody(body: RequestBody, operationTypes: readonly string[] | undefined, v11 = false): CompiledBody {
   const contentType = body.contentType ?? operationTypes?.[0] ?? (typeof body.payload === 'string' ? 'text/plain' : 'application/json');
   return {
     contentType,
     kind: bodyKind(contentType),
     payload: body.payload,
-    compiledPayload: compileValue(body.payload),
-    replacements: (body.replacements ?? []).map((r) => ({ target: r.target, value: r.value, compiled: compileValue(r.value) })),
+    compiledPayload: compileValue(body.payload, v11),
+    replacements: (body.replacements ?? []).map((r) => ({
+      target: r.target,
+      value: r.value,
+      compiled: compileValue(r.value, v11),
+      ...(v11 && r.targetSelectorType !== undefined ? { targetType: selectorType(r.targetSelectorType, 'replacement targetSelectorType') } : {}),
+    })),
   };
 }
 
 export function buildBody(body: CompiledBody, resolve: Resolve, where: string): BuiltBody {
   let value = resolve(body.payload, body.compiledPayload);
+  const typed = body.replacements.find((r) => r.targetType !== undefined && r.targetType.kind !== (body.kind === 'xml' ? 'xpath' : r.targetType.kind === 'xpath' ? '' : r.targetType.kind));
+  if (typed) {
+    throw new ArazzoError('E_REQUEST', `${where}: replacement target "${typed.target}" is a ${typed.targetType!.kind} selector, which cannot apply to a ${body.kind} payload (${body.contentType}); use ${body.kind === 'xml' ? 'xpath' : 'jsonpointer or jsonpath'}`);
+  }
   if (body.kind === 'xml') {
     const text = scalarBody(value);
     if (body.replacements.length === 0) return { value: text, text };
@@ -60,7 +70,15 @@ export function buildBody(body: CompiledBody, resolve: Resolve, where: string): 
     // A JSON payload written as text (the spec's "JSON Templated Example") is parsed so
     // pointers can reach into it.
     if (typeof value === 'string' && body.kind === 'json') value = parseJsonPayload(value, where);
-    for (const r of body.replacements) value = setPointer(value, r.target, resolve(r.value, r.compiled), where);
+    for (const r of body.replacements) {
+      if (r.targetType?.kind === 'jsonpath') {
+        // 1.1: every node the JSONPath selects gets the value; selecting nothing is an error, as for XPath.
+        const pointers = jsonPathTargets(value, r.target, where);
+        if (pointers.length === 0) throw new ArazzoError('E_REQUEST', `${where}: replacement target "${r.target}" selects nothing in the payload; fix the JSONPath or the payload`);
+        const v = resolve(r.value, r.compiled);
+        for (const pointer of pointers) value = setPointer(value, pointer, v, where);
+      } else value = setPointer(value, r.target, resolve(r.value, r.compiled), where);
+    }
   }
   if (body.kind === 'json') {
     if (typeof value === 'string') return { value: tryParseJson(value), text: value };

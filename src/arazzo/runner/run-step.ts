@@ -10,6 +10,8 @@ import { redactHeaders, redactText, redactValue } from '../../http/redact.js';
 import { buildRequest } from './build-request.js';
 import type { CompiledStep, CompiledWorkflow } from './compile.js';
 import type { RunState, StepResult, WorkflowOutcome } from './state.js';
+import { endpointKey, receiveMessage, sendMessage, stepSignal } from './message-step.js';
+import type { MessageEndpoint } from '../messaging.js';
 
 export interface StepOutcome {
   result: StepResult;
@@ -60,7 +62,7 @@ function parseResponse(res: HttpResponse): NonNullable<HttpExchange['response']>
 
 /** The step's context: the workflow's plus this exchange (a literal: cheaper than a spread in a loop). */
 function withExchange(base: ExpressionContext, exchange: HttpExchange): ExpressionContext {
-  return {
+  const ctx: ExpressionContext = {
     inputs: base.inputs,
     outputs: base.outputs,
     steps: base.steps,
@@ -69,6 +71,8 @@ function withExchange(base: ExpressionContext, exchange: HttpExchange): Expressi
     components: base.components,
     exchange,
   };
+  if (base.self !== undefined) ctx.self = base.self; // 1.1 documents only
+  return ctx;
 }
 
 export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: CompiledStep, base: ExpressionContext, attempt: number): Promise<StepOutcome> {
@@ -76,7 +80,7 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
   const result: StepResult = {
     workflowId: cw.workflowId,
     stepId: cs.stepId,
-    kind: cs.callee ? 'workflow' : 'operation',
+    kind: cs.callee ? 'workflow' : cs.message ? 'message' : 'operation',
     attempt,
     status: 'failed',
     outputs: {},
@@ -87,10 +91,14 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
   let ctx = base;
   let results: CriterionResult[] | undefined;
   try {
-    if (cs.callee) ctx = await callWorkflow(state, cs, base, result);
+    if (cs.externalDeps.length > 0) checkExternalDeps(state, cs, result);
+    if (result.error !== undefined) ctx = base;
+    else if (cs.callee) ctx = await callWorkflow(state, cs, base, result);
+    else if (cs.message?.action === 'send') ctx = await sendMessage(state, cs, base, result);
+    else if (cs.message) ctx = await receiveMessage(state, cs, base, result, (endpoint) => startOf(state, endpoint));
     else ctx = await sendOperation(state, cw, cs, base, result);
     if (result.error === undefined) {
-      const passed = checkSuccessCriteria(cs, ctx, result, state.events.enabled ? (results = []) : undefined);
+      const passed = checkSuccessCriteria(cs, ctx, result, state.events.enabled ? (results = []) : undefined, cw.v11);
       if (results) for (const r of results) await state.events.emit({ type: 'criterion.evaluated', workflowId: cw.workflowId, stepId: cs.stepId, source: 'successCriteria', result: r });
       if (passed) {
         result.status = 'passed';
@@ -99,6 +107,7 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
           for (const [name, output] of cs.outputs) outputs[name] = output(ctx);
           result.outputs = outputs;
         }
+        if (cw.v11) state.passedSteps.add(`${cw.workflowId}/${cs.stepId}`);
       }
     }
   } catch (err) {
@@ -112,11 +121,11 @@ export async function executeStep(state: RunState, cw: CompiledWorkflow, cs: Com
 }
 
 /** Synchronous (events are sent afterwards, in order): a loop step pays no extra promise hops. */
-function checkSuccessCriteria(cs: CompiledStep, ctx: ExpressionContext, result: StepResult, seen: CriterionResult[] | undefined): boolean {
+function checkSuccessCriteria(cs: CompiledStep, ctx: ExpressionContext, result: StepResult, seen: CriterionResult[] | undefined, embedded: boolean): boolean {
   // Every criterion is evaluated (not just up to the first failure) so reports show them all.
   let passed = true;
   for (const criterion of cs.successCriteria) {
-    const r: CriterionResult = evaluateCriterion(criterion, ctx);
+    const r: CriterionResult = evaluateCriterion(criterion, ctx, embedded);
     seen?.push(r);
     if (!r.passed) {
       passed = false;
@@ -143,15 +152,20 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   }
   if (state.signal?.aborted) throw new RunAborted();
   let res: HttpResponse;
+  // 1.1 step timeout: the request is aborted and the step fails (E_TIMEOUT); failure actions apply.
+  const timer = cs.timeoutMs !== undefined ? stepSignal(state, cs.timeoutMs) : undefined;
   try {
-    if (state.signal) request.signal = state.signal; // the request object is this step's own
+    const signal = timer ? timer.signal : state.signal;
+    if (signal) request.signal = signal; // the request object is this step's own
     res = await state.http.send(request);
   } catch (err) {
     if (state.signal?.aborted) throw new RunAborted();
     const info = errorInfo(err);
     // Transport failures are step failures (E_HTTP) so failure actions, retries included, apply.
-    result.error = { code: 'E_HTTP', message: info.message };
+    result.error = timer?.timedOut() ? { code: 'E_TIMEOUT', message: `${cs.where}: no response within the step's timeout of ${cs.timeoutMs} ms` } : { code: 'E_HTTP', message: info.message };
     return withExchange(base, exchange);
+  } finally {
+    timer?.dispose();
   }
   exchange.response = parseResponse(res);
   result.response = { status: res.status, durationMs: res.durationMs };
@@ -189,3 +203,21 @@ export function assertNotAborted(state: RunState): void {
   if (state.signal?.aborted) throw new RunAborted();
 }
 
+
+/** 1.1 dependsOn on another workflow's step: it must have passed earlier in this run (dependsOn never runs it). */
+function checkExternalDeps(state: RunState, cs: CompiledStep, result: StepResult): void {
+  for (const dep of cs.externalDeps) {
+    const m = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+    if (m && state.passedSteps.has(`${m[1]}/${m[2]}`)) continue;
+    result.error = {
+      code: 'E_DEPENDENCY',
+      message: `${cs.where} depends on ${dep}, which has not completed in this run (dependsOn does not run it: run that workflow first, e.g. through a step or the workflow's dependsOn)`,
+    };
+    return;
+  }
+}
+
+/** Where a receive reads from: the mark taken when the run started, else (an address known only now) the current end. */
+function startOf(state: RunState, endpoint: MessageEndpoint): Promise<unknown> {
+  return state.marks.get(endpointKey(endpoint)) ?? state.messages!.mark(endpoint);
+}

@@ -1,6 +1,7 @@
 // The runner's own state for one run (shared by nested workflows) and its public result types.
 import type { CriterionResult } from '../criteria/index.js';
 import type { HttpSender } from '../../http/client.js';
+import type { MessageTransport, StartPosition } from '../messaging.js';
 import type { SourceRegistry } from '../sources/index.js';
 import type { CompiledStep, CompiledWorkflowRef } from './compile.js';
 import type { EventEmitter, RunEventListener } from './events.js';
@@ -8,12 +9,14 @@ import type { EventEmitter, RunEventListener } from './events.js';
 export interface StepResult {
   workflowId: string;
   stepId: string;
-  kind: 'operation' | 'workflow';
+  kind: 'operation' | 'workflow' | 'message';
   /** 1 for the first execution of a visit to the step, 2 for its first retry, ... */
   attempt: number;
   status: 'passed' | 'failed';
   request?: { method: string; url: string };
   response?: { status: number; durationMs: number };
+  /** 1.1 AsyncAPI steps: the channel address (topic) and, once known, where the message is. */
+  message?: { action: 'send' | 'receive'; address: string; partition?: number; offset?: string };
   outputs: Record<string, unknown>;
   /** The success criteria that did not pass, with their messages. */
   failedCriteria: CriterionResult[];
@@ -51,6 +54,10 @@ export interface RunWorkflowOptions {
   maxSteps?: number;
   signal?: AbortSignal;
   resume?: ResumePoint;
+  /** 1.1 AsyncAPI steps send and receive through this (e.g. src/kafka/messaging.ts). */
+  messages?: MessageTransport;
+  /** 1.1: steps of a workflow that uses dependsOn run at most this many at a time. Default 4. */
+  concurrency?: number;
 }
 
 export interface WorkflowOutcome {
@@ -73,6 +80,12 @@ export interface RunState {
   results: StepResult[];
   /** Workflows that finished in this run: dependsOn runs each of them once. */
   completed: Set<object>;
+  messages: MessageTransport | undefined;
+  /** Where each receivable channel ended when the run started (by endpoint key). */
+  marks: Map<string, Promise<StartPosition>>;
+  concurrency: number;
+  /** `workflowId/stepId` of every step that passed in this run (1.1 cross-workflow dependsOn). */
+  passedSteps: Set<string>;
   /** Runs a workflow inside this run (workflow steps, goto/retry to workflows). */
   execute(ref: CompiledWorkflowRef, inputs: Record<string, unknown>): Promise<WorkflowOutcome>;
 }

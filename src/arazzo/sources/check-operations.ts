@@ -4,11 +4,15 @@
 import type { LoadedDocument } from '../document/index.js';
 import type { ArazzoError, Diagnostic } from '../errors.js';
 import { isRecord, type OpenApiSource } from './openapi-source.js';
+import type { AsyncApiSource } from './asyncapi-source.js';
+import { findMessageTarget } from './resolve-message.js';
+import { isArazzo11 } from '../document/_report.js';
 import { describeOperation, describeResolved, findOperation, type ResolvedOperation } from './resolve-operation.js';
 
 export interface _CheckedRegistry {
   doc: LoadedDocument;
   openapiSources: ReadonlyMap<string, OpenApiSource>;
+  asyncapiSources: ReadonlyMap<string, AsyncApiSource>;
   nestedRegistries(): _CheckedRegistry[];
 }
 
@@ -26,6 +30,18 @@ export function checkRegistryOperations(registry: _CheckedRegistry, visited = ne
     if (!isRecord(w)) return;
     list(w['steps']).forEach((s, j) => {
       if (!isRecord(s)) return;
+      if (isArazzo11(root) && (s['action'] !== undefined || s['channelPath'] !== undefined)) {
+        // 1.1 AsyncAPI step: its operation or channel, and the direction of its action.
+        const at = `/workflows/${i}/steps/${j}/${typeof s['channelPath'] === 'string' ? 'channelPath' : typeof s['operationPath'] === 'string' ? 'operationPath' : 'operationId'}`;
+        try {
+          findMessageTarget(registry.asyncapiSources, s as never, {});
+        } catch (err) {
+          const e = err as ArazzoError;
+          // A missing Kafka server is a run-time matter, as for OpenAPI servers.
+          if (e.code !== 'E_SOURCE') report('error', /declared action/.test(e.message) ? 'action-direction' : 'unknown-operation', at, e.message);
+        }
+        return;
+      }
       const field = typeof s['operationPath'] === 'string' ? 'operationPath' : typeof s['operationId'] === 'string' ? 'operationId' : undefined;
       if (!field) return;
       const pointer = `/workflows/${i}/steps/${j}`;
@@ -37,7 +53,10 @@ export function checkRegistryOperations(registry: _CheckedRegistry, visited = ne
       } catch (err) {
         const e = err as ArazzoError;
         const ambiguous = /more than one source|appears twice/.test(e.message);
-        report('error', e.code === 'E_SOURCE' ? 'invalid-source' : ambiguous ? 'ambiguous-operation' : 'unknown-operation', `${pointer}/${field}`, e.message);
+        const id = String(s[field]).replace(/^\$sourceDescriptions\.[^.]+\./, '');
+        const async = [...registry.asyncapiSources.values()].find((a) => a.operations.has(id));
+        const message = async ? `operation "${id}" is in the AsyncAPI source "${async.name}": an AsyncAPI step needs action: send or receive (the workflow's side)` : e.message;
+        report('error', e.code === 'E_SOURCE' ? 'invalid-source' : ambiguous ? 'ambiguous-operation' : 'unknown-operation', `${pointer}/${field}`, message);
         return;
       }
       const given = stepParameters(w['parameters'], s['parameters'], components);

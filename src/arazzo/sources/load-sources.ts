@@ -2,7 +2,7 @@
 // documents (recursively, each file loaded once, so cycles between documents are harmless).
 
 import { dirname, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assertValid, loadDocumentFile, parseDocumentText, validateArazzo, type LoadedDocument } from '../document/index.js';
 import { ArazzoError, type Diagnostic } from '../errors.js';
 import type { Workflow } from '../types.js';
@@ -10,6 +10,9 @@ import { createOpenApiSource, isRecord, type OpenApiSource } from './openapi-sou
 import { checkRegistryOperations } from './check-operations.js';
 import { describeResolved, findOperation, type OperationTarget, type ResolvedOperation } from './resolve-operation.js';
 import { selectServer, type ServerOverrides } from './servers.js';
+import { createAsyncApiSource, type AsyncApiSource } from './asyncapi-source.js';
+import { findMessageTarget, type MessageStepTarget, type MessageTarget } from './resolve-message.js';
+import { isArazzo11 } from '../document/_report.js';
 
 export interface SourceOptions {
   /** `--source name=path-or-url`: replaces a sourceDescription's url (at every level of nested Arazzo sources). */
@@ -33,6 +36,12 @@ export interface SourceRegistry {
   doc: LoadedDocument;
   openapi: ReadonlyMap<string, OpenApiSource>;
   arazzo: ReadonlyMap<string, ArazzoSource>;
+  /** Arazzo 1.1: AsyncAPI 3.0 sources by name. */
+  asyncapi: ReadonlyMap<string, AsyncApiSource>;
+  /** Arazzo 1.1: the document's base URI (`$self` resolved against where it was read from). */
+  baseUri: string;
+  /** 1.1 AsyncAPI step → channel, messages, Kafka server. Throws E_OPERATION / E_SOURCE. */
+  resolveMessage(step: MessageStepTarget): MessageTarget;
   /** Throws E_OPERATION (not found, ambiguous) or E_REQUEST (no usable server). */
   resolveOperation(step: OperationTarget): ResolvedOperation;
   /** A bare workflowId of this document, or `$sourceDescriptions.<name>.<workflowId>`. */
@@ -74,9 +83,12 @@ async function loadRegistry(doc: LoadedDocument, ctx: LoadContext): Promise<_Reg
     const kind = detectKind(loaded.value);
     const declaredType = entry['type'];
     if (declaredType !== undefined && kind !== declaredType) {
-      throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source with --source ${name}=<file>`);
+      throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI, AsyncAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source with --source ${name}=<file>`);
     }
-    if (kind === 'openapi') {
+    if (kind === 'asyncapi') {
+      if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; run \`offsetctl workflow upgrade ${doc.file}\` to move the document to 1.1.0`);
+      registry.asyncapiSources.set(name, createAsyncApiSource(name, location, loaded));
+    } else if (kind === 'openapi') {
       registry.openapiSources.set(name, createOpenApiSource(name, location, loaded));
     } else if (kind === 'arazzo') {
       const nested = ctx.registries.get(loaded.file) ?? (await loadArazzoSource(name, loaded, ctx));
@@ -100,9 +112,10 @@ async function loadArazzoSource(name: string, doc: LoadedDocument, ctx: LoadCont
   return loadRegistry(doc, ctx);
 }
 
-function detectKind(value: unknown): 'openapi' | 'arazzo' | 'unknown' {
+function detectKind(value: unknown): 'openapi' | 'arazzo' | 'asyncapi' | 'unknown' {
   if (!isRecord(value)) return 'unknown';
   if (typeof value['openapi'] === 'string') return 'openapi';
+  if (typeof value['asyncapi'] === 'string') return 'asyncapi';
   if (typeof value['arazzo'] === 'string') return 'arazzo';
   return 'unknown';
 }
@@ -117,8 +130,25 @@ function locate(doc: LoadedDocument, name: string, url: string, opts: SourceOpti
   }
   if (/^https?:/i.test(url)) return url;
   if (/^file:/i.test(url)) return fileURLToPath(url);
+  if (isArazzo11(doc.value)) {
+    // 1.1 (RFC 3986 §5.2, Appendix B): relative URLs resolve against $self, itself resolved against the retrieval URI.
+    const resolved = new URL(url, baseUriOf(doc)).href;
+    return /^file:/i.test(resolved) ? fileURLToPath(resolved) : resolved;
+  }
   if (/^https?:/i.test(doc.file)) return new URL(url, doc.file).href;
   return resolvePath(dirname(doc.file), safeDecode(url));
+}
+
+/** Where a document was read from, as a URI (a local path becomes a file: URL). */
+function retrievalUri(doc: LoadedDocument): string {
+  return /^https?:/i.test(doc.file) ? doc.file : pathToFileURL(doc.file).href;
+}
+
+/** Arazzo 1.1 base URI: `$self` (resolved against the retrieval URI when relative), else the retrieval URI. */
+export function baseUriOf(doc: LoadedDocument): string {
+  const self = isRecord(doc.value) ? doc.value['$self'] : undefined;
+  const retrieval = retrievalUri(doc);
+  return typeof self === 'string' && self !== '' && isArazzo11(doc.value) ? new URL(self, retrieval).href : retrieval;
 }
 
 async function readSource(name: string, location: string, ctx: LoadContext): Promise<LoadedDocument> {
@@ -175,13 +205,14 @@ function checkNamesExist(ctx: LoadContext, opts: SourceOptions): void {
   const openapi = new Set<string>();
   for (const registry of ctx.registries.values()) {
     for (const name of registry.openapiSources.keys()) (all.add(name), openapi.add(name));
+    for (const name of registry.asyncapiSources.keys()) (all.add(name), openapi.add(name));
     for (const name of registry.arazzoSources.keys()) all.add(name);
   }
   for (const name of Object.keys(opts.overrides ?? {})) {
     if (!all.has(name)) throw new ArazzoError('E_SOURCE', `--source ${name}=... names no sourceDescription; the names are: ${[...all].join(', ') || 'none'}`);
   }
   for (const name of Object.keys(opts.servers?.byName ?? {})) {
-    if (!openapi.has(name)) throw new ArazzoError('E_SOURCE', `--server ${name}=... names no OpenAPI sourceDescription; the names are: ${[...openapi].join(', ') || 'none'}`);
+    if (!openapi.has(name)) throw new ArazzoError('E_SOURCE', `--server ${name}=... names no OpenAPI or AsyncAPI sourceDescription; the names are: ${[...openapi].join(', ') || 'none'}`);
   }
 }
 
@@ -196,6 +227,7 @@ function safeDecode(text: string): string {
 class _Registry implements SourceRegistry {
   readonly openapiSources = new Map<string, OpenApiSource>();
   readonly arazzoSources = new Map<string, ArazzoSource>();
+  readonly asyncapiSources = new Map<string, AsyncApiSource>();
 
   constructor(
     readonly doc: LoadedDocument,
@@ -208,6 +240,18 @@ class _Registry implements SourceRegistry {
 
   get arazzo(): ReadonlyMap<string, ArazzoSource> {
     return this.arazzoSources;
+  }
+
+  get asyncapi(): ReadonlyMap<string, AsyncApiSource> {
+    return this.asyncapiSources;
+  }
+
+  get baseUri(): string {
+    return baseUriOf(this.doc);
+  }
+
+  resolveMessage(step: MessageStepTarget): MessageTarget {
+    return findMessageTarget(this.asyncapiSources, step, this.servers.byName ?? {});
   }
 
   resolveOperation(step: OperationTarget): ResolvedOperation {

@@ -6,7 +6,7 @@ import { HTTP_METHODS, followPointer, isRecord, resolveRef, unescapeToken, type 
 
 export interface OpenApiParameter {
   name: string;
-  in: 'path' | 'query' | 'header' | 'cookie';
+  in: 'path' | 'query' | 'querystring' | 'header' | 'cookie';
   required: boolean;
   style?: string;
   explode?: boolean;
@@ -148,7 +148,8 @@ export function describeResolved(source: OpenApiSource, found: OpenApiOperation,
 
 function toParameter(raw: Record<string, unknown>, sourceName: string): OpenApiParameter {
   const where = raw['in'];
-  if (typeof raw['name'] !== 'string' || (where !== 'path' && where !== 'query' && where !== 'header' && where !== 'cookie')) {
+  // `querystring` is OpenAPI 3.2's whole-query-string parameter (Arazzo 1.1 passes it).
+  if (typeof raw['name'] !== 'string' || (where !== 'path' && where !== 'query' && where !== 'querystring' && where !== 'header' && where !== 'cookie')) {
     throw new ArazzoError('E_SOURCE', `source "${sourceName}": a parameter needs a name and in (path, query, header or cookie); found ${JSON.stringify(raw)}`);
   }
   // OpenAPI requires path parameters to be required; treat them so even when the description forgets.

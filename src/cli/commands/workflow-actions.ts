@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { assertValid, loadDocumentFile, validateArazzo } from '../../arazzo/document/index.js';
 import { loadSources } from '../../arazzo/sources/index.js';
 import type { Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
+import type { KafkaSettings } from '../../kafka/connection.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
@@ -67,6 +68,7 @@ export async function collectInputs(args: InputArgs): Promise<Record<string, unk
 export function parseServers(values: string[]): { all?: string; byName: Record<string, string> } {
   const servers: { all?: string; byName: Record<string, string> } = { byName: {} };
   for (const value of values) {
+    // name=value: an http(s) URL for OpenAPI sources, host:port[,host:port] for AsyncAPI (Kafka) sources.
     const named = /^([A-Za-z0-9_.-]+)=(.+)$/.exec(value);
     if (named) servers.byName[named[1]!] = named[2]!;
     else if (/^https?:\/\//i.test(value)) servers.all = value;
@@ -75,19 +77,30 @@ export function parseServers(values: string[]): { all?: string; byName: Record<s
   return servers;
 }
 
-async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
+export async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
   const doc = await loadDocumentFile(file);
   const diagnostics = validateArazzo(doc);
-  assertValid(doc, diagnostics);
   const overrides: Record<string, string> = {};
   for (const pair of args.source ?? []) {
     const [name, target] = splitPair(pair, '--source');
     overrides[name] = target;
   }
-  const registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
-  const operationDiagnostics = registry.checkOperations();
-  assertValid(doc, operationDiagnostics);
-  return { doc, registry, warnings: [...diagnostics, ...operationDiagnostics].filter((d) => d.severity !== 'error') };
+  const structural = diagnostics.some((d) => d.severity === 'error');
+  // One pass reports everything: operations are checked even when the structure has errors, as
+  // far as the sources can be loaded (a load failure then only hides the operation checks).
+  let registry: SourceRegistry | undefined;
+  let operationDiagnostics: Diagnostic[] = [];
+  try {
+    registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
+    operationDiagnostics = registry.checkOperations();
+  } catch (err) {
+    if (!structural) throw err;
+  }
+  // An operation problem at a place the structure checks already flagged says the same thing again.
+  const flagged = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.pointer));
+  const all = [...diagnostics, ...operationDiagnostics.filter((d) => !(d.severity === 'error' && flagged.has(d.pointer) && !/reply of operation/.test(d.message)))].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  assertValid(doc, all);
+  return { doc, registry: registry!, warnings: all.filter((d) => d.severity !== 'error') };
 }
 
 function checkFormat(format: unknown, allowed: string[]): string {
@@ -96,17 +109,50 @@ function checkFormat(format: unknown, allowed: string[]): string {
   return f;
 }
 
-export async function runCommand(file: string, opts: SourceArgs & InputArgs & { output?: string; maxSteps?: string }): Promise<void> {
+interface KafkaArgs {
+  kafkaSecurityProtocol?: string;
+  kafkaSaslMechanism?: string;
+  kafkaUsername?: string;
+  kafkaPasswordEnv?: string;
+  kafkaCa?: string;
+}
+
+/** Security for AsyncAPI steps' Kafka connections; the password only ever comes from the environment. */
+function kafkaSettings(opts: KafkaArgs): Omit<KafkaSettings, 'bootstrap'> {
+  const settings: Omit<KafkaSettings, 'bootstrap'> = {};
+  if (opts.kafkaSecurityProtocol !== undefined) {
+    const p = opts.kafkaSecurityProtocol.toUpperCase();
+    if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(p)) throw new UsageError(`--kafka-security-protocol ${opts.kafkaSecurityProtocol}: expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL`);
+    settings.securityProtocol = p as KafkaSettings['securityProtocol'] & string;
+  }
+  if (opts.kafkaSaslMechanism !== undefined || opts.kafkaUsername !== undefined) {
+    const mechanism = (opts.kafkaSaslMechanism ?? 'PLAIN').toUpperCase();
+    if (!['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'].includes(mechanism)) throw new UsageError(`--kafka-sasl-mechanism ${opts.kafkaSaslMechanism}: expected PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512`);
+    if (!opts.kafkaUsername || !opts.kafkaPasswordEnv) throw new UsageError('SASL for AsyncAPI steps needs --kafka-username and --kafka-password-env <VAR>');
+    const password = process.env[opts.kafkaPasswordEnv];
+    if (password === undefined) throw new UsageError(`--kafka-password-env ${opts.kafkaPasswordEnv}: the environment variable is not set`);
+    settings.sasl = { mechanism: mechanism as 'PLAIN', username: opts.kafkaUsername, password };
+  }
+  if (opts.kafkaCa !== undefined) settings.tls = { ca: opts.kafkaCa };
+  return settings;
+}
+
+export async function runCommand(file: string, opts: SourceArgs & InputArgs & KafkaArgs & { output?: string; maxSteps?: string; concurrency?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json', 'junit']);
   try {
     const maxSteps = Number(opts.maxSteps ?? 10_000);
     if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps ${opts.maxSteps}: expected a positive whole number`);
+    const concurrency = Number(opts.concurrency ?? 4);
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency ${opts.concurrency}: expected a positive whole number`);
+    const security = kafkaSettings(opts);
     const inputs = await collectInputs(opts);
     const { registry, warnings } = await openDocument(file, opts);
     for (const w of warnings) process.stderr.write(`warning [${w.code}]: ${w.message}\n`);
     // undici is loaded only by the command that sends requests (validate and plan never do).
     const { HttpClient } = await import('../../http/client.js');
     const http = new HttpClient();
+    // The Kafka client is loaded only for documents with AsyncAPI sources.
+    const messages = registry.asyncapi.size > 0 ? (await import('../../kafka/messaging.js')).createKafkaTransport({ settings: security }) : undefined;
     const { runWorkflow } = await import('../../arazzo/runner/index.js');
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
@@ -118,6 +164,8 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & { 
         inputs,
         http,
         maxSteps,
+        concurrency,
+        ...(messages ? { messages } : {}),
         signal: abort.signal,
         ...(format === 'text' ? { onEvent: createTextProgress(out) } : {}),
       });
@@ -127,7 +175,7 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & { 
       if (result.status === 'failed') process.exitCode = 1;
     } finally {
       process.off('SIGINT', onSigint);
-      await http.close();
+      await Promise.all([http.close(), messages?.close()]);
     }
   } catch (err) {
     // Refusals still give scripts and CI their one document; main.ts sets the exit status.

@@ -21,11 +21,17 @@ function withInputOptions(cmd: Command): Command {
 }
 
 export function register(program: Command): void {
-  const workflow = program.command('workflow').description('validate, plan and run Arazzo 1.0.1 workflow documents');
+  const workflow = program.command('workflow').description('validate, lint, plan, run and upgrade Arazzo 1.0.x and 1.1.x workflow documents');
 
   withInputOptions(withSourceOptions(workflow.command('run <file>').description('run a workflow against the APIs its source descriptions describe')))
     .option('--output <format>', 'text, json or junit', 'text')
     .option('--max-steps <n>', 'step executions allowed in one run (endless-loop guard)', '10000')
+    .option('--concurrency <n>', 'Arazzo 1.1: steps of a dependsOn workflow that may run at once', '4')
+    .option('--kafka-security-protocol <p>', 'AsyncAPI steps: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL')
+    .option('--kafka-sasl-mechanism <m>', 'AsyncAPI steps: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512')
+    .option('--kafka-username <name>', 'AsyncAPI steps: SASL user name')
+    .option('--kafka-password-env <VAR>', 'AsyncAPI steps: environment variable holding the SASL password')
+    .option('--kafka-ca <file>', 'AsyncAPI steps: CA certificate (PEM) for TLS')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.runCommand(file, opts);
@@ -36,6 +42,23 @@ export function register(program: Command): void {
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.validateCommand(file, opts);
+    });
+
+  withSourceOptions(workflow.command('lint <file>').description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding)"))
+    .option('--format <format>', 'text or json', 'text')
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      const impl = await import('./workflow-lint.js');
+      await impl.lintCommand(file, opts);
+    });
+
+  workflow
+    .command('upgrade <file>')
+    .description('rewrite an Arazzo 1.0.x document as 1.1.0 in place, keeping comments and order, and list what needs a person')
+    .option('--output-file <path>', 'write the upgraded document there instead of over <file>')
+    .option('--dry-run', 'print the upgraded document instead of writing it')
+    .action(async (file: string, opts: Record<string, unknown>) => {
+      const impl = await import('./workflow-upgrade.js');
+      await impl.upgradeCommand(file, opts);
     });
 
   withInputOptions(withSourceOptions(workflow.command('plan <file>').description('show the steps, operations and requests a run would make, without sending anything')))

@@ -7,6 +7,7 @@ export function renderPlanText(plan: WorkflowPlan): string {
   if (plan.dependsOn.length > 0) lines.push(`  depends on: ${plan.dependsOn.join(', ')}`);
   plan.steps.forEach((s, i) => {
     lines.push(`${i + 1}. ${s.stepId}`);
+    if (s.waitsFor) lines.push(`     after:     ${s.waitsFor.length > 0 ? s.waitsFor.join(', ') : '(nothing: may start at once)'}`);
     if (s.operation) lines.push(`     operation: ${s.operation}`);
     if (s.request) {
       lines.push(`     request:   ${s.request.method} ${s.request.url}`);

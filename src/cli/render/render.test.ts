@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { RunEvent, WorkflowResult } from '../../arazzo/index.js';
 import { refusalResult, renderJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { createTextProgress } from './text.js';
+import { createTextProgress, renderTextSummary } from './text.js';
 
 const failed: WorkflowResult = {
   workflowId: 'wf',
@@ -49,5 +49,29 @@ describe('renderers', () => {
     ];
     for (const e of events) void listener(e);
     assert.equal(out, 'FAIL s  PUT http://h/s → 404 (12 ms)\n       criterion failed: $statusCode == 204: left was 404\n');
+  });
+
+  it('a failed execution followed by a retry is a poll: "wait" in progress, counted apart in the summary', () => {
+    let out = '';
+    const listener = createTextProgress((t) => void (out += t));
+    const at = '2026-01-01T00:00:00.000Z';
+    const events: RunEvent[] = [
+      { type: 'workflow.started', workflowId: 'wf', inputs: {}, at },
+      { type: 'step.started', workflowId: 'wf', stepId: 'poll', attempt: 1, at },
+      { type: 'action.taken', workflowId: 'wf', stepId: 'poll', action: { name: 'again', type: 'retry', retryLimit: 5 }, reason: 'onFailure: retry 1 of 5', at },
+      { type: 'step.finished', workflowId: 'wf', stepId: 'poll', status: 'failed', outputs: {}, at },
+    ];
+    for (const e of events) void listener(e);
+    assert.match(out, /^wait poll\n/);
+    const result: WorkflowResult = {
+      workflowId: 'wf',
+      status: 'passed',
+      outputs: {},
+      steps: [
+        { workflowId: 'wf', stepId: 'poll', kind: 'operation', attempt: 1, status: 'failed', outputs: {}, failedCriteria: [], durationMs: 1, action: { name: 'again', type: 'retry' } },
+        { workflowId: 'wf', stepId: 'poll', kind: 'operation', attempt: 2, status: 'passed', outputs: {}, failedCriteria: [], durationMs: 1 },
+      ],
+    };
+    assert.match(renderTextSummary(result), /workflow wf passed \(2 step executions, 0 failed, 1 waiting \(retried\)\)/);
   });
 });

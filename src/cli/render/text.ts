@@ -10,6 +10,8 @@ interface PendingStep {
   durationMs?: number;
   failed: CriterionResult[];
   action?: string;
+  /** The failure led to a retry: a poll that is still waiting, not a failure (yet). */
+  retry?: boolean;
 }
 
 /** A listener that writes each step as it finishes. */
@@ -46,16 +48,19 @@ export function createTextProgress(write: (text: string) => void, topWorkflowId?
       }
       case 'action.taken': {
         const p = pending.get(keyOf(event));
+        if (p) p.retry = event.action.type === 'retry';
         if (p) p.action = `${event.action.type} "${event.action.name}"${event.action.stepId ? ` → step ${event.action.stepId}` : ''}${event.action.workflowId ? ` → workflow ${event.action.workflowId}` : ''} (${event.reason})`;
         return;
       }
       case 'step.finished': {
         const p = pending.get(keyOf(event)) ?? { failed: [] };
         pending.delete(keyOf(event));
-        const mark = event.status === 'passed' ? 'ok  ' : 'FAIL';
+        const mark = event.status === 'passed' ? 'ok  ' : p.retry ? 'wait' : 'FAIL';
         const scope = event.workflowId === top ? '' : `${event.workflowId}/`;
         const response = p.status !== undefined ? ` → ${p.status} (${Math.round(p.durationMs ?? 0)} ms)` : '';
-        write(`${mark} ${scope}${event.stepId}${p.request ? `  ${p.request}` : ''}${response}\n`);
+        const m = event.message;
+        const message = m ? `  ${m.action} ${m.address}${m.offset !== undefined && m.offset !== '' ? ` (partition ${m.partition}, offset ${m.offset})` : ''}` : '';
+        write(`${mark} ${scope}${event.stepId}${p.request ? `  ${p.request}` : ''}${response}${message}\n`);
         for (const c of p.failed) write(`       criterion failed: ${redactText(c.message ?? c.condition)}\n`);
         if (event.error) write(`       error [${event.error.code}]: ${redactText(event.error.message)}\n`);
         if (p.action) write(`       action: ${p.action}\n`);
@@ -70,8 +75,10 @@ export function createTextProgress(write: (text: string) => void, topWorkflowId?
 
 export function renderTextSummary(result: WorkflowResult): string {
   const lines: string[] = [];
-  const failedSteps = result.steps.filter((s) => s.status === 'failed').length;
-  lines.push(`workflow ${result.workflowId} ${result.status} (${result.steps.length} step executions, ${failedSteps} failed)`);
+  // A failed execution followed by a retry is a poll (waiting for a state), not a failure.
+  const waiting = result.steps.filter((s) => s.status === 'failed' && s.action?.type === 'retry').length;
+  const failedSteps = result.steps.filter((s) => s.status === 'failed' && s.action?.type !== 'retry').length;
+  lines.push(`workflow ${result.workflowId} ${result.status} (${result.steps.length} step executions, ${failedSteps} failed${waiting > 0 ? `, ${waiting} waiting (retried)` : ''})`);
   if (result.error) lines.push(`error [${result.error.code}]: ${redactText(result.error.message)}`);
   const outputs = Object.entries(redactValue(result.outputs)).filter(([, v]) => v !== undefined);
   if (outputs.length > 0) {
