@@ -123,6 +123,14 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   return { url, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
 }
 
+/**
+ * Reads (and so registers for masking) the credentials the options name, without connecting:
+ * the history commands show stored data, in which a secret must stay masked too.
+ */
+export async function registerCredentials(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await resolveAuth(opts, undefined, env);
+}
+
 /** --state-dir, OFFSETCTL_STATE_DIR, else ${XDG_STATE_HOME:-~/.local/state}/offsetctl. */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   if (flag) return resolve(flag);

@@ -4,6 +4,7 @@
 // It also enforces the safety rules the workflow cannot express itself: no mutation without a
 // stored snapshot, and read-back verification against the requested offsets.
 import type { RunEvent } from '../arazzo/index.js';
+import { redactValue } from '../http/redact.js';
 import type { RunRecord, Store } from '../store/index.js';
 import { describeMismatches, findMismatches, offsetsList } from './offsets-plan.js';
 import type { OperationSpec } from './operations.js';
@@ -53,7 +54,7 @@ export class RunJournal {
       if (event.stepId === spec.stopStep) this.stopStarted = true;
       if (event.stepId === spec.mutatingStep && event.attempt === 1) this.#beforeMutation();
     }
-    store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: summarize(event) });
+    store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
       store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
@@ -108,7 +109,11 @@ export class RunJournal {
   }
 }
 
-/** What the journal keeps of an event: enough to follow the run, bodies cut short. */
+/**
+ * What the journal keeps of an event: enough to follow the run, bodies cut short. This is the
+ * journal's display side, so secrets are masked here; the steps' outputs and the snapshot, which
+ * resume and verification replay, keep the real values.
+ */
 function summarize(event: RunEvent): Record<string, unknown> {
   switch (event.type) {
     case 'workflow.started':

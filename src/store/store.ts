@@ -7,7 +7,6 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactValue } from '../http/redact.js';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
 import { isProcessAlive, thisHost } from './process.js';
@@ -67,7 +66,7 @@ export class Store {
       }
       this.#db.prepare(`INSERT INTO runs (id, cluster_url, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context)
         VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`)
-        .run(id, run.clusterUrl, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(redactValue(run.inputs)), process.pid, thisHost(), JSON.stringify(run.context ?? {}));
+        .run(id, run.clusterUrl, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(run.inputs), process.pid, thisHost(), JSON.stringify(run.context ?? {}));
       this.#db.prepare('INSERT INTO locks (cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?)')
         .run(run.clusterUrl, run.connector, id, process.pid, thisHost(), at);
     }).immediate();
@@ -139,7 +138,7 @@ export class Store {
     this.#db.transaction(() => {
       const seq = this.#nextSeq('run_steps', runId);
       this.#db.prepare('INSERT INTO run_steps (run_id, seq, workflow_id, step_id, status, outputs, error, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(runId, seq, step.workflowId, step.stepId, step.status, JSON.stringify(redactValue(step.outputs) ?? {}), step.error ? JSON.stringify(step.error) : null, step.finishedAt);
+        .run(runId, seq, step.workflowId, step.stepId, step.status, JSON.stringify(step.outputs ?? {}), step.error ? JSON.stringify(step.error) : null, step.finishedAt);
       if (step.status === 'passed') this.#db.prepare('UPDATE runs SET last_step = ? WHERE id = ?').run(step.stepId, runId);
     })();
   }
@@ -147,7 +146,7 @@ export class Store {
   recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): void {
     const seq = this.#nextSeq('run_events', runId);
     this.#db.prepare('INSERT INTO run_events (run_id, seq, at, type, step_id, detail) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(runId, seq, event.at, event.type, event.stepId ?? null, JSON.stringify(redactValue(event.detail)));
+      .run(runId, seq, event.at, event.type, event.stepId ?? null, JSON.stringify(event.detail));
   }
 
   stepsOf(runId: string): StepRecord[] {

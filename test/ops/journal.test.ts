@@ -6,6 +6,7 @@ import { RunJournal } from '../../src/ops/journal.js';
 import { REWIND, RESET } from '../../src/ops/operations.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { tempDir } from './support/cluster.js';
+import { registerSecret } from '../../src/http/redact.js';
 
 const at = () => new Date().toISOString();
 const started = (stepId: string): RunEvent => ({ type: 'step.started', workflowId: 'w', stepId, attempt: 1, at: at() });
@@ -64,4 +65,18 @@ test('offsets read back as requested let the run go on; the framework-managed me
     assert.equal(controller.signal.aborted, false);
     assert.equal(journal.warnings.length, 1);
     assert.match(journal.warnings[0] ?? '', /framework-managed/);
+  }));
+
+test('the journal masks secrets in the events a person reads, but keeps step outputs and the snapshot exact', () =>
+  withJournal(REWIND, async (journal, store, _controller, runId) => {
+    registerSecret('planted-s3cret');
+    const planted = [{ partition: { filename: '/data/planted-s3cret.txt' }, offset: { position: 4 } }];
+    await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
+    await journal.onEvent({ type: 'response.received', workflowId: 'w', stepId: 'captureOffsets', status: 200, headers: {}, body: { offsets: planted }, durationMs: 1, at: at() });
+    await journal.onEvent(finished('captureOffsets', { previousOffsets: planted }));
+    assert.deepEqual(store.latestSnapshot('http://c:8083', 'orders-sink')?.offsets, planted);
+    assert.deepEqual(store.stepsOf(runId).find((s) => s.stepId === 'captureOffsets')?.outputs, { previousOffsets: planted });
+    const events = JSON.stringify(store.eventsOf(runId));
+    assert.ok(events.includes('/data/***.txt'), events);
+    assert.ok(!events.includes('planted-s3cret'), events);
   }));

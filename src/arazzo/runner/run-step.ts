@@ -6,7 +6,7 @@ import type { CriterionResult } from '../criteria/index.js';
 import { evaluateCriterion } from '../criteria/index.js';
 import type { ExpressionContext, HttpExchange } from '../context.js';
 import type { HttpResponse } from '../../http/client.js';
-import { redactHeaders, redactText, redactValue } from '../../http/redact.js';
+import { redactHeaders } from '../../http/redact.js';
 import { buildRequest } from './build-request.js';
 import type { CompiledStep, CompiledWorkflow } from './compile.js';
 import type { RunState, StepResult, WorkflowOutcome } from './state.js';
@@ -136,9 +136,9 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
       workflowId: cw.workflowId,
       stepId: cs.stepId,
       method: request.method,
-      url: redactText(request.url),
+      url: request.url,
       headers: redactHeaders(request.headers),
-      ...(built.bodyText === undefined ? {} : { body: redactText(built.bodyText) }),
+      ...(built.bodyText === undefined ? {} : { body: built.bodyText }),
     });
   }
   if (state.signal?.aborted) throw new RunAborted();
@@ -162,7 +162,7 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
       stepId: cs.stepId,
       status: res.status,
       headers: redactHeaders(res.headers),
-      ...(exchange.response.body === undefined ? {} : { body: redactValue(exchange.response.body) }),
+      ...(exchange.response.body === undefined ? {} : { body: exchange.response.body }),
       durationMs: res.durationMs,
     });
   }

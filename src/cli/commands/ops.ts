@@ -7,6 +7,7 @@ import type { RunEvent } from '../../arazzo/index.js';
 import type { OperationOutcome } from '../../ops/run-operation.js';
 import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
 import type { RunRecord, SnapshotRecord } from '../../store/index.js';
+import { redactText } from '../../http/redact.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 
 interface ChangeOptions extends ConnectionOptions {
@@ -14,6 +15,18 @@ interface ChangeOptions extends ConnectionOptions {
   dryRun?: boolean;
   leaveStopped?: boolean;
   resume?: boolean;
+}
+
+/**
+ * Everything these commands show a person goes through here: registered secrets are masked on the
+ * way out (the journal and snapshots keep the real values, which resume and rollback replay).
+ */
+function stdout(text: string): boolean {
+  return process.stdout.write(redactText(text));
+}
+
+function stderr(text: string): boolean {
+  return process.stderr.write(redactText(text));
 }
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
@@ -122,16 +135,16 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
   const json = conn.output === 'json';
   const io: OpsIO = {
     // Human lines go to stdout in text mode; with --output json stdout carries only the result.
-    info: (text) => (json ? process.stderr : process.stdout).write(`${text}\n`),
+    info: (text) => (json ? stderr : stdout)(`${text}\n`),
     color: !json && process.stdout.isTTY === true,
     onProgress: progressPrinter(),
   };
   try {
     const outcome = await change(conn, io);
-    if (json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+    if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
-      for (const w of outcome.warnings) process.stderr.write(`warning: ${w}\n`);
-      if (outcome.status !== 'failed') process.stdout.write(`${outcome.message}\n`);
+      for (const w of outcome.warnings) stderr(`warning: ${w}\n`);
+      if (outcome.status !== 'failed') stdout(`${outcome.message}\n`);
     }
     if (outcome.status === 'failed') {
       if (json) process.exitCode = 1;
@@ -147,15 +160,15 @@ function progressPrinter(): (event: RunEvent) => void {
   let waiting = '';
   let retrying = '';
   return (event) => {
-    if (event.type === 'workflow.started') process.stderr.write(`workflow ${event.workflowId}\n`);
+    if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;
-      if (waiting !== event.stepId) process.stderr.write(`  … ${event.stepId}: waiting (${event.action.name})\n`);
+      if (waiting !== event.stepId) stderr(`  … ${event.stepId}: waiting (${event.action.name})\n`);
       waiting = event.stepId;
     }
     if (event.type === 'step.finished') {
-      if (event.status === 'passed') process.stderr.write(`  ✓ ${event.stepId}\n`);
-      else if (retrying !== event.stepId) process.stderr.write(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
+      if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
+      else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
       if (event.status === 'passed') waiting = '';
       retrying = '';
     }
@@ -163,8 +176,9 @@ function progressPrinter(): (event: RunEvent) => void {
 }
 
 async function openHistory(opts: ConnectionOptions): Promise<{ store: import('../../store/index.js').Store; json: boolean }> {
-  const { resolveStateDir } = await import('../connection.js');
+  const { resolveStateDir, registerCredentials } = await import('../connection.js');
   const { openStore } = await import('../../store/index.js');
+  await registerCredentials(opts);
   const output = opts.output ?? 'text';
   return { store: openStore(resolveStateDir(opts.stateDir)), json: output === 'json' };
 }
@@ -173,9 +187,9 @@ async function listSnapshots(connector: string | undefined, opts: ConnectionOpti
   const { store, json } = await openHistory(opts);
   try {
     const list = store.listSnapshots(connector ? { connector } : {}).map(snapshotSummary);
-    if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
-    process.stdout.write(`${list.length === 0 ? `no snapshots in ${store.file}` : renderTable(
+    stdout(`${list.length === 0 ? `no snapshots in ${store.file}` : renderTable(
       ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'RUN', 'CLUSTER'],
       list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.runId ?? '', s.clusterUrl]),
       ['left', 'left', 'left', 'left', 'right'],
@@ -194,7 +208,7 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
     } catch (err) {
       throw refusal(err);
     }
-    if (json) return void process.stdout.write(`${JSON.stringify({ ...snapshotSummary(snapshot), offsets: snapshot.offsets }, null, 2)}\n`);
+    if (json) return void stdout(`${JSON.stringify({ ...snapshotSummary(snapshot), offsets: snapshot.offsets }, null, 2)}\n`);
     const lines = [
       `snapshot ${snapshot.id}`,
       `  connector    ${snapshot.connector} (${snapshot.connectorType}) on ${snapshot.clusterUrl}`,
@@ -204,7 +218,7 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
       ...snapshot.offsets.map((e) => `    ${JSON.stringify((e as { partition?: unknown }).partition)} → ${JSON.stringify((e as { offset?: unknown }).offset)}`),
       `restore it with: offsetctl rollback ${snapshot.connector} --snapshot ${snapshot.id}`,
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    stdout(`${lines.join('\n')}\n`);
   } finally {
     store.close();
   }
@@ -214,9 +228,9 @@ async function listRuns(opts: ConnectionOptions & { connector?: string }): Promi
   const { store, json } = await openHistory(opts);
   try {
     const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).map(runSummary);
-    if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+    if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
-    process.stdout.write(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
+    stdout(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
       ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'LAST STEP', 'CONNECTOR STATE'],
       list.map((r) => [r.id, r.connector, r.operation, r.status, r.startedAt, r.lastStep ?? '', r.connectorState ?? '']),
     )}\n`);
@@ -236,7 +250,7 @@ async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
     }
     const steps = store.stepsOf(id).map((s) => ({ seq: s.seq, workflowId: s.workflowId, stepId: s.stepId, status: s.status, finishedAt: s.finishedAt, ...(s.error ? { error: s.error } : {}) }));
     const events = store.eventsOf(id);
-    if (json) return void process.stdout.write(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
+    if (json) return void stdout(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
     const lines = [
       `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
       `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; finish with \`offsetctl runs resume ${run.id}\` or undo with \`offsetctl rollback ${run.connector}\`)` : ''}`,
@@ -249,7 +263,7 @@ async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
       '  journal:',
       ...events.map((e) => `    ${e.at} ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${eventText(e.detail)}`),
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    stdout(`${lines.join('\n')}\n`);
   } finally {
     store.close();
   }

@@ -107,9 +107,9 @@ export class ConnectFixture {
   }
 
   /** A FileStreamSource reading a new file of `lines` lines into a new topic; waits until its offset covers the file. */
-  async createSource(lines = 5): Promise<{ name: string; file: string; topic: string }> {
+  async createSource(lines = 5, options: { fileName?: string } = {}): Promise<{ name: string; file: string; topic: string }> {
     const name = uniqueName('ops-src');
-    const file = join(this.dir, `${name}.txt`);
+    const file = join(this.dir, options.fileName ?? `${name}.txt`);
     const topic = `${name}-topic`;
     writeFileSync(file, Array.from({ length: lines }, (_, i) => `line ${i + 1}`).join('\n') + '\n');
     const res = await this.request('POST', '/connectors', { name, config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', 'tasks.max': '1', file, topic } });
