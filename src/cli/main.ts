@@ -3,7 +3,7 @@
 // so `offsetctl --version` loads almost nothing.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exitStatusFor, formatError } from './exit-status.js';
+import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    process.stderr.write(`${formatError(err)}\n`);
+    if (!(err instanceof ReportedFailure) || err.message !== '') process.stderr.write(`${formatError(err)}\n`);
     process.exitCode = exitStatusFor(err);
   }
 }

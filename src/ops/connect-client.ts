@@ -74,6 +74,10 @@ export async function listConnectorNames(http: HttpSender, url: string): Promise
 
 /** Every connector with its type, state and tasks, in one call (`?expand=status&expand=info`), sorted by name. */
 export async function listConnectors(http: HttpSender, url: string): Promise<ConnectorSummary[]> {
+  return readDuringRebalance(() => readConnectorList(http, url));
+}
+
+async function readConnectorList(http: HttpSender, url: string): Promise<ConnectorSummary[]> {
   const path = '/connectors?expand=status&expand=info';
   const body = expectOk(await getJson(http, url, path), 'GET', path) as Record<string, { status?: RawStatus; info?: { type?: string } }>;
   return Object.keys(body)
@@ -118,7 +122,11 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
   try {
     res = await http.send({ method: 'GET', url: target, headers: { accept: 'application/json' } });
   } catch (err) {
-    throw withHandshakeHint(err, target);
+    // Every call here is a read before (or instead of) any change: an unreachable cluster is a
+    // refusal with nothing changed, whatever the transport said.
+    const e = withHandshakeHint(err, target);
+    if (!(e instanceof HttpTransportError)) throw e;
+    throw new OpsError('E_UNREACHABLE', `${e.message}; nothing was changed`, { cause: e });
   }
   const text = res.body.toString('utf8');
   let body: unknown;
@@ -147,7 +155,10 @@ function expectOk(res: JsonResponse, method: string, path: string): unknown {
   }
   const message = (res.body as { message?: unknown } | undefined)?.message;
   const said = typeof message === 'string' ? message : res.text.slice(0, 200).trim() || '(no body)';
-  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${HINTS[res.status] ?? ''}`, { status: res.status });
+  // 409, or the 500 "a rebalance is expected": Connect refuses for a moment while the group
+  // rebalances (Connect's own words are the only signal it gives for the 500).
+  const retryable = res.status === 409 || (res.status === 500 && /rebalanc/i.test(said));
+  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${HINTS[res.status] ?? ''}`, { status: res.status, retryable });
 }
 
 const HINTS: Record<number, string> = {
@@ -180,9 +191,7 @@ async function readDuringRebalance<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (err) {
-      const e = err as { code?: string; status?: number; message?: string };
-      const transient = e.code === 'E_CONNECT_API' && (e.status === 409 || /rebalanc/i.test(e.message ?? ''));
-      if (!transient || Date.now() > deadline) throw err;
+      if (!(err instanceof OpsError && err.retryable) || Date.now() > deadline) throw err;
       await sleep(500);
     }
   }

@@ -2,7 +2,8 @@
 // restarts at the step after the last one that finished (or re-runs that step when it is a
 // decision point, which only reads), with the finished steps' outputs preloaded.
 import type { ResumePoint } from '../arazzo/index.js';
-import { openStore, type StepRecord } from '../store/index.js';
+import { openStore, type RunRecord, type StepRecord } from '../store/index.js';
+import { getConnectorInfo } from './connect-client.js';
 import { OpsError } from './errors.js';
 import { specFor } from './operations.js';
 import type { OpsConnection, OpsIO } from './begin-change.js';
@@ -31,8 +32,8 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): 
     const spec = specFor(found.operation);
     const workflow = await loadOpsWorkflow(spec.workflow, found.clusterUrl);
     const resume = resumePointFor(workflow, store.stepsOf(runId));
+    const connectorType = await connectorTypeOf(conn, found);
     const run = store.takeOverRun(runId);
-    const connectorType = run.context.connectorType ?? 'source';
     const initialState = resume?.steps.readInitialState?.outputs.initialState;
     io.info(`Resuming run ${runId} (${run.operation} of ${run.connector} on ${run.clusterUrl}) at step ${resume?.stepId ?? workflow.stepOrder[0]}`);
     return await runOperation({
@@ -44,6 +45,20 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): 
   } finally {
     store.close();
   }
+}
+
+/**
+ * The connector's type as Kafka Connect reports it now: a journal may lack it (older versions
+ * did not record it), and a source's snapshot rule applied to a sink would store the wrong type.
+ * A recorded type that no longer matches means the connector was replaced: refused.
+ */
+async function connectorTypeOf(conn: OpsConnection, run: RunRecord): Promise<'source' | 'sink'> {
+  const info = await getConnectorInfo(conn.http, conn.url, run.connector);
+  const recorded = run.context.connectorType;
+  if (recorded !== undefined && recorded !== info.type) {
+    throw new OpsError('E_PREFLIGHT', `run ${run.id} worked on ${run.connector} as a ${recorded} connector, but it is now a ${info.type} connector; nothing was changed (undo the run with \`offsetctl rollback ${run.connector}\` if its snapshot fits)`);
+  }
+  return info.type;
 }
 
 /** Where to pick up: undefined means from the start (no step finished). */

@@ -8,6 +8,7 @@ import type { OperationOutcome } from '../../ops/run-operation.js';
 import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
 import type { RunRecord, SnapshotRecord } from '../../store/index.js';
 import { redactText } from '../../http/redact.js';
+import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 
 interface ChangeOptions extends ConnectionOptions {
@@ -146,10 +147,8 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
       for (const w of outcome.warnings) stderr(`warning: ${w}\n`);
       if (outcome.status !== 'failed') stdout(`${outcome.message}\n`);
     }
-    if (outcome.status === 'failed') {
-      if (json) process.exitCode = 1;
-      else throw Object.assign(new Error(outcome.message), { code: 'E_RUN_FAILED' });
-    }
+    // With --output json the outcome on stdout is the whole account; in text, main prints the message.
+    if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } finally {
     await conn.http.close();
   }
