@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpTransportError, type HttpSender } from '../http/client.js';
 import { OpsError } from './errors.js';
-import type { ConnectorOffsets, ConnectorType } from './offsets-shape.js';
+import type { ConnectorOffsets, ConnectorType } from './offsets.js';
 
 export interface TaskState {
   id: number;

@@ -34,7 +34,7 @@ test('resuming a run without a recorded connector type stores the sink\'s snapsh
   const storeModule = pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'store', 'index.js')).href;
   const script = `const { openStore } = await import(${JSON.stringify(storeModule)});
     const store = openStore(${JSON.stringify(stateDir)});
-    const run = store.beginRun({ clusterUrl: ${JSON.stringify(cluster.url)}, connector: ${JSON.stringify(sink)}, operation: 'rewind',
+    const run = await store.beginRun({ clusterUrl: ${JSON.stringify(cluster.url)}, connector: ${JSON.stringify(sink)}, operation: 'rewind',
       workflowFile: 'rewind-connector-offsets.arazzo.yaml', workflowId: 'rewind-connector-offsets',
       inputs: { connectorName: ${JSON.stringify(sink)}, offsets: ${JSON.stringify(offsets)}, resumeAfter: 'auto' }, context: {} });
     await store.close();

@@ -49,9 +49,9 @@ test('offsets that contain a secret are snapshotted, verified and rolled back ex
   // The stored snapshot holds the real offsets, byte for byte.
   const store = openStore(stateDir);
   try {
-    assert.deepEqual(sortedOffsets({ offsets: store.getSnapshot(outcome.snapshotId).offsets as never[] }), sortedOffsets(before));
+    assert.deepEqual(sortedOffsets({ offsets: (await store.getSnapshot(outcome.snapshotId)).offsets as never[] }), sortedOffsets(before));
   } finally {
-    store.close();
+    await store.close();
   }
 
   for (const args of [['runs', 'show', outcome.runId], ['runs', 'show', outcome.runId, '--output', 'json'], ['snapshots', 'show', outcome.snapshotId], ['snapshots', 'show', outcome.snapshotId, '--output', 'json']]) {

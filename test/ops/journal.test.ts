@@ -15,15 +15,15 @@ const finished = (stepId: string, outputs: Record<string, unknown> = {}): RunEve
 const sinkOffsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 9 } }];
 const requested = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 2 } }];
 
-function withJournal(spec = REWIND, fn: (journal: RunJournal, store: Store, controller: AbortController, runId: string) => Promise<void>): Promise<void> {
+async function withJournal(spec = REWIND, fn: (journal: RunJournal, store: Store, controller: AbortController, runId: string) => Promise<void>): Promise<void> {
   const dir = tempDir('offsetctl-journal-');
   const store = openStore(dir);
   const inputs = { connectorName: 'orders-sink', offsets: requested };
-  const run = store.beginRun({ clusterUrl: 'http://c:8083', connector: 'orders-sink', operation: spec.operation as 'rewind', workflowFile: 'f', workflowId: 'w', inputs });
+  const run = await store.beginRun({ clusterUrl: 'http://c:8083', connector: 'orders-sink', operation: spec.operation as 'rewind', workflowFile: 'f', workflowId: 'w', inputs });
   const controller = new AbortController();
   const journal = new RunJournal({ store, run, spec, connectorType: 'sink', inputs, controller });
-  return fn(journal, store, controller, run.id).finally(() => {
-    store.close();
+  return fn(journal, store, controller, run.id).finally(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 }
@@ -32,14 +32,14 @@ test('the snapshot step is stored as a snapshot with the state read first, befor
   withJournal(REWIND, async (journal, store, controller, runId) => {
     await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
     await journal.onEvent(finished('captureOffsets', { previousOffsets: sinkOffsets }));
-    const snapshot = store.latestSnapshot('http://c:8083', 'orders-sink');
+    const snapshot = (await store.latestSnapshot('http://c:8083', 'orders-sink'));
     assert.deepEqual(snapshot?.offsets, sinkOffsets);
     assert.equal(snapshot?.stateBefore, 'RUNNING');
     assert.equal(snapshot?.runId, runId);
     await journal.onEvent(started('rewindOffsets'));
     assert.equal(controller.signal.aborted, false);
-    assert.deepEqual(store.getRun(runId).context, { stateBefore: 'RUNNING', snapshotId: snapshot?.id, offsetsMayHaveChanged: true });
-    assert.equal(store.getRun(runId).lastStep, 'captureOffsets');
+    assert.deepEqual((await store.getRun(runId)).context, { stateBefore: 'RUNNING', snapshotId: snapshot?.id, offsetsMayHaveChanged: true });
+    assert.equal((await store.getRun(runId)).lastStep, 'captureOffsets');
   }));
 
 test('a change step that starts without a stored snapshot cancels the run', () =>
@@ -74,9 +74,9 @@ test('the journal masks secrets in the events a person reads, but keeps step out
     await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
     await journal.onEvent({ type: 'response.received', workflowId: 'w', stepId: 'captureOffsets', status: 200, headers: {}, body: { offsets: planted }, durationMs: 1, at: at() });
     await journal.onEvent(finished('captureOffsets', { previousOffsets: planted }));
-    assert.deepEqual(store.latestSnapshot('http://c:8083', 'orders-sink')?.offsets, planted);
-    assert.deepEqual(store.stepsOf(runId).find((s) => s.stepId === 'captureOffsets')?.outputs, { previousOffsets: planted });
-    const events = JSON.stringify(store.eventsOf(runId));
+    assert.deepEqual((await store.latestSnapshot('http://c:8083', 'orders-sink'))?.offsets, planted);
+    assert.deepEqual((await store.stepsOf(runId)).find((s) => s.stepId === 'captureOffsets')?.outputs, { previousOffsets: planted });
+    const events = JSON.stringify((await store.eventsOf(runId)));
     assert.ok(events.includes('/data/***.txt'), events);
     assert.ok(!events.includes('planted-s3cret'), events);
   }));

@@ -3,10 +3,9 @@
 // action handlers. Exit statuses: 0 done, 1 the run failed (the message names the connector's
 // state), 2 refused before any change (pre-flight, lock, no confirmation).
 import type { Command } from 'commander';
-import type { RunEvent } from '../../arazzo/index.js';
-import type { OperationOutcome } from '../../ops/run-operation.js';
-import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
-import type { RunRecord, SnapshotRecord } from '../../store/index.js';
+import type { OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter } from '../../ops/index.js';
+import { OpsError } from '../../ops/errors.js';
+import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
 import { redactText } from '../../http/redact.js';
 import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
@@ -41,7 +40,11 @@ export function register(program: Command): void {
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: opts.offsets }, io));
+      await runChange(opts, async (ops, ctx) => {
+        const resumeAfter = resumeAfterFrom(opts);
+        const { readOffsetsInput } = await import('../offsets-input.js');
+        return ops.planRewind(ctx, { connector, offsets: await readOffsetsInput(opts.offsets), resumeAfter });
+      });
     });
 
   withChangeFlags(addConnectionOptions(
@@ -51,7 +54,7 @@ export function register(program: Command): void {
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/reset.js')).resetConnector(conn, { ...changeFlags(opts), connector }, io));
+      await runChange(opts, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
     });
 
   withChangeFlags(addConnectionOptions(
@@ -62,7 +65,11 @@ export function register(program: Command): void {
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions & { snapshot?: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rollback.js')).rollbackConnector(conn, { ...changeFlags(opts), connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}) }, io));
+      await runChange(opts, async (ops, ctx) => {
+        const after = resumeAfterFrom(opts);
+        const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
+        return ops.planRollback(ctx, { connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
+      });
     });
 
   const snapshots = addConnectionOptions(
@@ -87,18 +94,16 @@ export function register(program: Command): void {
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
       const opts = withParentOptions(cmd);
       // The run knows its cluster: --url is only needed to override it.
-      const { resolveStateDir } = await import('../connection.js');
-      const { openStore } = await import('../../store/index.js');
-      const store = openStore(resolveStateDir(opts.stateDir));
+      const { store } = await openHistory(opts);
       let clusterUrl: string;
       try {
-        clusterUrl = store.getRun(id).clusterUrl;
+        clusterUrl = (await store.getRun(id)).clusterUrl;
       } catch (err) {
         throw refusal(err);
       } finally {
-        store.close();
+        await store.close();
       }
-      await runChange(opts, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io), clusterUrl);
+      await runChange({ ...opts, yes: true }, async (ops, ctx) => ops.planResume(ctx, { runId: id }), clusterUrl);
     });
 }
 
@@ -118,12 +123,21 @@ function withChangeFlags(cmd: Command): Command {
     .option('--resume', 'resume the connector afterwards even if it was PAUSED or STOPPED before');
 }
 
-function changeFlags(opts: ChangeOptions): { yes: boolean; dryRun: boolean; leaveStopped: boolean; resume: boolean } {
-  return { yes: opts.yes === true, dryRun: opts.dryRun === true, leaveStopped: opts.leaveStopped === true, resume: opts.resume === true };
+/** `--leave-stopped` / `--resume` → what happens to the connector after the change. */
+function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
+  if (opts.leaveStopped && opts.resume) {
+    throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
+  }
+  return opts.leaveStopped ? 'never' : opts.resume ? 'always' : 'auto';
 }
 
-/** Resolves the connection, runs the change, prints the outcome; a failed run exits 1. */
-async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, io: OpsIO) => Promise<OperationOutcome>, fallbackUrl?: string): Promise<void> {
+type OpsModule = typeof import('../../ops/index.js');
+
+/**
+ * The CLI face of a change: connect, plan, show the plan, stop at --dry-run, ask (or --yes),
+ * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main).
+ */
+async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
@@ -134,28 +148,63 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
     conn = await resolveConnection({ ...opts, url: fallbackUrl });
   }
   const json = conn.output === 'json';
-  const io: OpsIO = {
-    // Human lines go to stdout in text mode; with --output json stdout carries only the result.
-    info: (text) => (json ? stderr : stdout)(`${text}\n`),
-    color: !json && process.stdout.isTTY === true,
-    onProgress: progressPrinter(),
-  };
+  // Human lines go to stdout in text mode; with --output json stdout carries only the result.
+  const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  const ops = await import('../../ops/index.js');
+  const { openStore } = await import('../../store/index.js');
+  const store = openStore(conn.stateDir);
+  const ctx: OpsContext = { url: conn.url, http: conn.http, store };
   try {
-    const outcome = await change(conn, io);
+    const plan = await makePlan(ops, ctx);
+    const { planHeading, planQuestion } = await import('../render/ops-plan.js');
+    info(planHeading(plan));
+    // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
+    for (const w of plan.warnings) stderr(`warning: ${w}\n`);
+    if (plan.operation !== 'resume') {
+      const { renderDiff } = await import('../render/diff.js');
+      info(renderDiff(plan.diff, { color: !json && process.stdout.isTTY === true, showUnchanged: plan.diff.entries.length <= 50 }));
+    }
+    let outcome: OperationOutcome;
+    if (opts.dryRun) {
+      outcome = ops.dryRunOutcome(plan);
+    } else {
+      if (plan.operation !== 'resume') {
+        const { confirm } = await import('../confirm.js');
+        await confirm(planQuestion(plan), { yes: opts.yes === true });
+      }
+      outcome = await applyWithSignals(ops, ctx, plan);
+    }
     if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
-      for (const w of outcome.warnings) stderr(`warning: ${w}\n`);
+      for (const w of outcome.warnings) if (!plan.warnings.includes(w)) stderr(`warning: ${w}\n`);
       if (outcome.status !== 'failed') stdout(`${outcome.message}\n`);
     }
     // With --output json the outcome on stdout is the whole account; in text, main prints the message.
     if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } finally {
+    await store.close();
     await conn.http.close();
   }
 }
 
+/** Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. */
+async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Promise<OperationOutcome> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const beforeStep = testHooksFromEnv();
+  try {
+    return await ops.applyPlan(ctx, plan, { onEvent: progressPrinter(), signal: controller.signal, ...(beforeStep ? { beforeStep } : {}) });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
 /** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
-function progressPrinter(): (event: RunEvent) => void {
+function progressPrinter(): (event: OpsEvent) => void {
   let waiting = '';
   let retrying = '';
   return (event) => {
@@ -174,7 +223,7 @@ function progressPrinter(): (event: RunEvent) => void {
   };
 }
 
-async function openHistory(opts: ConnectionOptions): Promise<{ store: import('../../store/index.js').Store; json: boolean }> {
+async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
   const { resolveStateDir, registerCredentials } = await import('../connection.js');
   const { openStore } = await import('../../store/index.js');
   await registerCredentials(opts);
@@ -185,16 +234,16 @@ async function openHistory(opts: ConnectionOptions): Promise<{ store: import('..
 async function listSnapshots(connector: string | undefined, opts: ConnectionOptions): Promise<void> {
   const { store, json } = await openHistory(opts);
   try {
-    const list = store.listSnapshots(connector ? { connector } : {}).map(snapshotSummary);
+    const list = (await store.listSnapshots(connector ? { connector } : {})).map(snapshotSummary);
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
-    stdout(`${list.length === 0 ? `no snapshots in ${store.file}` : renderTable(
+    stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'RUN', 'CLUSTER'],
       list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.runId ?? '', s.clusterUrl]),
       ['left', 'left', 'left', 'left', 'right'],
     )}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -203,7 +252,7 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
   try {
     let snapshot: SnapshotRecord;
     try {
-      snapshot = store.getSnapshot(id);
+      snapshot = await store.getSnapshot(id);
     } catch (err) {
       throw refusal(err);
     }
@@ -219,22 +268,22 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
     ];
     stdout(`${lines.join('\n')}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
   const { store, json } = await openHistory(opts);
   try {
-    const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).map(runSummary);
+    const list = (await store.listRuns(opts.connector ? { connector: opts.connector } : {})).map(runSummary);
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
-    stdout(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
+    stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'LAST STEP', 'CONNECTOR STATE'],
       list.map((r) => [r.id, r.connector, r.operation, r.status, r.startedAt, r.lastStep ?? '', r.connectorState ?? '']),
     )}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -243,12 +292,12 @@ async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
   try {
     let run: RunRecord;
     try {
-      run = store.getRun(id);
+      run = await store.getRun(id);
     } catch (err) {
       throw refusal(err);
     }
-    const steps = store.stepsOf(id).map((s) => ({ seq: s.seq, workflowId: s.workflowId, stepId: s.stepId, status: s.status, finishedAt: s.finishedAt, ...(s.error ? { error: s.error } : {}) }));
-    const events = store.eventsOf(id);
+    const steps = (await store.stepsOf(id)).map((s) => ({ seq: s.seq, workflowId: s.workflowId, stepId: s.stepId, status: s.status, finishedAt: s.finishedAt, ...(s.error ? { error: s.error } : {}) }));
+    const events = await store.eventsOf(id);
     if (json) return void stdout(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
     const lines = [
       `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
@@ -264,7 +313,7 @@ async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
     ];
     stdout(`${lines.join('\n')}\n`);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
