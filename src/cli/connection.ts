@@ -16,20 +16,10 @@ import type { ConnectionContext } from './config-file.js';
 export type OutputFormat = 'text' | 'json';
 
 /** Commander's parsed values for the options added by addConnectionOptions. */
-export interface ConnectionOptions {
-  url?: string;
+export interface ConnectionOptions extends Partial<Omit<ConnectionContext, 'auth'>> {
   context?: string;
   stateDir?: string;
   output?: string;
-  user?: string;
-  passwordEnv?: string;
-  passwordFile?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  cert?: string;
-  key?: string;
-  ca?: string;
-  insecure?: boolean;
   timeout?: string | number;
   /** Hidden options, present only to refuse them with an explanation. */
   password?: string;

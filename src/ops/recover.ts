@@ -8,7 +8,8 @@ import { describeFailure } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import { getOffsets } from './connect-client.js';
 import { findMismatches, offsetEntries, planUndoOfWrite, type OffsetEntry } from './offsets.js';
-import { RECOVERY, targetStateFor, type OperationSpec } from './operations.js';
+import { RECOVERY, targetStateFor } from './operations.js';
+import type { RunParts } from './run-operation.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface RecoveryOutcome {
@@ -26,18 +27,10 @@ export interface RecoveryOutcome {
   offsetsWritten: boolean;
 }
 
-export interface RecoveryRequest {
-  store: Store;
-  http: HttpSender;
-  run: RunRecord;
-  /** The failed operation. */
-  spec: OperationSpec;
-  connectorType: 'source' | 'sink';
-  /** The failed run's inputs (what it asked to write). */
-  inputs: Record<string, unknown>;
+/** The failed run (`spec` is its operation, `inputs` what it asked to write), and how far it got. */
+export interface RecoveryRequest extends RunParts {
   initialState: string | undefined;
   mutationStarted: boolean;
-  onProgress?: (event: RunEvent) => void;
 }
 
 export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOutcome> {

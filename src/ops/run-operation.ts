@@ -29,16 +29,20 @@ export interface OperationOutcome {
   diff?: { unchanged: number; changed: number; added: number; removed: number };
 }
 
-export interface OperationRun {
+/** What a journaled workflow run works with (the operation's own run, and its recovery). */
+export interface RunParts {
   store: Store;
   http: HttpSender;
   run: RunRecord;
   spec: OperationSpec;
   connectorType: 'source' | 'sink';
   inputs: Record<string, unknown>;
+  onProgress?: (event: RunEvent) => void;
+}
+
+export interface OperationRun extends RunParts {
   resume?: ResumePoint;
   initialState?: string;
-  onProgress?: (event: RunEvent) => void;
   /** Cancels the run (the face's Ctrl-C); a cancelled run after the stop is recovered like a failed one. */
   signal?: AbortSignal;
   beforeStep?: (stepId: string, runId: string) => Promise<void>;

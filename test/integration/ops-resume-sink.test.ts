@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openStore } from '../../src/store/index.js';
-import { ConnectFixture, REPO_ROOT, runCli, tempDir, uniqueName } from '../ops/support/cluster.js';
+import { ConnectFixture, tempDir, uniqueName, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
+import { repoRoot as REPO_ROOT } from '../support/repo.js';
 
 let cluster: ConnectFixture;
 let sink: string;
@@ -14,7 +16,7 @@ let topic: string;
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   const source = await cluster.createSource(3);
   topic = source.topic;
   sink = uniqueName('ops-sink-resume');

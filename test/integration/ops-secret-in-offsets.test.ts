@@ -6,7 +6,8 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
-import { ConnectFixture, runCli, sortedOffsets, tempDir, type CliResult } from '../ops/support/cluster.js';
+import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 // The sandbox's workers have no REST authentication: they ignore the Authorization header, so
 // the token is registered as a secret without changing what Connect does.
@@ -18,7 +19,7 @@ let source: { name: string; file: string };
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   source = await cluster.createSource(4, { fileName: `input-${SECRET}.txt` });
   stateDir = tempDir('offsetctl-state-secret-');
 });
@@ -36,11 +37,11 @@ test('offsets that contain a secret are snapshotted, verified and rolled back ex
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }, { partition: other, offset: { position: 3 } }] };
   const conn = ['--url', cluster.url, '--token-env', 'OFFSETCTL_IT_TOKEN', '--state-dir', stateDir];
 
-  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', ...conn], { input: JSON.stringify(target), env });
+  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', ...conn], { stdin: JSON.stringify(target), env });
   assert.equal(dry.status, 0, dry.stderr);
   assertNoSecret('rewind --dry-run', dry);
 
-  const rewind = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--leave-stopped', '--output', 'json', ...conn], { input: JSON.stringify(target), env });
+  const rewind = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--leave-stopped', '--output', 'json', ...conn], { stdin: JSON.stringify(target), env });
   assert.equal(rewind.status, 0, `the verification must compare real values: ${rewind.stdout}\n${rewind.stderr}`);
   assertNoSecret('rewind', rewind);
   const outcome = JSON.parse(rewind.stdout) as { snapshotId: string; runId: string };

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { openStore } from '../../src/store/index.js';
-import { runCli, tempDir } from './support/cluster.js';
+import { tempDir } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
 const CLUSTER = 'http://127.0.0.1:9';
 

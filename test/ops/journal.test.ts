@@ -5,7 +5,7 @@ import type { RunEvent } from '../../src/arazzo/index.js';
 import { RunJournal } from '../../src/ops/journal.js';
 import { REWIND, RESET } from '../../src/ops/operations.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { tempDir } from './support/cluster.js';
+import { tempDir } from '../support/connect.js';
 import { registerSecret } from '../../src/http/redact.js';
 
 const at = () => new Date().toISOString();

@@ -131,15 +131,8 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   const { request, exchange } = built;
   result.request = { method: request.method, url: request.url };
   if (state.events.enabled) {
-    await state.events.emit({
-      type: 'request.sent',
-      workflowId: cw.workflowId,
-      stepId: cs.stepId,
-      method: request.method,
-      url: request.url,
-      headers: redactHeaders(request.headers),
-      ...(built.bodyText === undefined ? {} : { body: built.bodyText }),
-    });
+    const { method, url, headers } = request;
+    await state.events.emit({ type: 'request.sent', workflowId: cw.workflowId, stepId: cs.stepId, method, url, headers: redactHeaders(headers), ...(built.bodyText === undefined ? {} : { body: built.bodyText }) });
   }
   if (state.signal?.aborted) throw new RunAborted();
   let res: HttpResponse;
@@ -156,15 +149,9 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   exchange.response = parseResponse(res);
   result.response = { status: res.status, durationMs: res.durationMs };
   if (state.events.enabled) {
-    await state.events.emit({
-      type: 'response.received',
-      workflowId: cw.workflowId,
-      stepId: cs.stepId,
-      status: res.status,
-      headers: redactHeaders(res.headers),
-      ...(exchange.response.body === undefined ? {} : { body: exchange.response.body }),
-      durationMs: res.durationMs,
-    });
+    const { status, durationMs } = res;
+    const body = exchange.response.body;
+    await state.events.emit({ type: 'response.received', workflowId: cw.workflowId, stepId: cs.stepId, status, headers: redactHeaders(res.headers), ...(body === undefined ? {} : { body }), durationMs });
   }
   return withExchange(base, exchange);
 }
