@@ -3,6 +3,7 @@
 // that); nothing decides an exit status from message text. Only main.ts sets the status.
 import { formatLocation, type ArazzoErrorCode } from '../arazzo/errors.js';
 import { redactText } from '../http/redact.js';
+import { flagAdviceFor } from './flag-advice.js';
 import type { OpsErrorCode } from '../ops/errors.js';
 import type { SandboxErrorCode } from '../sandbox/errors.js';
 import type { StoreErrorCode } from '../store/errors.js';
@@ -72,14 +73,19 @@ export function exitStatusFor(err: unknown): 0 | 1 | 2 {
   return typeof code === 'string' && Object.hasOwn(EXIT_STATUS, code) ? EXIT_STATUS[code as ErrorCode] : 1;
 }
 
-export function formatError(err: unknown): string {
+/**
+ * The error as the CLI prints it. `flagAdvice`: the command has the connection flags, so a
+ * lower layer's neutral hint (credentials, client certificate, trust) becomes advice about them.
+ */
+export function formatError(err: unknown, options: { flagAdvice?: boolean } = {}): string {
   const e = err as { code?: string; message?: string; location?: Parameters<typeof formatLocation>[0]; diagnostics?: Array<{ message: string; file?: string; line?: number; column?: number; pointer?: string }> };
   const lines: string[] = [];
   const where = formatLocation(e.location);
   const message = e.message ?? String(err);
   // Loader messages may already start with their location: do not print it twice.
   const prefix = where && !message.startsWith(where) ? `${where}: ` : '';
-  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}`);
+  const advice = options.flagAdvice ? flagAdviceFor(err) : undefined;
+  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}${advice ? `: ${advice}` : ''}`);
   for (const d of e.diagnostics ?? []) {
     const loc = formatLocation(d);
     lines.push(`  ${loc ? loc + ': ' : ''}${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}`);

@@ -126,7 +126,7 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
     // refusal with nothing changed, whatever the transport said.
     const e = withHandshakeHint(err, target);
     if (!(e instanceof HttpTransportError)) throw e;
-    throw new OpsError('E_UNREACHABLE', `${e.message}; nothing was changed`, { cause: e });
+    throw new OpsError('E_UNREACHABLE', `${e.message}; nothing was changed`, { cause: e, ...(e.hint ? { hint: e.hint } : {}) });
   }
   const text = res.body.toString('utf8');
   let body: unknown;
@@ -143,9 +143,9 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
  * word; undici then only says "other side closed". Say what usually causes it.
  */
 function withHandshakeHint(err: unknown, target: string): unknown {
-  if (!(err instanceof HttpTransportError) || !target.startsWith('https:')) return err;
+  if (!(err instanceof HttpTransportError) || err.hint || !target.startsWith('https:')) return err;
   if (!/other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(err.message)) return err;
-  return new HttpTransportError(`${err.message} (the server may require a client certificate: give --cert <pem> and --key <pem>)`, { cause: err.cause });
+  return new HttpTransportError(`${err.message} (the server may require a client certificate)`, { cause: err.cause, hint: 'client-certificate' });
 }
 
 function expectOk(res: JsonResponse, method: string, path: string): unknown {
@@ -158,11 +158,11 @@ function expectOk(res: JsonResponse, method: string, path: string): unknown {
   // 409, or the 500 "a rebalance is expected": Connect refuses for a moment while the group
   // rebalances (Connect's own words are the only signal it gives for the 500).
   const retryable = res.status === 409 || (res.status === 500 && /rebalanc/i.test(said));
-  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${HINTS[res.status] ?? ''}`, { status: res.status, retryable });
+  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${STATUS_TEXT[res.status] ?? ''}`, { status: res.status, retryable, ...(res.status === 401 ? { hint: 'credentials' as const } : {}) });
 }
 
-const HINTS: Record<number, string> = {
-  401: ' (the credentials were refused: check --user with --password-env/--password-file, or --token-env/--token-file, or the context\'s)',
+const STATUS_TEXT: Record<number, string> = {
+  401: ' (the credentials were refused)',
   403: ' (the credentials are valid but not allowed to do this)',
   407: ' (a proxy wants credentials)',
 };

@@ -111,7 +111,7 @@ test('no client certificate where the worker requires one: refused during the TL
   const sw = w();
   const run = await secure(['connectors'], { extra: ['--ca', sw.caFile] });
   assert.notEqual(run.status, 0);
-  assert.match(run.stderr, /E_HTTP.*give --cert <pem> and --key <pem>/);
+  assert.match(run.stderr, /E_UNREACHABLE.*give --cert <pem> and --key <pem>/);
   console.log(`# without a client certificate: ${run.stderr.trim()}`);
   neverShows(run, sw.password);
 });
