@@ -124,9 +124,8 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
   } catch (err) {
     // Every call here is a read before (or instead of) any change: an unreachable cluster is a
     // refusal with nothing changed, whatever the transport said.
-    const e = withHandshakeHint(err, target);
-    if (!(e instanceof HttpTransportError)) throw e;
-    throw new OpsError('E_UNREACHABLE', `${e.message}; nothing was changed`, { cause: e, ...(e.hint ? { hint: e.hint } : {}) });
+    if (!(err instanceof HttpTransportError)) throw err;
+    throw new OpsError('E_UNREACHABLE', `${err.message}; nothing was changed`, { cause: err, ...(err.hint ? { hint: err.hint } : {}) });
   }
   const text = res.body.toString('utf8');
   let body: unknown;
@@ -136,16 +135,6 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
     body = undefined;
   }
   return { status: res.status, body, text };
-}
-
-/**
- * A server that requires a client certificate and gets none closes the TLS connection without a
- * word; undici then only says "other side closed". Say what usually causes it.
- */
-function withHandshakeHint(err: unknown, target: string): unknown {
-  if (!(err instanceof HttpTransportError) || err.hint || !target.startsWith('https:')) return err;
-  if (!/other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(err.message)) return err;
-  return new HttpTransportError(`${err.message} (the server may require a client certificate)`, { cause: err.cause, hint: 'client-certificate' });
 }
 
 function expectOk(res: JsonResponse, method: string, path: string): unknown {
