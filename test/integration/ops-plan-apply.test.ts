@@ -51,13 +51,13 @@ test('a plan is JSON data, and planning changes nothing on the cluster or in the
 test('refusals are OpsErrors whose codes exit 2', async () => {
   const source = await cluster.createSource(2);
   const refusals = [
-    planRewind(ctx, { connector: source.name, offsets: { offsets: [{ partition: { filename: 1 }, offset: { position: 'x' } }] } }),
-    planRewind(ctx, { connector: 'no-such-connector-here', offsets: [] }),
-    planRollback(ctx, { connector: source.name }),
-    planResume(ctx, { runId: 'run-nope' }),
+    () => planRewind(ctx, { connector: source.name, offsets: { offsets: [{ partition: { filename: 1 }, offset: { position: 'x' } }] } }),
+    () => planRewind(ctx, { connector: 'no-such-connector-here', offsets: [] }),
+    () => planRollback(ctx, { connector: source.name }),
+    () => planResume(ctx, { runId: 'run-nope' }),
   ];
   for (const p of refusals) {
-    await assert.rejects(p, (err: unknown) => {
+    await assert.rejects(p(), (err: unknown) => {
       assert.ok(err instanceof OpsError, String(err));
       assert.equal(EXIT_STATUS[err.code], 2, err.code);
       return true;
