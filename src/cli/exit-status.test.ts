@@ -24,7 +24,7 @@ test('exit status comes from the code alone, never from the message', () => {
 test('lower layers give neutral hints; only a command with connection flags turns them into flag advice', () => {
   const refused = new OpsError('E_CONNECT_API', 'GET /connectors: Kafka Connect answered 401: no (the credentials were refused)', { status: 401, hint: 'credentials' });
   assert.doesNotMatch(refused.message, /--/, 'ops names no flags');
-  assert.match(formatError(refused, { flagAdvice: true }), /the credentials were refused\): check --user with --password-env/);
+  assert.match(formatError(refused, { flagAdvice: true }), /the credentials were refused\) — check --user with --password-env/);
   assert.doesNotMatch(formatError(refused), /--user/);
   const tls = new OpsError('E_UNREACHABLE', 'GET https://x failed: TLS error SELF_SIGNED_CERT_IN_CHAIN: … (the server\'s certificate is not trusted here); nothing was changed', { hint: 'tls-trust' });
   assert.match(formatError(tls, { flagAdvice: true }), /use --ca for a private CA/);

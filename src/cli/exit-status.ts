@@ -85,7 +85,7 @@ export function formatError(err: unknown, options: { flagAdvice?: boolean } = {}
   // Loader messages may already start with their location: do not print it twice.
   const prefix = where && !message.startsWith(where) ? `${where}: ` : '';
   const advice = options.flagAdvice ? flagAdviceFor(err) : undefined;
-  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}${advice ? `: ${advice}` : ''}`);
+  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}${advice ? ` — ${advice}` : ''}`);
   for (const d of e.diagnostics ?? []) {
     const loc = formatLocation(d);
     lines.push(`  ${loc ? loc + ': ' : ''}${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}`);
