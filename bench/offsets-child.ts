@@ -2,7 +2,8 @@
 // belongs to that size alone. Reads the JSON texts the parent wrote, then times what `rewind`
 // does with them before asking for confirmation: parse, validate, diff, render.
 import { readFileSync } from 'node:fs';
-import { diffOffsets, renderDiff, validateOffsetsShape } from '../src/ops/preflight.js';
+import { diffOffsets, validateOffsetsShape } from '../src/ops/index.js';
+import { renderDiff } from '../src/cli/render/diff.js';
 
 const [currentFile, targetFile] = process.argv.slice(2);
 if (!currentFile || !targetFile) {

@@ -171,9 +171,9 @@ async function readJournal(runId: string, stateDir: string): Promise<{ events: J
   const { openStore } = await import('../src/store/index.js');
   const store = openStore(stateDir);
   try {
-    return { events: store.eventsOf(runId) as JournalEvent[], from: 'store' };
+    return { events: (await store.eventsOf(runId)) as JournalEvent[], from: 'store' };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

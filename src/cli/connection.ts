@@ -16,20 +16,10 @@ import type { ConnectionContext } from './config-file.js';
 export type OutputFormat = 'text' | 'json';
 
 /** Commander's parsed values for the options added by addConnectionOptions. */
-export interface ConnectionOptions {
-  url?: string;
+export interface ConnectionOptions extends Partial<Omit<ConnectionContext, 'auth'>> {
   context?: string;
   stateDir?: string;
   output?: string;
-  user?: string;
-  passwordEnv?: string;
-  passwordFile?: string;
-  tokenEnv?: string;
-  tokenFile?: string;
-  cert?: string;
-  key?: string;
-  ca?: string;
-  insecure?: boolean;
   timeout?: string | number;
   /** Hidden options, present only to refuse them with an explanation. */
   password?: string;
@@ -121,6 +111,14 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const http = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   const stateDir = resolveStateDir(opts.stateDir, env);
   return { url, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
+}
+
+/**
+ * Reads (and so registers for masking) the credentials the options name, without connecting:
+ * the history commands show stored data, in which a secret must stay masked too.
+ */
+export async function registerCredentials(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  await resolveAuth(opts, undefined, env);
 }
 
 /** --state-dir, OFFSETCTL_STATE_DIR, else ${XDG_STATE_HOME:-~/.local/state}/offsetctl. */

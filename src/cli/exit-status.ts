@@ -1,25 +1,91 @@
-// The one place where error codes become exit statuses:
-// 0 done, 1 ran and failed, 2 refused before any request or change.
-import { REFUSAL_CODES, formatLocation, type ArazzoErrorCode } from '../arazzo/errors.js';
+// The one place where error codes become exit statuses: 0 done, 1 ran and failed, 2 refused
+// before any request or change. Every code of every layer has its row (the type checker sees to
+// that); nothing decides an exit status from message text. Only main.ts sets the status.
+import { formatLocation, type ArazzoErrorCode } from '../arazzo/errors.js';
 import { redactText } from '../http/redact.js';
+import { flagAdviceFor } from './flag-advice.js';
+import type { OpsErrorCode } from '../ops/errors.js';
+import type { SandboxErrorCode } from '../sandbox/errors.js';
+import type { StoreErrorCode } from '../store/errors.js';
 
-/** Codes from layers above the engine that also mean "refused before anything changed". */
-const OTHER_REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_SANDBOX_PREREQ', 'E_SANDBOX_PORT_TAKEN', 'E_SANDBOX_BUSY', 'E_STORE']);
+/** Codes of the CLI itself: a failure already reported in full (the outcome or report is printed). */
+export type CliErrorCode = 'E_RUN_FAILED' | 'E_WORKFLOW_FAILED';
 
-export function exitStatusFor(err: unknown): number {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code === 'string' && (REFUSAL_CODES.has(code as ArazzoErrorCode) || OTHER_REFUSALS.has(code))) return 2;
-  return 1;
+export type ErrorCode = ArazzoErrorCode | OpsErrorCode | StoreErrorCode | SandboxErrorCode | CliErrorCode;
+
+export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
+  // the engine: refused before any request ...
+  E_DOCUMENT_READ: 2,
+  E_DOCUMENT_PARSE: 2,
+  E_DOCUMENT_INVALID: 2,
+  E_SOURCE: 2,
+  E_OPERATION: 2,
+  E_EXPRESSION: 2,
+  E_CRITERION: 2,
+  E_INPUTS: 2,
+  E_WORKFLOW_NOT_FOUND: 2,
+  // ... or failed while running
+  E_REQUEST: 1,
+  E_STEP_BUDGET: 1,
+  E_HTTP: 1,
+  // operations: pre-flight refusals change nothing
+  E_CONFIG: 2,
+  E_USAGE: 2,
+  E_OFFSETS_INVALID: 2,
+  E_CONNECTOR_NOT_FOUND: 2,
+  E_NOT_CONFIRMED: 2,
+  E_PREFLIGHT: 2,
+  E_UNREACHABLE: 2,
+  E_CONNECT_API: 1,
+  // the store
+  E_LOCKED: 2,
+  E_STORE: 2,
+  E_NOT_FOUND: 2,
+  // the sandbox
+  E_SANDBOX_PREREQ: 2,
+  E_SANDBOX_PORT_TAKEN: 2,
+  E_SANDBOX_BUSY: 2,
+  E_SANDBOX_JARS: 1,
+  E_SANDBOX_START: 1,
+  E_SANDBOX_STOP: 1,
+  E_SANDBOX_NOT_RUNNING: 1,
+  E_SANDBOX_DEMO: 1,
+  // the CLI
+  E_RUN_FAILED: 1,
+  E_WORKFLOW_FAILED: 1,
+};
+
+/**
+ * A failure whose account is already on stdout (the outcome JSON, the workflow report): main
+ * sets the exit status and prints only the message, when there is one.
+ */
+export class ReportedFailure extends Error {
+  readonly code: CliErrorCode;
+  constructor(code: CliErrorCode, message = '') {
+    super(message);
+    this.name = 'ReportedFailure';
+    this.code = code;
+  }
 }
 
-export function formatError(err: unknown): string {
+export function exitStatusFor(err: unknown): 0 | 1 | 2 {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && Object.hasOwn(EXIT_STATUS, code) ? EXIT_STATUS[code as ErrorCode] : 1;
+}
+
+/**
+ * The error as the CLI prints it. `flagAdvice`: the command has the connection flags, so a
+ * lower layer's neutral hint (credentials, client certificate, trust) becomes advice about them.
+ */
+export function formatError(err: unknown, options: { flagAdvice?: boolean } = {}): string {
   const e = err as { code?: string; message?: string; location?: Parameters<typeof formatLocation>[0]; diagnostics?: Array<{ message: string; file?: string; line?: number; column?: number; pointer?: string }> };
   const lines: string[] = [];
   const where = formatLocation(e.location);
   const message = e.message ?? String(err);
   // Loader messages may already start with their location: do not print it twice.
   const prefix = where && !message.startsWith(where) ? `${where}: ` : '';
-  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}`);
+  const advice = options.flagAdvice ? flagAdviceFor(err) : undefined;
+  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}${advice ? ` — ${advice}` : ''}`);
   for (const d of e.diagnostics ?? []) {
     const loc = formatLocation(d);
     lines.push(`  ${loc ? loc + ': ' : ''}${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}`);

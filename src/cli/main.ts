@@ -3,7 +3,7 @@
 // so `offsetctl --version` loads almost nothing.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { exitStatusFor, formatError } from './exit-status.js';
+import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 
 export async function main(argv: string[]): Promise<void> {
   const args = argv.slice(2);
@@ -31,7 +31,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    process.stderr.write(`${formatError(err)}\n`);
+    // `workflow` commands have no connection flags: they get the neutral hint only.
+    if (!(err instanceof ReportedFailure) || err.message !== '') process.stderr.write(`${formatError(err, { flagAdvice: args[0] !== 'workflow' })}\n`);
     process.exitCode = exitStatusFor(err);
   }
 }

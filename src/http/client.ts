@@ -44,11 +44,19 @@ export interface HttpResponse {
   durationMs: number;
 }
 
+/**
+ * What usually fixes a transport failure, without naming any face's flags: a face turns it into
+ * its own advice (the CLI: --cert/--key, --ca/--insecure).
+ */
+export type TransportHint = 'client-certificate' | 'tls-trust';
+
 export class HttpTransportError extends Error {
   readonly code = 'E_HTTP';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly hint: TransportHint | undefined;
+  constructor(message: string, options?: { cause?: unknown; hint?: TransportHint }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HttpTransportError';
+    this.hint = options?.hint;
   }
 }
 
@@ -123,7 +131,8 @@ export class HttpClient implements HttpSender {
       // undici gives lower-case names already; arrays for repeated headers.
       return { status: res.statusCode, headers: res.headers as Record<string, string | string[]>, body, durationMs: performance.now() - started };
     } catch (err) {
-      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${describeTransportError(err, req.url.startsWith('https:'))}`, { cause: err });
+      const { text, hint } = describeTransportError(err, req.url.startsWith('https:'));
+      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
     }
   }
 
@@ -149,17 +158,17 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return false;
 }
 
-function describeTransportError(err: unknown, https: boolean): string {
+function describeTransportError(err: unknown, https: boolean): { text: string; hint?: TransportHint } {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused (is the server running and is the URL right?)';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out waiting for the server';
-  if (code === 'ENOTFOUND') return 'host name not found';
+  if (code === 'ECONNREFUSED') return { text: 'connection refused (is the server running and is the URL right?)' };
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { text: 'timed out waiting for the server' };
+  if (code === 'ENOTFOUND') return { text: 'host name not found' };
   // A server that requires a client certificate and gets none closes the TLS connection
   // without a word; undici then only says "other side closed".
   if (https && /other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(`${code ?? ''} ${e.message ?? ''}`)) {
-    return `${code ? code + ': ' : ''}${e.message ?? String(err)} (the server may require a client certificate: give --cert <pem> and --key <pem>)`;
+    return { text: `${code ? code + ': ' : ''}${e.message ?? String(err)} (the server may require a client certificate)`, hint: 'client-certificate' };
   }
-  if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code)) return `TLS error ${code}: ${e.message ?? ''} (use --ca for a private CA, or --insecure only if you accept the risk)`;
-  return `${code ? code + ': ' : ''}${e.message ?? String(err)}`;
+  if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code)) return { text: `TLS error ${code}: ${e.message ?? ''} (the server's certificate is not trusted here)`, hint: 'tls-trust' };
+  return { text: `${code ? code + ': ' : ''}${e.message ?? String(err)}` };
 }

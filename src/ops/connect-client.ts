@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpTransportError, type HttpSender } from '../http/client.js';
 import { OpsError } from './errors.js';
-import type { ConnectorOffsets, ConnectorType } from './offsets-shape.js';
+import type { ConnectorOffsets, ConnectorType } from './offsets.js';
 
 export interface TaskState {
   id: number;
@@ -74,6 +74,10 @@ export async function listConnectorNames(http: HttpSender, url: string): Promise
 
 /** Every connector with its type, state and tasks, in one call (`?expand=status&expand=info`), sorted by name. */
 export async function listConnectors(http: HttpSender, url: string): Promise<ConnectorSummary[]> {
+  return readDuringRebalance(() => readConnectorList(http, url));
+}
+
+async function readConnectorList(http: HttpSender, url: string): Promise<ConnectorSummary[]> {
   const path = '/connectors?expand=status&expand=info';
   const body = expectOk(await getJson(http, url, path), 'GET', path) as Record<string, { status?: RawStatus; info?: { type?: string } }>;
   return Object.keys(body)
@@ -118,7 +122,10 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
   try {
     res = await http.send({ method: 'GET', url: target, headers: { accept: 'application/json' } });
   } catch (err) {
-    throw withHandshakeHint(err, target);
+    // Every call here is a read before (or instead of) any change: an unreachable cluster is a
+    // refusal with nothing changed, whatever the transport said.
+    if (!(err instanceof HttpTransportError)) throw err;
+    throw new OpsError('E_UNREACHABLE', `${err.message}; nothing was changed`, { cause: err, ...(err.hint ? { hint: err.hint } : {}) });
   }
   const text = res.body.toString('utf8');
   let body: unknown;
@@ -130,16 +137,6 @@ async function getJson(http: HttpSender, url: string, path: string): Promise<Jso
   return { status: res.status, body, text };
 }
 
-/**
- * A server that requires a client certificate and gets none closes the TLS connection without a
- * word; undici then only says "other side closed". Say what usually causes it.
- */
-function withHandshakeHint(err: unknown, target: string): unknown {
-  if (!(err instanceof HttpTransportError) || !target.startsWith('https:')) return err;
-  if (!/other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(err.message)) return err;
-  return new HttpTransportError(`${err.message} (the server may require a client certificate: give --cert <pem> and --key <pem>)`, { cause: err.cause });
-}
-
 function expectOk(res: JsonResponse, method: string, path: string): unknown {
   if (res.status >= 200 && res.status < 300) {
     if (res.body === undefined) throw new OpsError('E_CONNECT_API', `${method} ${path}: answered ${res.status} without a JSON body; is the URL a Kafka Connect REST endpoint?`, { status: res.status });
@@ -147,11 +144,14 @@ function expectOk(res: JsonResponse, method: string, path: string): unknown {
   }
   const message = (res.body as { message?: unknown } | undefined)?.message;
   const said = typeof message === 'string' ? message : res.text.slice(0, 200).trim() || '(no body)';
-  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${HINTS[res.status] ?? ''}`, { status: res.status });
+  // 409, or the 500 "a rebalance is expected": Connect refuses for a moment while the group
+  // rebalances (Connect's own words are the only signal it gives for the 500).
+  const retryable = res.status === 409 || (res.status === 500 && /rebalanc/i.test(said));
+  throw new OpsError('E_CONNECT_API', `${method} ${path}: Kafka Connect answered ${res.status}: ${said}${STATUS_TEXT[res.status] ?? ''}`, { status: res.status, retryable, ...(res.status === 401 ? { hint: 'credentials' as const } : {}) });
 }
 
-const HINTS: Record<number, string> = {
-  401: ' (the credentials were refused: check --user with --password-env/--password-file, or --token-env/--token-file, or the context\'s)',
+const STATUS_TEXT: Record<number, string> = {
+  401: ' (the credentials were refused)',
   403: ' (the credentials are valid but not allowed to do this)',
   407: ' (a proxy wants credentials)',
 };
@@ -180,9 +180,7 @@ async function readDuringRebalance<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (err) {
-      const e = err as { code?: string; status?: number; message?: string };
-      const transient = e.code === 'E_CONNECT_API' && (e.status === 409 || /rebalanc/i.test(e.message ?? ''));
-      if (!transient || Date.now() > deadline) throw err;
+      if (!(err instanceof OpsError && err.retryable) || Date.now() > deadline) throw err;
       await sleep(500);
     }
   }

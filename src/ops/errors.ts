@@ -9,19 +9,28 @@ export type OpsErrorCode =
   | 'E_CONNECTOR_NOT_FOUND'
   | 'E_NOT_CONFIRMED' // no --yes on a non-terminal, or the operator said no
   | 'E_PREFLIGHT' // another pre-flight refusal
-  | 'E_CONNECT_API'; // Kafka Connect answered with an error status
+  | 'E_CONNECT_API' // Kafka Connect answered with an error status
+  | 'E_UNREACHABLE'; // a read before any change could not reach Kafka Connect (refused, timed out, TLS)
+
+/** What usually fixes the error, for a face to turn into its own advice (never flag names here). */
+export type OpsHint = 'credentials' | 'client-certificate' | 'tls-trust';
 
 export class OpsError extends Error {
   readonly code: OpsErrorCode;
   readonly field: string | undefined;
   /** HTTP status when the error came from a Kafka Connect response. */
   readonly status: number | undefined;
+  /** A read that may succeed when asked again shortly (Connect rebalancing). */
+  readonly retryable: boolean;
+  readonly hint: OpsHint | undefined;
 
-  constructor(code: OpsErrorCode, message: string, options: { field?: string; status?: number; cause?: unknown } = {}) {
+  constructor(code: OpsErrorCode, message: string, options: { field?: string; status?: number; retryable?: boolean; hint?: OpsHint; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OpsError';
     this.code = code;
     this.field = options.field;
     this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.hint = options.hint;
   }
 }

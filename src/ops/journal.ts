@@ -1,13 +1,13 @@
-// The runner's event listener for an ops run. The runner awaits it, so everything written
-// here (a better-sqlite3 call returns once the WAL is synced) is on disk before the runner
-// moves on: in particular the snapshot is stored before the step that alters offsets starts.
+// The runner's event listener for an ops run. The runner awaits it, and it awaits the store, so
+// everything written here is durable (see Store) before the runner moves on: in particular the
+// snapshot is stored before the step that alters offsets starts.
 // It also enforces the safety rules the workflow cannot express itself: no mutation without a
 // stored snapshot, and read-back verification against the requested offsets.
 import type { RunEvent } from '../arazzo/index.js';
+import { redactValue } from '../http/redact.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { describeMismatches, findMismatches, offsetsList } from './offsets-plan.js';
+import { describeMismatches, findMismatches, offsetEntries } from './offsets.js';
 import type { OperationSpec } from './operations.js';
-import { applyTestHooks } from './test-hooks.js';
 
 const BODY_LIMIT = 2000;
 
@@ -22,6 +22,8 @@ export interface JournalOptions {
   /** Known already when an interrupted run is resumed. */
   initialState?: string;
   onProgress?: (event: RunEvent) => void;
+  /** Awaited before each step of the operation's own run starts (not the recovery's): a face's test hooks. */
+  beforeStep?: (stepId: string, runId: string) => Promise<void>;
 }
 
 export class RunJournal {
@@ -49,21 +51,21 @@ export class RunJournal {
   readonly onEvent = async (event: RunEvent): Promise<void> => {
     const { store, run, spec } = this.#o;
     if (event.type === 'step.started') {
-      if (spec.operation !== 'recovery') await applyTestHooks(event.stepId, run.id);
+      if (spec.operation !== 'recovery' && event.attempt === 1) await this.#o.beforeStep?.(event.stepId, run.id);
       if (event.stepId === spec.stopStep) this.stopStarted = true;
-      if (event.stepId === spec.mutatingStep && event.attempt === 1) this.#beforeMutation();
+      if (event.stepId === spec.mutatingStep && event.attempt === 1) await this.#beforeMutation();
     }
-    store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: summarize(event) });
+    await store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
-      store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
-      if (event.status === 'passed') this.#afterStep(event.stepId, event.outputs);
+      await store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
+      if (event.status === 'passed') await this.#afterStep(event.stepId, event.outputs);
       else this.lastFailedStep = event.stepId;
     }
     this.#o.onProgress?.(event);
   };
 
-  #beforeMutation(): void {
+  async #beforeMutation(): Promise<void> {
     const { store, run, spec, controller } = this.#o;
     if (spec.persistSnapshot && !this.snapshotId && !run.context.snapshotId) {
       this.safetyError = { code: 'E_NO_SNAPSHOT', message: `refusing to run ${spec.mutatingStep}: no snapshot was stored before it` };
@@ -71,24 +73,24 @@ export class RunJournal {
       return;
     }
     this.mutationStarted = true;
-    store.updateRunContext(run.id, { offsetsMayHaveChanged: true });
+    await store.updateRunContext(run.id, { offsetsMayHaveChanged: true });
   }
 
-  #afterStep(stepId: string, outputs: Record<string, unknown>): void {
+  async #afterStep(stepId: string, outputs: Record<string, unknown>): Promise<void> {
     const { store, run, spec, connectorType, inputs, controller } = this.#o;
     if (stepId === spec.initialStateStep && typeof outputs.initialState === 'string') {
       this.initialState = outputs.initialState;
-      store.updateRunContext(run.id, { stateBefore: outputs.initialState });
+      await store.updateRunContext(run.id, { stateBefore: outputs.initialState });
     }
     if (stepId === spec.snapshotStep) {
-      this.capturedOffsets = offsetsList(outputs[spec.snapshotOutput]);
+      this.capturedOffsets = offsetEntries(outputs[spec.snapshotOutput]);
       if (spec.persistSnapshot) {
-        const snapshot = store.saveSnapshot({
+        const snapshot = await store.saveSnapshot({
           runId: run.id, clusterUrl: run.clusterUrl, connector: run.connector, connectorType,
           stateBefore: this.initialState ?? 'UNKNOWN', offsets: this.capturedOffsets,
         });
         this.snapshotId = snapshot.id;
-        store.updateRunContext(run.id, { snapshotId: snapshot.id });
+        await store.updateRunContext(run.id, { snapshotId: snapshot.id });
       }
     }
     if (stepId === spec.mutatingStep) {
@@ -99,7 +101,7 @@ export class RunJournal {
       }
     }
     if (spec.verify && stepId === spec.verify.step) {
-      const mismatches = findMismatches(offsetsList(inputs.offsets), offsetsList(outputs[spec.verify.output]));
+      const mismatches = findMismatches(offsetEntries(inputs.offsets ?? []), offsetEntries(outputs[spec.verify.output]));
       if (mismatches.length > 0) {
         this.safetyError = { code: 'E_VERIFY', message: `the offsets read back differ from the ones written: ${describeMismatches(mismatches)}` };
         controller.abort();
@@ -108,7 +110,11 @@ export class RunJournal {
   }
 }
 
-/** What the journal keeps of an event: enough to follow the run, bodies cut short. */
+/**
+ * What the journal keeps of an event: enough to follow the run, bodies cut short. This is the
+ * journal's display side, so secrets are masked here; the steps' outputs and the snapshot, which
+ * resume and verification replay, keep the real values.
+ */
 function summarize(event: RunEvent): Record<string, unknown> {
   switch (event.type) {
     case 'workflow.started':

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { canonicalJson, partitionKey, validateOffsetsShape } from './offsets-shape.js';
+import { validateOffsetsShape } from './offsets-shape.js';
+import { canonicalJson, partitionKey } from './offsets.js';
 import { OpsError } from './errors.js';
 
 const sink = (partition: unknown, offset: unknown) => ({ offsets: [{ partition, offset }] });

@@ -5,40 +5,11 @@
 // Connect would answer with an opaque 500 later (unknown entry fields, nested values).
 // Called for 100,000-partition files: one pass, a Map for duplicates, no regular expressions.
 import { OpsError } from './errors.js';
-
-export type ConnectorType = 'source' | 'sink';
-
-export interface ConnectorOffset {
-  partition: Record<string, unknown>;
-  offset: Record<string, unknown> | null;
-}
-
-/** What `GET /connectors/{c}/offsets` returns and `PATCH` accepts. */
-export interface ConnectorOffsets {
-  offsets: ConnectorOffset[];
-}
+import { describe, isDigits, isPlainObject, offsetEntries, partitionKey, type ConnectorType, type OffsetEntry } from './offsets.js';
 
 const MAX_ISSUES = 10;
 const MAX_PARTITION = 2147483647; // Java int
 const MAX_OFFSET = '9223372036854775807'; // Java long
-
-/**
- * The entry list of an offsets input: `{"offsets": [...]}` or a bare array.
- * Throws `E_OFFSETS_INVALID` for anything else.
- */
-export function offsetsList(input: unknown): unknown[] {
-  if (Array.isArray(input)) return input;
-  if (isPlainObject(input)) {
-    for (const key of Object.keys(input)) {
-      if (key !== 'offsets') {
-        throw new OpsError('E_OFFSETS_INVALID', `${key}: unknown top-level field; an offsets file holds {"offsets": [...]} or a bare JSON array`, { field: key });
-      }
-    }
-    if (Array.isArray(input.offsets)) return input.offsets;
-    throw new OpsError('E_OFFSETS_INVALID', `offsets: must be an array of {"partition": {...}, "offset": {...}} entries (got ${describe(input.offsets)})`, { field: 'offsets' });
-  }
-  throw new OpsError('E_OFFSETS_INVALID', `offsets: expected {"offsets": [...]} or a JSON array of {"partition": {...}, "offset": {...}} entries (got ${describe(input)})`, { field: 'offsets' });
-}
 
 /**
  * Checks that offsets fit a connector of the given type, before any request.
@@ -48,7 +19,7 @@ export function offsetsList(input: unknown): unknown[] {
  * @example validateOffsetsShape('sink', {offsets: [{partition: {kafka_topic: 't', kafka_partition: 0}, offset: {kafka_offset: 5}}]})
  */
 export function validateOffsetsShape(type: ConnectorType, offsets: unknown): void {
-  const list = offsetsList(offsets);
+  const list: unknown[] = offsetEntries(offsets);
   if (list.length === 0) {
     throw new OpsError('E_OFFSETS_INVALID', 'offsets: the list is empty; give at least one {"partition": {...}, "offset": {...}} entry (to clear every offset use `offsetctl reset`)', { field: 'offsets' });
   }
@@ -65,7 +36,7 @@ export function validateOffsetsShape(type: ConnectorType, offsets: unknown): voi
     const before = issues.length;
     checkEntryFields(entry, at, issues);
     if (issues.length > before) continue;
-    checkEntry(entry as unknown as ConnectorOffset, at, issues);
+    checkEntry(entry as unknown as OffsetEntry, at, issues);
     if (issues.length > before) continue;
     const key = partitionKey(entry.partition as Record<string, unknown>);
     const first = seen.get(key);
@@ -73,88 +44,6 @@ export function validateOffsetsShape(type: ConnectorType, offsets: unknown): voi
     else issues.push({ field: `${at}.partition`, text: `same partition as offsets[${first}]; give each partition once` });
   }
   if (issues.length > 0) throw toError(issues, list.length);
-}
-
-/**
- * A stable key for a partition: canonical JSON (sorted keys), with a sink's numeric-string
- * `kafka_partition` read as a number, so `"3"` and `3` name the same partition.
- */
-export function partitionKey(partition: Record<string, unknown>): string {
-  // Validation and the diff both key the same target entries: compute each key once.
-  const known = partitionKeys.get(partition);
-  if (known !== undefined) return known;
-  const p = partition.kafka_partition;
-  const key = typeof p === 'string' && isDigits(p, 10) ? canonicalJson({ ...partition, kafka_partition: Number(p) }) : canonicalJson(partition);
-  partitionKeys.set(partition, key);
-  return key;
-}
-
-/** Keys of partition objects already seen; offsets inputs are not mutated after parsing. */
-const partitionKeys = new WeakMap<object, string>();
-
-/** JSON with object keys sorted at every level (by UTF-16 code units): equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return out + ']';
-  }
-  const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj);
-  // The common case, a flat map of primitives whose keys are already in order: the native
-  // JSON.stringify output is the canonical text.
-  let simple = true;
-  for (let i = 0; i < keys.length && simple; i++) {
-    const v = obj[keys[i] as string];
-    if ((v !== null && typeof v === 'object') || (i > 0 && (keys[i] as string) < (keys[i - 1] as string))) simple = false;
-  }
-  if (simple) return JSON.stringify(obj);
-  // Otherwise build the text directly: a sorted copy would not help, since JavaScript objects
-  // always enumerate integer-like keys ("0", "10") first.
-  keys.sort();
-  let out = '{';
-  let first = true;
-  for (const k of keys) {
-    const v = obj[k];
-    if (v === undefined) continue;
-    out += (first ? '"' : ',"') + (needsEscape(k) ? JSON.stringify(k).slice(1, -1) : k) + '":' + canonicalJson(v);
-    first = false;
-  }
-  return out + '}';
-}
-
-/** True when a key must go through JSON escaping (quotes, backslashes, control characters, lone surrogates). */
-function needsEscape(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return true;
-  }
-  return false;
-}
-
-function isSortedDeep(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return true;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!isSortedDeep(item)) return false;
-    return true;
-  }
-  let previous: string | undefined;
-  for (const key in value) {
-    if (previous !== undefined && key < previous) return false;
-    previous = key;
-    if (!isSortedDeep((value as Record<string, unknown>)[key])) return false;
-  }
-  return true;
-}
-
-function sortedCopy(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(sortedCopy);
-  const obj = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(obj).sort()) out[key] = sortedCopy(obj[key]);
-  return out;
 }
 
 interface Issue {
@@ -172,7 +61,7 @@ function checkEntryFields(entry: Record<string, unknown>, at: string, issues: Is
   else if (entry.offset !== null && !isPlainObject(entry.offset)) issues.push({ field: `${at}.offset`, text: `must be an object or null (got ${describe(entry.offset)})` });
 }
 
-function checkSinkEntry(entry: ConnectorOffset, at: string, issues: Issue[]): void {
+function checkSinkEntry(entry: OffsetEntry, at: string, issues: Issue[]): void {
   const { partition, offset } = entry;
   for (const key of Object.keys(partition)) {
     if (key !== 'kafka_topic' && key !== 'kafka_partition') {
@@ -199,7 +88,7 @@ function checkSinkEntry(entry: ConnectorOffset, at: string, issues: Issue[]): vo
   }
 }
 
-function checkSourceEntry(entry: ConnectorOffset, at: string, issues: Issue[]): void {
+function checkSourceEntry(entry: OffsetEntry, at: string, issues: Issue[]): void {
   checkPrimitiveMap(entry.partition, `${at}.partition`, issues);
   if (entry.offset !== null) checkPrimitiveMap(entry.offset, `${at}.offset`, issues);
 }
@@ -225,28 +114,6 @@ function isOffsetNumber(v: unknown): boolean {
   while (start < v.length - 1 && v.charCodeAt(start) === 48) start++;
   const digits = v.slice(start);
   return digits.length < MAX_OFFSET.length || (digits.length === MAX_OFFSET.length && digits <= MAX_OFFSET);
-}
-
-function isDigits(s: string, maxLength: number): boolean {
-  if (s.length === 0 || s.length > maxLength) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
-function describe(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  const text = JSON.stringify(v);
-  return `${typeof v} ${text.length > 40 ? text.slice(0, 40) + '…' : text}`;
 }
 
 function toError(issues: Issue[], total: number): OpsError {

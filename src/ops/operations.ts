@@ -3,6 +3,7 @@
 // workflow documents; this is only the map from their step ids to the safety rules.
 import type { Operation } from '../store/index.js';
 import type { WorkflowKind } from './workflow-files.js';
+import { OpsError } from './errors.js';
 
 export interface OperationSpec {
   /** `recovery` is the restore run after a failure: its capture is not kept as a snapshot. */
@@ -49,8 +50,14 @@ export const ROLLBACK: OperationSpec = {
 
 export const RECOVERY: OperationSpec = { ...ROLLBACK, operation: 'recovery', persistSnapshot: false };
 
-export function specFor(operation: Operation): OperationSpec {
-  return operation === 'rewind' ? REWIND : operation === 'reset' ? RESET : ROLLBACK;
+const SPECS: Record<Operation, OperationSpec> = { rewind: REWIND, reset: RESET, rollback: ROLLBACK };
+
+/** The spec of a recorded operation; anything else (a newer or damaged journal) is refused, never guessed. */
+export function specFor(operation: string): OperationSpec {
+  if (!Object.hasOwn(SPECS, operation)) {
+    throw new OpsError('E_PREFLIGHT', `the journal records an operation "${operation}" this offsetctl does not know (known: ${Object.keys(SPECS).join(', ')}); use the offsetctl version that started the run, or undo it with \`offsetctl rollback\``);
+  }
+  return SPECS[operation as Operation];
 }
 
 /**

@@ -4,11 +4,7 @@
 // Rules read from the plugins' alterOffsets (Kafka 3.6+); a `null` offset (removal) is
 // always allowed. Unknown plugins get the generic shape check only.
 import { OpsError } from './errors.js';
-
-interface Entry {
-  partition: Record<string, unknown>;
-  offset: Record<string, unknown> | null;
-}
+import type { OffsetEntry as Entry } from './offsets.js';
 
 interface PluginRule {
   /** Keys every partition must carry. */

@@ -7,8 +7,9 @@ import { runWorkflow, type RunEvent } from '../arazzo/index.js';
 import { describeFailure } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import { getOffsets } from './connect-client.js';
-import { findMismatches, offsetsList, planUndoOfWrite, type OffsetEntry } from './offsets-plan.js';
-import { RECOVERY, targetStateFor, type OperationSpec } from './operations.js';
+import { findMismatches, offsetEntries, planUndoOfWrite, type OffsetEntry } from './offsets.js';
+import { RECOVERY, targetStateFor } from './operations.js';
+import type { RunParts } from './run-operation.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface RecoveryOutcome {
@@ -26,23 +27,15 @@ export interface RecoveryOutcome {
   offsetsWritten: boolean;
 }
 
-export interface RecoveryRequest {
-  store: Store;
-  http: HttpSender;
-  run: RunRecord;
-  /** The failed operation. */
-  spec: OperationSpec;
-  connectorType: 'source' | 'sink';
-  /** The failed run's inputs (what it asked to write). */
-  inputs: Record<string, unknown>;
+/** The failed run (`spec` is its operation, `inputs` what it asked to write), and how far it got. */
+export interface RecoveryRequest extends RunParts {
   initialState: string | undefined;
   mutationStarted: boolean;
-  onProgress?: (event: RunEvent) => void;
 }
 
 export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOutcome> {
   const { store, run, spec } = req;
-  const context = store.getRun(run.id).context;
+  const context = (await store.getRun(run.id)).context;
   const targetState = targetStateFor(req.initialState ?? context.stateBefore);
   let offsets: OffsetEntry[] = [];
   let offsetsUnrecoverable = false;
@@ -50,8 +43,8 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
   if (mayHaveChanged) {
     if (context.snapshotId) {
-      const snapshot = offsetsList(store.getSnapshot(context.snapshotId).offsets);
-      offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetsList(req.inputs.offsets), snapshot);
+      const snapshot = offsetEntries((await store.getSnapshot(context.snapshotId)).offsets);
+      offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetEntries(req.inputs.offsets ?? []), snapshot);
       // A change Connect refused left the offsets alone: then only the state needs restoring
       // (writing them anyway could fail the same way and strand the connector STOPPED).
       if (await stillAsPlanned(req, offsets)) {
@@ -62,7 +55,7 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
       offsetsUnrecoverable = true;
     }
   }
-  store.updateRunContext(run.id, { recoveryStarted: true });
+  await store.updateRunContext(run.id, { recoveryStarted: true });
   const inputs = { connectorName: run.connector, offsets, targetState };
   const workflow = await loadOpsWorkflow('restore', run.clusterUrl);
   const controller = new AbortController();
@@ -86,7 +79,7 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
 /** True when a read shows every planned partition already as planned; false when unsure. */
 async function stillAsPlanned(req: RecoveryRequest, planned: OffsetEntry[]): Promise<boolean> {
   try {
-    const current = offsetsList(await getOffsets(req.http, req.run.clusterUrl, req.run.connector));
+    const current = offsetEntries(await getOffsets(req.http, req.run.clusterUrl, req.run.connector));
     return findMismatches(planned, current).length === 0;
   } catch {
     return false;

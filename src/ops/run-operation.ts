@@ -29,38 +29,47 @@ export interface OperationOutcome {
   diff?: { unchanged: number; changed: number; added: number; removed: number };
 }
 
-export interface OperationRun {
+/** What a journaled workflow run works with (the operation's own run, and its recovery). */
+export interface RunParts {
   store: Store;
   http: HttpSender;
   run: RunRecord;
   spec: OperationSpec;
   connectorType: 'source' | 'sink';
   inputs: Record<string, unknown>;
+  onProgress?: (event: RunEvent) => void;
+}
+
+export interface OperationRun extends RunParts {
   resume?: ResumePoint;
   initialState?: string;
-  onProgress?: (event: RunEvent) => void;
+  /** Cancels the run (the face's Ctrl-C); a cancelled run after the stop is recovered like a failed one. */
+  signal?: AbortSignal;
+  beforeStep?: (stepId: string, runId: string) => Promise<void>;
 }
 
 export async function runOperation(req: OperationRun): Promise<OperationOutcome> {
   const { store, run, spec } = req;
   const base = { operation: spec.operation, connector: run.connector, clusterUrl: run.clusterUrl, runId: run.id };
+  // Aborted by the journal (a safety rule) or by the caller (Ctrl-C at the wrong moment must not
+  // strand a stopped connector: cancel, then recover).
   const controller = new AbortController();
-  // Ctrl-C at the wrong moment must not strand a stopped connector: cancel, then recover.
-  const onInterrupt = (): void => controller.abort();
-  process.once('SIGINT', onInterrupt);
-  process.once('SIGTERM', onInterrupt);
+  const onAbort = (): void => controller.abort();
+  if (req.signal?.aborted) controller.abort();
+  req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
     const journal = new RunJournal({
       store, run, spec, connectorType: req.connectorType, inputs: req.inputs, controller,
       ...(req.initialState ? { initialState: req.initialState } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      ...(req.beforeStep ? { beforeStep: req.beforeStep } : {}),
     });
     const result = await runWorkflow({
       registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
       onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
     });
-    const snapshotId = journal.snapshotId ?? store.getRun(run.id).context.snapshotId;
+    const snapshotId = journal.snapshotId ?? (await store.getRun(run.id)).context.snapshotId;
     if (result.status === 'passed' && !journal.safetyError) {
       const connectorState = stringOrUndefined(result.outputs.connectorState);
       const before = journal.initialState;
@@ -68,7 +77,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
         ? `; it was ${before} before, so it was not resumed (resume it when ready: PUT /connectors/${run.connector}/resume)` : '';
       const message = `${spec.operation} of ${run.connector} done; the connector is ${connectorState ?? 'in an unknown state'}${leftStopped}` +
         (snapshotId ? ` (snapshot ${snapshotId}; undo with \`offsetctl rollback ${run.connector} --snapshot ${snapshotId}\`)` : '');
-      store.finishRun(run.id, { status: 'succeeded', message, ...(connectorState ? { connectorState } : {}) });
+      await store.finishRun(run.id, { status: 'succeeded', message, ...(connectorState ? { connectorState } : {}) });
       return { ...base, status: 'succeeded', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}), message, warnings: journal.warnings, outputs: result.outputs };
     }
 
@@ -94,18 +103,17 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       `The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
     ].filter(Boolean).join(' ');
-    store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
+    await store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
     return {
       ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
       message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
     const now = await readState(req.http, run.clusterUrl, run.connector);
-    store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) });
+    await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) });
     throw err;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
-    process.removeListener('SIGTERM', onInterrupt);
+    req.signal?.removeEventListener('abort', onAbort);
   }
 }
 

@@ -58,7 +58,7 @@ export async function runSandboxDemo(options: SandboxDemoOptions): Promise<Sandb
     write(`3. Rewinding the source to position 0 (pre-flight, diff, stop, wait for STOPPED, snapshot, PATCH, verify, resume):\n`);
     write(`   $ offsetctl rewind ${pipeline.source} --offsets ${offsetsFile} --yes --url ${worker} --state-dir ${stateDir}\n`);
     const code = await runRewindCommand(['rewind', pipeline.source, '--offsets', offsetsFile, '--yes', '--url', worker, '--state-dir', stateDir]);
-    if (code !== 0) throw new SandboxError('E_SANDBOX_START', `\`offsetctl rewind\` failed (exit ${code}); see its output above`);
+    if (code !== 0) throw new SandboxError('E_SANDBOX_DEMO', `the sandbox is running, but the demo's \`offsetctl rewind\` did not succeed (exit ${code}); see its output above`);
 
     const after = await waitForLines(pipeline.outputFile, before.length * 2);
     const replayed = after.slice(before.length);

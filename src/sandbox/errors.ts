@@ -8,6 +8,7 @@ export type SandboxErrorCode =
   | 'E_SANDBOX_START' // a process died or did not become ready during start-up
   | 'E_SANDBOX_STOP' // a process or listener survived `down`
   | 'E_SANDBOX_BUSY' // another `offsetctl sandbox up` is running on the same folder
+  | 'E_SANDBOX_DEMO' // the sandbox runs, but the demo's `offsetctl rewind` failed
   | 'E_SANDBOX_NOT_RUNNING'; // a command needs a running sandbox
 
 export class SandboxError extends Error {

@@ -25,9 +25,17 @@ test('a detached process is recognised by its marker and stopped with its whole 
   assert.throws(() => process.kill(childPid, 0), /ESRCH/, 'the forked child is gone too');
 });
 
-test('stopGroups leaves a process without the marker alone', async () => {
-  await stopGroups([process.pid], '/nonexistent/sandbox', 100);
-  assert.ok(true, 'still alive');
+test('stopGroups leaves a process without the marker alone', { timeout: 30_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-proc-'));
+  // A detached process of another sandbox folder: same shape, but not this folder's marker.
+  const pid = spawnDetached(process.execPath, ['-e', 'setInterval(()=>{},1000)', '--', markerArg(`${dir}-other`)], join(dir, 'q.log'), dir);
+  try {
+    await stopGroups([pid], dir, 500);
+    assert.doesNotThrow(() => process.kill(pid, 0), 'the process without this folder\'s marker is still running');
+  } finally {
+    await stopGroups([pid], `${dir}-other`, 5000);
+  }
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, 'and it is stopped by its own folder');
 });
 
 test('tailFile returns the last lines', () => {

@@ -1,5 +1,17 @@
-// The store's public surface: snapshots, the run journal and the per-connector lock.
-export { openStore, Store, STORE_FILE } from './store.js';
+// The store's public surface: the Store interface (snapshots, the run journal, the per-connector
+// lock) and its SQLite backend, the default. Faces open a store and pass it in (OpsContext).
+import { openSqliteStore } from './sqlite-store.js';
+import type { Store, StoreOptions } from './types.js';
+
+export { openSqliteStore, SqliteStore, STORE_FILE } from './sqlite-store.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
-export { isProcessAlive } from './process.js';
-export type { EventRecord, LockRecord, NewRun, NewSnapshot, Operation, RunContext, RunRecord, RunStatus, SnapshotRecord, StepRecord } from './types.js';
+export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
+export type {
+  EventRecord, LockHolder, LockRecord, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
+  SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
+} from './types.js';
+
+/** Opens the default store (SQLite) in a state folder. */
+export function openStore(stateDir: string, options: StoreOptions = {}): Store {
+  return openSqliteStore(stateDir, options);
+}

@@ -1,5 +1,8 @@
-// Is the process that holds a lock still there? Signal 0 checks existence without touching it.
+// The default lock holder and liveness check for a store on this machine: the current process,
+// and "is that process still there" (signal 0 checks existence without touching it). Another
+// host's process cannot be checked from here, so its lock counts as alive.
 import { hostname } from 'node:os';
+import type { LockHolder } from './types.js';
 
 export function isProcessAlive(pid: number): boolean {
   try {
@@ -11,6 +14,10 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-export function thisHost(): string {
-  return hostname();
+export function thisProcess(): LockHolder {
+  return { pid: process.pid, hostname: hostname() };
+}
+
+export function localHolderAlive(holder: LockHolder): boolean {
+  return holder.hostname !== hostname() || isProcessAlive(holder.pid);
 }

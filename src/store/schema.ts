@@ -1,8 +1,7 @@
 // The store's tables. One migration list, applied in order and recorded in `user_version`,
 // so an older state folder is upgraded in place and never silently reinterpreted.
-import type Database from 'better-sqlite3';
-
-const MIGRATIONS: string[] = [
+/** Applied in order by the SQLite backend (sqlite-store.ts); never edit one that has shipped. */
+export const MIGRATIONS: string[] = [
   `
   CREATE TABLE runs (
     id            TEXT PRIMARY KEY,
@@ -70,13 +69,3 @@ const MIGRATIONS: string[] = [
   );
   `,
 ];
-
-export function migrate(db: Database.Database): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
-  }
-}

@@ -82,13 +82,81 @@ export interface SnapshotRecord extends NewSnapshot {
   takenAt: string;
 }
 
-export interface LockRecord {
+/** Who holds a lock: the process that works on the run. */
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+}
+
+export interface LockRecord extends LockHolder {
   clusterUrl: string;
   connector: string;
   runId: string;
-  pid: number;
-  hostname: string;
   acquiredAt: string;
-  /** False when the holder's process is gone (same host only; another host's lock counts as alive). */
+  /** False when the holder is gone (as the store's liveness check decides). */
   alive: boolean;
+}
+
+export interface RunFilter {
+  connector?: string;
+  clusterUrl?: string;
+  limit?: number;
+}
+
+export interface SnapshotFilter {
+  connector?: string;
+  clusterUrl?: string;
+}
+
+export interface RunOutcome {
+  status: Exclude<RunStatus, 'running'>;
+  message?: string;
+  connectorState?: string;
+}
+
+/**
+ * Where snapshots, the run journal and the per-(cluster, connector) lock live. Async, so that a
+ * networked backend fits; every backend passes the contract suite (test/store/contract.ts).
+ *
+ * Durability: when a write's promise resolves, the record survives a kill -9 of this process;
+ * `saveSnapshot` resolves only once the snapshot survives a machine crash too (the snapshot
+ * guards the change that follows it).
+ *
+ * Locks: `beginRun` takes the lock and records the run atomically; `finishRun` releases it. A lock
+ * whose holder is gone (the backend's liveness check) is stale: it still blocks new runs, except
+ * that `takeOverStale` (rollback) supersedes it and `takeOverRun` (resume) continues its run.
+ */
+export interface Store {
+  /** Where the data is, for messages (a file path, a URL). */
+  readonly location: string;
+  /** Refused with `E_LOCKED` while another run (live or stale) holds the connector. */
+  beginRun(run: NewRun, options?: { takeOverStale?: boolean; now?: Date }): Promise<RunRecord>;
+  /** This process continues an interrupted run; refused unless the run is `running` and its holder is gone. */
+  takeOverRun(runId: string): Promise<RunRecord>;
+  /** Records the outcome and releases the run's lock. */
+  finishRun(runId: string, outcome: RunOutcome): Promise<void>;
+  updateRunContext(runId: string, patch: RunContext): Promise<void>;
+  /** `E_NOT_FOUND` for an unknown id. */
+  getRun(runId: string): Promise<RunRecord>;
+  /** Newest first. */
+  listRuns(filter?: RunFilter): Promise<RunRecord[]>;
+  lockOf(clusterUrl: string, connector: string): Promise<LockRecord | undefined>;
+  recordStep(runId: string, step: Omit<StepRecord, 'seq'>): Promise<void>;
+  recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): Promise<void>;
+  /** In the order recorded. */
+  stepsOf(runId: string): Promise<StepRecord[]>;
+  eventsOf(runId: string): Promise<EventRecord[]>;
+  saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord>;
+  /** `E_NOT_FOUND` for an unknown id. */
+  getSnapshot(id: string): Promise<SnapshotRecord>;
+  /** Newest first; offsets left out (empty) to keep listings cheap. */
+  listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]>;
+  latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined>;
+  close(): Promise<void>;
+}
+
+/** How a store names the current process as a lock holder and decides whether a holder is gone. */
+export interface StoreOptions {
+  owner?: LockHolder;
+  isAlive?: (holder: LockHolder) => boolean;
 }

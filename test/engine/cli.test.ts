@@ -2,7 +2,6 @@
 // (the two seeds), a loopback server, stdout and exit status checked.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { join } from 'node:path';
 import { arazzo, cli, fixture, repoRoot, runnerApi } from './support/engine.js';
 import { startFakeConnect } from './support/fake-connect.js';
 import { startServer, type TestServer } from './support/server.js';
+import { runCli } from '../support/cli.js';
 
 const seeds = join(repoRoot, '..', 'shared', 'seeds');
 const resetSeed = join(seeds, 'reset-connector-offsets.arazzo.yaml');
@@ -23,14 +23,10 @@ interface CliResult {
   stderr: string;
 }
 
-/** Asynchronous on purpose: the test's own server must keep answering while the CLI runs. */
-function offsetctl(args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: repoRoot, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
+/** Asynchronous on purpose (runCli): the test's own server must keep answering while the CLI runs. */
+async function offsetctl(args: string[]): Promise<CliResult> {
+  const r = await runCli(args, { timeoutMs: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 describe('offsetctl workflow', () => {

@@ -9,7 +9,8 @@ import { numberedLines, sandboxRest, startPipeline, tempDir, type ConnectRest, t
 import { runCli } from '../support/cli.js';
 import { uniqueName, waitForSourceCaughtUp } from '../../src/sandbox/file-pipeline.js';
 import { HttpClient } from '../../src/http/client.js';
-import { diffOffsets, getConnectorInfo, getOffsets, renderDiff, validateOffsetsShape } from '../../src/ops/preflight.js';
+import { diffOffsets, getConnectorInfo, getOffsets, validateOffsetsShape } from '../../src/ops/index.js';
+import { renderDiff } from '../../src/cli/render/diff.js';
 import { OpsError } from '../../src/ops/errors.js';
 
 let url = '';

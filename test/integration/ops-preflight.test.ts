@@ -3,14 +3,15 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, runCli, sortedOffsets, tempDir } from '../ops/support/cluster.js';
+import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string };
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });
@@ -52,11 +53,11 @@ test('a file that is not JSON and an unknown connector are refused with exit 2',
 test('--dry-run shows the diff and changes nothing; without --yes and without a terminal nothing changes either', async () => {
   const before = await cluster.offsets(source.name);
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] };
-  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', ...common()], { input: JSON.stringify(target) });
+  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', ...common()], { stdin: JSON.stringify(target) });
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /dry run: nothing was changed/);
   assert.match(dry.stdout, /→/);
-  const unconfirmed = await runCli(['rewind', source.name, '--offsets', '-', ...common()], { input: JSON.stringify(target) });
+  const unconfirmed = await runCli(['rewind', source.name, '--offsets', '-', ...common()], { stdin: JSON.stringify(target) });
   assert.equal(unconfirmed.status, 2, unconfirmed.stderr);
   assert.match(unconfirmed.stderr, /--yes/);
   const dryReset = await runCli(['reset', source.name, '--dry-run', '--output', 'json', ...common()]);

@@ -1,14 +1,15 @@
 // reset deletes every offset (snapshot first); rollback after a reset restores them.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ConnectFixture, runCli, sortedOffsets, tempDir } from '../ops/support/cluster.js';
+import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string };
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   source = await cluster.createSource(4);
   stateDir = tempDir('offsetctl-state-');
 });

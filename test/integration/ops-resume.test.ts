@@ -3,25 +3,26 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ConnectFixture, runCli, tempDir } from '../ops/support/cluster.js';
+import { ConnectFixture, tempDir, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
+// Each test has its own connector and state folder: the second must not depend on what the
+// first left behind (a lock, a snapshot, offsets).
 let cluster: ConnectFixture;
-let source: { name: string; file: string };
-let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
-  source = await cluster.createSource(5);
-  stateDir = tempDir('offsetctl-state-');
+  cluster = await connectFixture();
 });
 after(async () => cluster?.cleanup());
 
 test('a run killed before its PATCH is shown interrupted, blocks other runs, and `runs resume` completes it', async () => {
+  const source = await cluster.createSource(5);
+  const stateDir = tempDir('offsetctl-state-resume-');
   // A partition the connector does not read, so its offset stays as written after the resume.
   const other = { filename: join(cluster.dir, 'elsewhere.txt') };
   const target = { offsets: [{ partition: other, offset: { position: 7 } }] };
   const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], {
-    input: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets' },
+    stdin: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets' },
   });
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   assert.equal((await cluster.status(source.name)).connector.state, 'STOPPED');
@@ -34,7 +35,7 @@ test('a run killed before its PATCH is shown interrupted, blocks other runs, and
   const shown = await runCli(['runs', 'show', run.id, '--state-dir', stateDir]);
   assert.match(shown.stdout, /interrupted/);
 
-  const second = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
+  const second = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
   assert.equal(second.status, 2, second.stderr);
   assert.match(second.stderr, /stale lock/);
   assert.match(second.stderr, new RegExp(`runs resume ${run.id}`));
@@ -51,10 +52,12 @@ test('a run killed before its PATCH is shown interrupted, blocks other runs, and
 });
 
 test('a run killed right after its PATCH can be undone with rollback, which takes over the stale lock', async () => {
+  const source = await cluster.createSource(5);
+  const stateDir = tempDir('offsetctl-state-undo-');
   const before = await cluster.offsets(source.name);
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 1 } }, { partition: { filename: join(cluster.dir, 'more.txt') }, offset: { position: 3 } }] };
   const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], {
-    input: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'verifyOffsets' },
+    stdin: JSON.stringify(target), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'verifyOffsets' },
   });
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   assert.equal((await cluster.status(source.name)).connector.state, 'STOPPED');

@@ -4,14 +4,15 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, runCli, sortedOffsets, tempDir } from '../ops/support/cluster.js';
+import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string };
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   source = await cluster.createSource(5);
   stateDir = tempDir('offsetctl-state-');
 });

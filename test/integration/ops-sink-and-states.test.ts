@@ -4,14 +4,15 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, runCli, tempDir, uniqueName, waitFor } from '../ops/support/cluster.js';
+import { ConnectFixture, tempDir, uniqueName, waitFor, connectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string; topic: string };
 let stateDir: string;
 
 before(async () => {
-  cluster = new ConnectFixture();
+  cluster = await connectFixture();
   source = await cluster.createSource(4);
   stateDir = tempDir('offsetctl-state-');
 });
@@ -29,7 +30,7 @@ test('rewinding a sink to kafka_offset 1 replays the records after it into the s
     await waitFor('the sink to write 4 lines', async () => lines(out).length === 4);
     await waitFor('the sink to commit offset 4', async () => (await cluster.offsets(name)).offsets.some((o) => o.offset?.kafka_offset === 4));
     const target = { offsets: [{ partition: { kafka_topic: source.topic, kafka_partition: 0 }, offset: { kafka_offset: 1 } }] };
-    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { input: JSON.stringify(target) });
+    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /the connector is RUNNING/);
     await waitFor('the replayed lines', async () => lines(out).length === 7, 30_000);
@@ -43,13 +44,13 @@ test('a PAUSED connector is PAUSED again after its rewind; --resume resumes it i
   assert.equal((await cluster.request('PUT', `/connectors/${source.name}/pause`)).status, 202);
   await waitFor('PAUSED', async () => (await cluster.status(source.name)).connector.state === 'PAUSED');
   const target = JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
-  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir], { input: target });
+  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir], { stdin: target });
   assert.equal(r.status, 0, r.stderr);
   assert.equal((JSON.parse(r.stdout) as { connectorState: string }).connectorState, 'PAUSED');
   assert.equal((await cluster.status(source.name)).connector.state, 'PAUSED');
   assert.deepEqual((await cluster.offsets(source.name)).offsets[0]?.offset, { position: 0 });
 
-  const resumed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--resume', '--url', cluster.url, '--state-dir', stateDir], { input: target });
+  const resumed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--resume', '--url', cluster.url, '--state-dir', stateDir], { stdin: target });
   assert.equal(resumed.status, 0, resumed.stderr);
   await cluster.waitRunning(source.name);
 });

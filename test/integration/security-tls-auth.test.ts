@@ -83,7 +83,8 @@ test('a wrong password: the 401 message, a non-zero exit, and the password is ne
 test('no --ca for a private CA: a TLS error that suggests --ca', async () => {
   const sw = w();
   const run = await secure(['connectors'], { extra: ['--cert', sw.clientCertFile, '--key', sw.clientKeyFile] });
-  assert.equal(run.status, 1, run.stderr);
+  // Refused before anything could change: exit 2 (E_UNREACHABLE).
+  assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /TLS error .*--ca/);
   neverShows(run, sw.password);
 });
@@ -111,7 +112,7 @@ test('no client certificate where the worker requires one: refused during the TL
   const sw = w();
   const run = await secure(['connectors'], { extra: ['--ca', sw.caFile] });
   assert.notEqual(run.status, 0);
-  assert.match(run.stderr, /E_HTTP.*give --cert <pem> and --key <pem>/);
+  assert.match(run.stderr, /E_UNREACHABLE.*give --cert <pem> and --key <pem>/);
   console.log(`# without a client certificate: ${run.stderr.trim()}`);
   neverShows(run, sw.password);
 });

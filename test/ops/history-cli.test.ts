@@ -2,36 +2,31 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import { openStore } from '../../src/store/index.js';
-import { runCli, tempDir } from './support/cluster.js';
+import { tempDir } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
 
-const require = createRequire(import.meta.url);
 const CLUSTER = 'http://127.0.0.1:9';
 
-function seed(): { stateDir: string; snapshotId: string; finishedRun: string; deadRun: string } {
+async function seed(): Promise<{ stateDir: string; snapshotId: string; finishedRun: string; deadRun: string }> {
   const stateDir = tempDir('offsetctl-history-');
   const store = openStore(stateDir);
   const offsets = [{ partition: { filename: '/tmp/a.txt' }, offset: { position: 12 } }];
-  const finished = store.beginRun({ clusterUrl: CLUSTER, connector: 'orders', operation: 'rewind', workflowFile: 'f', workflowId: 'rewind-connector-offsets', inputs: { connectorName: 'orders', offsets } });
-  const snapshot = store.saveSnapshot({ runId: finished.id, clusterUrl: CLUSTER, connector: 'orders', connectorType: 'source', stateBefore: 'RUNNING', offsets });
-  store.finishRun(finished.id, { status: 'succeeded', connectorState: 'RUNNING' });
-  const dead = store.beginRun({ clusterUrl: CLUSTER, connector: 'payments', operation: 'reset', workflowFile: 'f', workflowId: 'reset-connector-offsets', inputs: { connectorName: 'payments' } });
-  store.close();
-  // Hand the second run to a process that has exited, as if it had been killed.
+  const finished = await store.beginRun({ clusterUrl: CLUSTER, connector: 'orders', operation: 'rewind', workflowFile: 'f', workflowId: 'rewind-connector-offsets', inputs: { connectorName: 'orders', offsets } });
+  const snapshot = await store.saveSnapshot({ runId: finished.id, clusterUrl: CLUSTER, connector: 'orders', connectorType: 'source', stateBefore: 'RUNNING', offsets });
+  await store.finishRun(finished.id, { status: 'succeeded', connectorState: 'RUNNING' });
+  await store.close();
+  // The second run belongs to a process that has exited, as if it had been killed.
   const pid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-  const db = spawnSync(process.execPath, ['-e', `
-    const D = require(${JSON.stringify(require.resolve('better-sqlite3'))});
-    const d = new D(${JSON.stringify(`${stateDir}/offsetctl.db`)});
-    d.prepare('UPDATE runs SET pid = ? WHERE id = ?').run(${pid}, ${JSON.stringify(dead.id)});
-    d.prepare('UPDATE locks SET pid = ? WHERE run_id = ?').run(${pid}, ${JSON.stringify(dead.id)});
-  `], { encoding: 'utf8' });
-  assert.equal(db.status, 0, db.stderr);
+  const theirs = openStore(stateDir, { owner: { pid, hostname: hostname() } });
+  const dead = await theirs.beginRun({ clusterUrl: CLUSTER, connector: 'payments', operation: 'reset', workflowFile: 'f', workflowId: 'reset-connector-offsets', inputs: { connectorName: 'payments' } });
+  await theirs.close();
   return { stateDir, snapshotId: snapshot.id, finishedRun: finished.id, deadRun: dead.id };
 }
 
 test('runs and snapshots list what the store holds, as JSON arrays and as tables', async () => {
-  const s = seed();
+  const s = await seed();
   const runs = await runCli(['runs', '--output', 'json', '--state-dir', s.stateDir]);
   assert.equal(runs.status, 0, runs.stderr);
   const list = JSON.parse(runs.stdout) as Array<{ id: string; connector: string; operation: string; status: string }>;
@@ -50,7 +45,7 @@ test('runs and snapshots list what the store holds, as JSON arrays and as tables
 });
 
 test('unknown ids, finished runs and foreign snapshots are refused with exit 2 before any request', async () => {
-  const s = seed();
+  const s = await seed();
   const unknownRun = await runCli(['runs', 'show', 'run-nope', '--state-dir', s.stateDir]);
   assert.equal(unknownRun.status, 2);
   assert.match(unknownRun.stderr, /no run run-nope/);

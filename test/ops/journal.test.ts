@@ -5,7 +5,8 @@ import type { RunEvent } from '../../src/arazzo/index.js';
 import { RunJournal } from '../../src/ops/journal.js';
 import { REWIND, RESET } from '../../src/ops/operations.js';
 import { openStore, type Store } from '../../src/store/index.js';
-import { tempDir } from './support/cluster.js';
+import { tempDir } from '../support/connect.js';
+import { registerSecret } from '../../src/http/redact.js';
 
 const at = () => new Date().toISOString();
 const started = (stepId: string): RunEvent => ({ type: 'step.started', workflowId: 'w', stepId, attempt: 1, at: at() });
@@ -14,15 +15,15 @@ const finished = (stepId: string, outputs: Record<string, unknown> = {}): RunEve
 const sinkOffsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 9 } }];
 const requested = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 2 } }];
 
-function withJournal(spec = REWIND, fn: (journal: RunJournal, store: Store, controller: AbortController, runId: string) => Promise<void>): Promise<void> {
+async function withJournal(spec = REWIND, fn: (journal: RunJournal, store: Store, controller: AbortController, runId: string) => Promise<void>): Promise<void> {
   const dir = tempDir('offsetctl-journal-');
   const store = openStore(dir);
   const inputs = { connectorName: 'orders-sink', offsets: requested };
-  const run = store.beginRun({ clusterUrl: 'http://c:8083', connector: 'orders-sink', operation: spec.operation as 'rewind', workflowFile: 'f', workflowId: 'w', inputs });
+  const run = await store.beginRun({ clusterUrl: 'http://c:8083', connector: 'orders-sink', operation: spec.operation as 'rewind', workflowFile: 'f', workflowId: 'w', inputs });
   const controller = new AbortController();
   const journal = new RunJournal({ store, run, spec, connectorType: 'sink', inputs, controller });
-  return fn(journal, store, controller, run.id).finally(() => {
-    store.close();
+  return fn(journal, store, controller, run.id).finally(async () => {
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 }
@@ -31,14 +32,14 @@ test('the snapshot step is stored as a snapshot with the state read first, befor
   withJournal(REWIND, async (journal, store, controller, runId) => {
     await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
     await journal.onEvent(finished('captureOffsets', { previousOffsets: sinkOffsets }));
-    const snapshot = store.latestSnapshot('http://c:8083', 'orders-sink');
+    const snapshot = (await store.latestSnapshot('http://c:8083', 'orders-sink'));
     assert.deepEqual(snapshot?.offsets, sinkOffsets);
     assert.equal(snapshot?.stateBefore, 'RUNNING');
     assert.equal(snapshot?.runId, runId);
     await journal.onEvent(started('rewindOffsets'));
     assert.equal(controller.signal.aborted, false);
-    assert.deepEqual(store.getRun(runId).context, { stateBefore: 'RUNNING', snapshotId: snapshot?.id, offsetsMayHaveChanged: true });
-    assert.equal(store.getRun(runId).lastStep, 'captureOffsets');
+    assert.deepEqual((await store.getRun(runId)).context, { stateBefore: 'RUNNING', snapshotId: snapshot?.id, offsetsMayHaveChanged: true });
+    assert.equal((await store.getRun(runId)).lastStep, 'captureOffsets');
   }));
 
 test('a change step that starts without a stored snapshot cancels the run', () =>
@@ -64,4 +65,18 @@ test('offsets read back as requested let the run go on; the framework-managed me
     assert.equal(controller.signal.aborted, false);
     assert.equal(journal.warnings.length, 1);
     assert.match(journal.warnings[0] ?? '', /framework-managed/);
+  }));
+
+test('the journal masks secrets in the events a person reads, but keeps step outputs and the snapshot exact', () =>
+  withJournal(REWIND, async (journal, store, _controller, runId) => {
+    registerSecret('planted-s3cret');
+    const planted = [{ partition: { filename: '/data/planted-s3cret.txt' }, offset: { position: 4 } }];
+    await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
+    await journal.onEvent({ type: 'response.received', workflowId: 'w', stepId: 'captureOffsets', status: 200, headers: {}, body: { offsets: planted }, durationMs: 1, at: at() });
+    await journal.onEvent(finished('captureOffsets', { previousOffsets: planted }));
+    assert.deepEqual((await store.latestSnapshot('http://c:8083', 'orders-sink'))?.offsets, planted);
+    assert.deepEqual((await store.stepsOf(runId)).find((s) => s.stepId === 'captureOffsets')?.outputs, { previousOffsets: planted });
+    const events = JSON.stringify((await store.eventsOf(runId)));
+    assert.ok(events.includes('/data/***.txt'), events);
+    assert.ok(!events.includes('planted-s3cret'), events);
   }));

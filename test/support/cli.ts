@@ -1,17 +1,33 @@
 // Running the real CLI from tests, the way a user or CI does.
 import { spawn } from 'node:child_process';
+import { constants as osConstants } from 'node:os';
 import { cliPath, repoRoot } from './repo.js';
 
 export interface CliResult {
+  /** The exit status; 128 + n when a signal ended the process (see `signal`). */
   status: number;
+  /** The signal that ended the process (a test hook's SIGKILL), else null. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs `offsetctl <args>` from the repository root (asynchronously: the event loop keeps going). */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export interface RunCliOptions {
+  /** Added to (or, with undefined, removed from) this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Written to the CLI's stdin, which is then closed (empty when not given: never a terminal). */
+  stdin?: string;
+  /** The process is sent SIGTERM after this long (default 300 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `offsetctl <args>` from the repository root as a user or CI does: the one way tests run
+ * the CLI. Asynchronous, so a test's own server or a concurrent run keeps going meanwhile.
+ */
+export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -20,8 +36,11 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeo
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolveRun({ status: code ?? (signal ? 128 : 1), stdout, stderr });
+      resolveRun({ status: code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1), signal, stdout, stderr });
     });
+    // A CLI that exits before reading its stdin closes the pipe: that is not the test's error.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.stdin ?? '');
   });
 }
 

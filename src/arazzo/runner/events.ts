@@ -27,7 +27,11 @@ export interface RequestSentEvent extends EventBase {
   stepId: string;
   method: string;
   url: string;
-  /** Redacted with `redactHeaders`. */
+  /**
+   * Credential headers (Authorization, cookies, API keys) masked with `redactHeaders`. Everything
+   * else in events is the real data (bodies, URLs, outputs): a listener that shows it to a person
+   * redacts it there, one that stores it for replay or verification must not.
+   */
   headers: Record<string, string | string[]>;
   body?: string;
 }

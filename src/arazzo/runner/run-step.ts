@@ -6,7 +6,7 @@ import type { CriterionResult } from '../criteria/index.js';
 import { evaluateCriterion } from '../criteria/index.js';
 import type { ExpressionContext, HttpExchange } from '../context.js';
 import type { HttpResponse } from '../../http/client.js';
-import { redactHeaders, redactText, redactValue } from '../../http/redact.js';
+import { redactHeaders } from '../../http/redact.js';
 import { buildRequest } from './build-request.js';
 import type { CompiledStep, CompiledWorkflow } from './compile.js';
 import type { RunState, StepResult, WorkflowOutcome } from './state.js';
@@ -140,15 +140,8 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   const { request, exchange } = built;
   result.request = { method: request.method, url: request.url };
   if (state.events.enabled) {
-    await state.events.emit({
-      type: 'request.sent',
-      workflowId: cw.workflowId,
-      stepId: cs.stepId,
-      method: request.method,
-      url: redactText(request.url),
-      headers: redactHeaders(request.headers),
-      ...(built.bodyText === undefined ? {} : { body: redactText(built.bodyText) }),
-    });
+    const { method, url, headers } = request;
+    await state.events.emit({ type: 'request.sent', workflowId: cw.workflowId, stepId: cs.stepId, method, url, headers: redactHeaders(headers), ...(built.bodyText === undefined ? {} : { body: built.bodyText }) });
   }
   if (state.signal?.aborted) throw new RunAborted();
   let res: HttpResponse;
@@ -170,15 +163,9 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   exchange.response = parseResponse(res);
   result.response = { status: res.status, durationMs: res.durationMs };
   if (state.events.enabled) {
-    await state.events.emit({
-      type: 'response.received',
-      workflowId: cw.workflowId,
-      stepId: cs.stepId,
-      status: res.status,
-      headers: redactHeaders(res.headers),
-      ...(exchange.response.body === undefined ? {} : { body: redactValue(exchange.response.body) }),
-      durationMs: res.durationMs,
-    });
+    const { status, durationMs } = res;
+    const body = exchange.response.body;
+    await state.events.emit({ type: 'response.received', workflowId: cw.workflowId, stepId: cs.stepId, status, headers: redactHeaders(res.headers), ...(body === undefined ? {} : { body }), durationMs });
   }
   return withExchange(base, exchange);
 }

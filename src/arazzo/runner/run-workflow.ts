@@ -6,7 +6,6 @@ import type { CriterionResult } from '../criteria/index.js';
 import type { ExpressionContext } from '../context.js';
 import type { Criterion, FailureAction } from '../types.js';
 import { ArazzoError } from '../errors.js';
-import { redactValue } from '../../http/redact.js';
 import type { SourceRegistry } from '../sources/index.js';
 import { chooseAction, retryDelayMs } from './actions.js';
 import { compileReachable, compileWorkflow, documentOf, findWorkflowRef, type CompiledStep, type CompiledWorkflow, type CompiledWorkflowRef } from './compile.js';
@@ -74,7 +73,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<Workflow
     outcome = await executeWorkflow(state, cw, options.inputs, { validated: inputs, startIndex, ...(options.resume ? { resume: options.resume } : {}) });
   } catch (err) {
     outcome = { status: 'failed', outputs: state.workflows[cw.workflowId]?.outputs ?? {}, error: errorInfo(err) };
-    if (state.events.enabled) await state.events.emit({ type: 'workflow.finished', workflowId: cw.workflowId, status: 'failed', outputs: redactValue(outcome.outputs), error: outcome.error! });
+    if (state.events.enabled) await state.events.emit({ type: 'workflow.finished', workflowId: cw.workflowId, status: 'failed', outputs: outcome.outputs, error: outcome.error! });
   }
   const result: WorkflowResult = { workflowId: cw.workflowId, status: outcome.status, outputs: outcome.outputs, steps: state.results };
   if (outcome.error) result.error = outcome.error;
@@ -178,10 +177,10 @@ async function executeWorkflow(state: RunState, cw: CompiledWorkflow, rawInputs:
     inputs = opts.validated ?? cw.validateInputs(rawInputs);
   } catch (err) {
     // A callee given inputs its schema refuses: still a started-and-finished pair for listeners.
-    if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs: redactValue(rawInputs) });
+    if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs: rawInputs });
     return finishWorkflow(state, cw, { status: 'failed', outputs: {}, error: errorInfo(err) });
   }
-  if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs: redactValue(inputs) });
+  if (state.events.enabled) await state.events.emit({ type: 'workflow.started', workflowId: cw.workflowId, inputs });
   const outputs: Record<string, unknown> = {};
   state.workflows[cw.workflowId] = { inputs, outputs };
 
@@ -225,7 +224,7 @@ async function finishWorkflow(state: RunState, cw: CompiledWorkflow, outcome: Wo
       type: 'workflow.finished',
       workflowId: cw.workflowId,
       status: outcome.status,
-      outputs: redactValue(outcome.outputs),
+      outputs: outcome.outputs,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
   }
@@ -479,7 +478,7 @@ class StepLoop {
       workflowId: cw.workflowId,
       stepId: cs.stepId,
       status: result.status,
-      outputs: redactValue(result.outputs),
+      outputs: result.outputs,
       ...(result.error ? { error: result.error } : {}),
       ...(result.message ? { message: result.message } : {}),
     });

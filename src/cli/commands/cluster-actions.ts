@@ -1,7 +1,7 @@
 // What the cluster and config commands do once parsed (loaded lazily by cluster.ts).
 import { OpsError } from '../../ops/errors.js';
 import { getOffsets, listConnectors, type ConnectorSummary } from '../../ops/connect-client.js';
-import type { ConnectorOffset, ConnectorOffsets } from '../../ops/offsets-shape.js';
+import type { OffsetEntry as ConnectorOffset, ConnectorOffsets } from '../../ops/offsets.js';
 import { registerSecret } from '../../http/redact.js';
 import { configPath, findContext, loadConfig, saveConfig, setContext, type ContextChanges } from '../config-file.js';
 import { resolveConnection, type Connection, type ConnectionOptions } from '../connection.js';

@@ -2,15 +2,13 @@
 // never reach the terminal even when a server echoes it back in an error.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from '../../../test/support/cli.js';
 
-const cli = fileURLToPath(new URL('../../../../bin/offsetctl', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'offsetctl-cli-'));
 
 interface Run {
@@ -19,14 +17,9 @@ interface Run {
   stderr: string;
 }
 
-function offsetctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const clean = { ...process.env };
-    for (const k of ['OFFSETCTL_URL', 'OFFSETCTL_PASSWORD', 'OFFSETCTL_CONFIG']) delete clean[k];
-    execFile(process.execPath, [cli, ...args], { env: { ...clean, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
+async function offsetctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  const r = await runCli(args, { env: { OFFSETCTL_URL: undefined, OFFSETCTL_PASSWORD: undefined, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 // A hostile server: refuses every login and repeats the credentials it received in the message.
@@ -55,7 +48,9 @@ test('a refused login exits 1 with the 401 message and never prints the password
 
 test('a failed connection does not print the password either', async () => {
   const run = await offsetctl(['offsets', 'get', 'x', '--url', 'http://127.0.0.1:1', '--user', 'admin'], { OFFSETCTL_PASSWORD: PASSWORD });
-  assert.equal(run.code, 1);
+  // Refused before anything could change: exit 2 (E_UNREACHABLE).
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /E_UNREACHABLE/);
   assert.match(run.stderr, /connection refused/);
   assert.ok(!(run.stdout + run.stderr).includes(PASSWORD));
 });

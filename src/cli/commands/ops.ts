@@ -1,12 +1,12 @@
-// The changing commands (rewind, reset, rollback) and the history commands (snapshots, runs).
-// Registration is eager and cheap; the ops layer, the store and the engine load only inside the
-// action handlers. Exit statuses: 0 done, 1 the run failed (the message names the connector's
+// The changing commands (rewind, reset, rollback, runs resume) and the registration of the
+// history commands (snapshots, runs; history-actions.ts). Registration is eager and cheap; the ops
+// layer, the store and the engine load only inside the action handlers. Exit statuses: 0 done, 1 the run failed (the message names the connector's
 // state), 2 refused before any change (pre-flight, lock, no confirmation).
 import type { Command } from 'commander';
-import type { RunEvent } from '../../arazzo/index.js';
-import type { OperationOutcome } from '../../ops/run-operation.js';
-import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
-import type { RunRecord, SnapshotRecord } from '../../store/index.js';
+import type { OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter } from '../../ops/index.js';
+import { OpsError } from '../../ops/errors.js';
+import { stdout, stderr } from './say.js';
+import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 
 interface ChangeOptions extends ConnectionOptions {
@@ -27,7 +27,11 @@ export function register(program: Command): void {
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: opts.offsets }, io));
+      await runChange(opts, async (ops, ctx) => {
+        const resumeAfter = resumeAfterFrom(opts);
+        const { readOffsetsInput } = await import('../offsets-input.js');
+        return ops.planRewind(ctx, { connector, offsets: await readOffsetsInput(opts.offsets), resumeAfter });
+      });
     });
 
   withChangeFlags(addConnectionOptions(
@@ -37,7 +41,7 @@ export function register(program: Command): void {
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/reset.js')).resetConnector(conn, { ...changeFlags(opts), connector }, io));
+      await runChange(opts, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
     });
 
   withChangeFlags(addConnectionOptions(
@@ -48,7 +52,11 @@ export function register(program: Command): void {
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
   )).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: ChangeOptions & { snapshot?: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rollback.js')).rollbackConnector(conn, { ...changeFlags(opts), connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}) }, io));
+      await runChange(opts, async (ops, ctx) => {
+        const after = resumeAfterFrom(opts);
+        const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
+        return ops.planRollback(ctx, { connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
+      });
     });
 
   const snapshots = addConnectionOptions(
@@ -56,35 +64,34 @@ export function register(program: Command): void {
       .command('snapshots')
       .argument('[connector]', 'only this connector')
       .description('list stored snapshots, newest first (JSON: an array of {"id", "connector", "clusterUrl", "type", "stateBefore", "partitions", "takenAt", "runId"})'),
-  ).action(async (connector: string | undefined, opts: ConnectionOptions) => listSnapshots(connector, opts));
+  ).action(async (connector: string | undefined, opts: ConnectionOptions) => (await import('./history-actions.js')).listSnapshots(connector, opts));
   addConnectionOptions(snapshots.command('show').argument('<id>', 'snapshot id').description('show a snapshot with its offsets (JSON: the snapshot with "offsets")'))
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showSnapshot(id, withParentOptions(cmd)));
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showSnapshot(id, withParentOptions(cmd)));
 
   const runs = addConnectionOptions(
     program
       .command('runs')
       .option('--connector <name>', 'only runs on this connector')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string }) => listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string }) => (await import('./history-actions.js')).listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showRun(id, withParentOptions(cmd)));
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showRun(id, withParentOptions(cmd)));
   addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing').description('finish an interrupted run from its last finished step'))
     .addHelpText('after', EXIT_HELP)
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
       const opts = withParentOptions(cmd);
       // The run knows its cluster: --url is only needed to override it.
-      const { resolveStateDir } = await import('../connection.js');
-      const { openStore } = await import('../../store/index.js');
-      const store = openStore(resolveStateDir(opts.stateDir));
+      const { openHistory, refusal } = await import('./history-actions.js');
+      const { store } = await openHistory(opts);
       let clusterUrl: string;
       try {
-        clusterUrl = store.getRun(id).clusterUrl;
+        clusterUrl = (await store.getRun(id)).clusterUrl;
       } catch (err) {
         throw refusal(err);
       } finally {
-        store.close();
+        await store.close();
       }
-      await runChange(opts, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io), clusterUrl);
+      await runChange({ ...opts, yes: true }, async (ops, ctx) => ops.planResume(ctx, { runId: id }), clusterUrl);
     });
 }
 
@@ -104,12 +111,21 @@ function withChangeFlags(cmd: Command): Command {
     .option('--resume', 'resume the connector afterwards even if it was PAUSED or STOPPED before');
 }
 
-function changeFlags(opts: ChangeOptions): { yes: boolean; dryRun: boolean; leaveStopped: boolean; resume: boolean } {
-  return { yes: opts.yes === true, dryRun: opts.dryRun === true, leaveStopped: opts.leaveStopped === true, resume: opts.resume === true };
+/** `--leave-stopped` / `--resume` → what happens to the connector after the change. */
+function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
+  if (opts.leaveStopped && opts.resume) {
+    throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
+  }
+  return opts.leaveStopped ? 'never' : opts.resume ? 'always' : 'auto';
 }
 
-/** Resolves the connection, runs the change, prints the outcome; a failed run exits 1. */
-async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, io: OpsIO) => Promise<OperationOutcome>, fallbackUrl?: string): Promise<void> {
+type OpsModule = typeof import('../../ops/index.js');
+
+/**
+ * The CLI face of a change: connect, plan, show the plan, stop at --dry-run, ask (or --yes),
+ * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main).
+ */
+async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
@@ -120,166 +136,77 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
     conn = await resolveConnection({ ...opts, url: fallbackUrl });
   }
   const json = conn.output === 'json';
-  const io: OpsIO = {
-    // Human lines go to stdout in text mode; with --output json stdout carries only the result.
-    info: (text) => (json ? process.stderr : process.stdout).write(`${text}\n`),
-    color: !json && process.stdout.isTTY === true,
-    onProgress: progressPrinter(),
-  };
+  // Human lines go to stdout in text mode; with --output json stdout carries only the result.
+  const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  const ops = await import('../../ops/index.js');
+  const { openStore } = await import('../../store/index.js');
+  const store = openStore(conn.stateDir);
+  const ctx: OpsContext = { url: conn.url, http: conn.http, store };
   try {
-    const outcome = await change(conn, io);
-    if (json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
+    const plan = await makePlan(ops, ctx);
+    const { planHeading, planQuestion } = await import('../render/ops-plan.js');
+    info(planHeading(plan));
+    // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
+    for (const w of plan.warnings) stderr(`warning: ${w}\n`);
+    if (plan.operation !== 'resume') {
+      const { renderDiff } = await import('../render/diff.js');
+      info(renderDiff(plan.diff, { color: !json && process.stdout.isTTY === true, showUnchanged: plan.diff.entries.length <= 50 }));
+    }
+    let outcome: OperationOutcome;
+    if (opts.dryRun) {
+      outcome = ops.dryRunOutcome(plan);
+    } else {
+      if (plan.operation !== 'resume') {
+        const { confirm } = await import('../confirm.js');
+        await confirm(planQuestion(plan), { yes: opts.yes === true });
+      }
+      outcome = await applyWithSignals(ops, ctx, plan);
+    }
+    if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
-      for (const w of outcome.warnings) process.stderr.write(`warning: ${w}\n`);
-      if (outcome.status !== 'failed') process.stdout.write(`${outcome.message}\n`);
+      for (const w of outcome.warnings) if (!plan.warnings.includes(w)) stderr(`warning: ${w}\n`);
+      if (outcome.status !== 'failed') stdout(`${outcome.message}\n`);
     }
-    if (outcome.status === 'failed') {
-      if (json) process.exitCode = 1;
-      else throw Object.assign(new Error(outcome.message), { code: 'E_RUN_FAILED' });
-    }
+    // With --output json the outcome on stdout is the whole account; in text, main prints the message.
+    if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } finally {
+    await store.close();
     await conn.http.close();
   }
 }
 
+/** Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. */
+async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Promise<OperationOutcome> {
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const beforeStep = testHooksFromEnv();
+  try {
+    return await ops.applyPlan(ctx, plan, { onEvent: progressPrinter(), signal: controller.signal, ...(beforeStep ? { beforeStep } : {}) });
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
 /** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
-function progressPrinter(): (event: RunEvent) => void {
+function progressPrinter(): (event: OpsEvent) => void {
   let waiting = '';
   let retrying = '';
   return (event) => {
-    if (event.type === 'workflow.started') process.stderr.write(`workflow ${event.workflowId}\n`);
+    if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;
-      if (waiting !== event.stepId) process.stderr.write(`  … ${event.stepId}: waiting (${event.action.name})\n`);
+      if (waiting !== event.stepId) stderr(`  … ${event.stepId}: waiting (${event.action.name})\n`);
       waiting = event.stepId;
     }
     if (event.type === 'step.finished') {
-      if (event.status === 'passed') process.stderr.write(`  ✓ ${event.stepId}\n`);
-      else if (retrying !== event.stepId) process.stderr.write(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
+      if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
+      else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
       if (event.status === 'passed') waiting = '';
       retrying = '';
     }
   };
-}
-
-async function openHistory(opts: ConnectionOptions): Promise<{ store: import('../../store/index.js').Store; json: boolean }> {
-  const { resolveStateDir } = await import('../connection.js');
-  const { openStore } = await import('../../store/index.js');
-  const output = opts.output ?? 'text';
-  return { store: openStore(resolveStateDir(opts.stateDir)), json: output === 'json' };
-}
-
-async function listSnapshots(connector: string | undefined, opts: ConnectionOptions): Promise<void> {
-  const { store, json } = await openHistory(opts);
-  try {
-    const list = store.listSnapshots(connector ? { connector } : {}).map(snapshotSummary);
-    if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await import('../render/table.js');
-    process.stdout.write(`${list.length === 0 ? `no snapshots in ${store.file}` : renderTable(
-      ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'RUN', 'CLUSTER'],
-      list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.runId ?? '', s.clusterUrl]),
-      ['left', 'left', 'left', 'left', 'right'],
-    )}\n`);
-  } finally {
-    store.close();
-  }
-}
-
-async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> {
-  const { store, json } = await openHistory(opts);
-  try {
-    let snapshot: SnapshotRecord;
-    try {
-      snapshot = store.getSnapshot(id);
-    } catch (err) {
-      throw refusal(err);
-    }
-    if (json) return void process.stdout.write(`${JSON.stringify({ ...snapshotSummary(snapshot), offsets: snapshot.offsets }, null, 2)}\n`);
-    const lines = [
-      `snapshot ${snapshot.id}`,
-      `  connector    ${snapshot.connector} (${snapshot.connectorType}) on ${snapshot.clusterUrl}`,
-      `  taken at     ${snapshot.takenAt}${snapshot.runId ? ` by run ${snapshot.runId}` : ''}`,
-      `  state before ${snapshot.stateBefore}`,
-      `  partitions   ${snapshot.partitions}`,
-      ...snapshot.offsets.map((e) => `    ${JSON.stringify((e as { partition?: unknown }).partition)} → ${JSON.stringify((e as { offset?: unknown }).offset)}`),
-      `restore it with: offsetctl rollback ${snapshot.connector} --snapshot ${snapshot.id}`,
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  } finally {
-    store.close();
-  }
-}
-
-async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
-  const { store, json } = await openHistory(opts);
-  try {
-    const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).map(runSummary);
-    if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await import('../render/table.js');
-    process.stdout.write(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
-      ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'LAST STEP', 'CONNECTOR STATE'],
-      list.map((r) => [r.id, r.connector, r.operation, r.status, r.startedAt, r.lastStep ?? '', r.connectorState ?? '']),
-    )}\n`);
-  } finally {
-    store.close();
-  }
-}
-
-async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
-  const { store, json } = await openHistory(opts);
-  try {
-    let run: RunRecord;
-    try {
-      run = store.getRun(id);
-    } catch (err) {
-      throw refusal(err);
-    }
-    const steps = store.stepsOf(id).map((s) => ({ seq: s.seq, workflowId: s.workflowId, stepId: s.stepId, status: s.status, finishedAt: s.finishedAt, ...(s.error ? { error: s.error } : {}) }));
-    const events = store.eventsOf(id);
-    if (json) return void process.stdout.write(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
-    const lines = [
-      `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
-      `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; finish with \`offsetctl runs resume ${run.id}\` or undo with \`offsetctl rollback ${run.connector}\`)` : ''}`,
-      `  started     ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})`,
-      `  workflow    ${run.workflowId} (${run.workflowFile})`,
-      `  last step   ${run.lastStep ?? '(none finished)'}`,
-      ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
-      ...(run.connectorState ? [`  connector   ${run.connectorState}`] : []),
-      ...(run.message ? [`  message     ${run.message}`] : []),
-      '  journal:',
-      ...events.map((e) => `    ${e.at} ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${eventText(e.detail)}`),
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  } finally {
-    store.close();
-  }
-}
-
-function eventText(detail: Record<string, unknown>): string {
-  const d = detail as { method?: string; url?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
-  if (d.method) return `${d.method} ${d.url}`;
-  if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${d.condition}`;
-  if (d.action) return `${d.action.type} (${d.action.name})`;
-  if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
-  if (d.attempt !== undefined) return `attempt ${d.attempt}`;
-  return d.status === undefined ? '' : String(d.status);
-}
-
-function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
-  return {
-    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
-    startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
-    ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
-    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
-  };
-}
-
-function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
-  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
-}
-
-/** An unknown id is a refusal (exit 2), not a failed run. */
-function refusal(err: unknown): unknown {
-  const e = err as { code?: string; message?: string };
-  return e.code === 'E_NOT_FOUND' ? Object.assign(new Error(e.message), { code: 'E_USAGE' }) : err;
 }

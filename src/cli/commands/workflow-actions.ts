@@ -10,6 +10,7 @@ import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
+import { ReportedFailure } from '../exit-status.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -139,6 +140,7 @@ function kafkaSettings(opts: KafkaArgs): Omit<KafkaSettings, 'bootstrap'> {
 
 export async function runCommand(file: string, opts: SourceArgs & InputArgs & KafkaArgs & { output?: string; maxSteps?: string; concurrency?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json', 'junit']);
+  let failed = false;
   try {
     const maxSteps = Number(opts.maxSteps ?? 10_000);
     if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps ${opts.maxSteps}: expected a positive whole number`);
@@ -172,7 +174,7 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
       if (format === 'text') out(renderTextSummary(result));
       else if (format === 'json') out(renderJson(result));
       else out(renderJunit(result));
-      if (result.status === 'failed') process.exitCode = 1;
+      failed = result.status === 'failed';
     } finally {
       process.off('SIGINT', onSigint);
       await Promise.all([http.close(), messages?.close()]);
@@ -183,6 +185,8 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     if (format === 'junit') out(renderJunit(refusalResult(opts.workflow, err)));
     throw err;
   }
+  // The report above is the whole account; main sets the exit status.
+  if (failed) throw new ReportedFailure('E_WORKFLOW_FAILED');
 }
 
 export async function validateCommand(file: string, opts: SourceArgs & { output?: string }): Promise<void> {

@@ -15,7 +15,9 @@ interface PendingStep {
 }
 
 /** A listener that writes each step as it finishes. */
-export function createTextProgress(write: (text: string) => void, topWorkflowId?: string): RunEventListener {
+export function createTextProgress(writeRaw: (text: string) => void, topWorkflowId?: string): RunEventListener {
+  // Events carry real values; what reaches the person is redacted here.
+  const write = (text: string): void => writeRaw(redactText(text));
   const pending = new Map<string, PendingStep>();
   const keyOf = (e: { workflowId: string; stepId: string }): string => `${e.workflowId}\u0000${e.stepId}`;
   let top = topWorkflowId;

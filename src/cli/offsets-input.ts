@@ -1,7 +1,7 @@
-// Reading an offsets file (or stdin) for rewind: JSON only, with errors that point at the file,
-// line and column, so a typo at 3 a.m. is found without a JSON linter.
+// The CLI face reads an offsets file (or stdin) for rewind and hands ops the data: JSON only,
+// with errors that point at the file, line and column, so a typo at 3 a.m. is found without a linter.
 import { readFile } from 'node:fs/promises';
-import { OpsError } from './errors.js';
+import { OpsError } from '../ops/errors.js';
 
 /**
  * Reads and parses the JSON offsets input; `-` reads stdin. Shape is checked separately

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { diffOffsets, renderDiff } from './diff.js';
-import { offsetsList, validateOffsetsShape } from './offsets-shape.js';
+import { diffOffsets } from '../../ops/diff.js';
+import { renderDiff } from './diff.js';
+import { offsetEntries } from '../../ops/offsets.js';
+import { validateOffsetsShape } from '../../ops/offsets-shape.js';
 
 const tp = (p: number) => ({ kafka_topic: 'orders', kafka_partition: p });
 
@@ -55,7 +57,7 @@ test('100,000 source partitions validate, diff and render with the right counts 
   const parsedCurrent = JSON.parse(JSON.stringify(current)) as unknown;
   validateOffsetsShape('source', parsedTarget);
   const diff = diffOffsets(parsedCurrent, parsedTarget);
-  assert.equal(offsetsList(parsedTarget).length, n);
+  assert.equal(offsetEntries(parsedTarget).length, n);
   assert.deepEqual(diff.counts, { changed: n / 2, unchanged: n / 2, added: 0, removed: 0 });
   assert.equal(renderDiff(diff).split('\n').length, n / 2 + 1);
 });

@@ -4,9 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { readOffsetsInput } from './preflight-input.js';
-import { confirm } from './preflight-confirm.js';
-import { OpsError } from './errors.js';
+import { readOffsetsInput } from './offsets-input.js';
+import { confirm } from './confirm.js';
+import { OpsError } from '../ops/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'offsetctl-input-'));
 

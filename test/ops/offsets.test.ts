@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { canonicalKey, findMismatches, offsetsList, planSnapshotRestore, planUndoOfWrite } from '../../src/ops/offsets-plan.js';
+import { findMismatches, offsetEntries, partitionKey, planSnapshotRestore, planUndoOfWrite, sameOffset } from '../../src/ops/offsets.js';
+import { diffOffsets } from '../../src/ops/diff.js';
+import { OpsError } from '../../src/ops/errors.js';
 
 const sink = (partition: number, offset: number | null, topic = 'orders') => ({
   partition: { kafka_topic: topic, kafka_partition: partition },
@@ -24,9 +26,9 @@ test('partitions match whatever the key order and numeric spelling', () => {
   const snapshot = [{ partition: { kafka_partition: 0, kafka_topic: 'orders' }, offset: { kafka_offset: 1 } }];
   const current = [{ partition: { kafka_topic: 'orders', kafka_partition: '0' }, offset: { kafka_offset: '9' } }];
   assert.deepEqual(planSnapshotRestore(snapshot, current), snapshot);
-  assert.equal(canonicalKey({ b: 1, a: { d: 2, c: 3 } }), canonicalKey({ a: { c: 3, d: 2 }, b: 1 }));
+  assert.equal(partitionKey({ b: 1, a: { d: 2, c: 3 } }), partitionKey({ a: { c: 3, d: 2 }, b: 1 }));
   // Source partitions keep strings as strings: "0" and 0 are different source values.
-  assert.notEqual(canonicalKey({ filename: 'a', position: '0' }), canonicalKey({ filename: 'a', position: 0 }));
+  assert.notEqual(partitionKey({ filename: 'a', position: '0' }), partitionKey({ filename: 'a', position: 0 }));
 });
 
 test('undoing a PATCH restores the written partitions from the snapshot and nulls the ones it created', () => {
@@ -47,8 +49,28 @@ test('verification finds partitions whose read-back offset differs, and nulls th
   assert.equal(findMismatches([sink(3, 1)], []).length, 1);
 });
 
-test('offsetsList accepts the {"offsets": [...]} wrapper and a bare list', () => {
-  assert.deepEqual(offsetsList({ offsets: [sink(0, 1)] }), [sink(0, 1)]);
-  assert.deepEqual(offsetsList([sink(0, 1)]), [sink(0, 1)]);
-  assert.deepEqual(offsetsList(undefined), []);
+test('one parser: the {"offsets": [...]} wrapper and a bare list are accepted, anything else is refused', () => {
+  assert.deepEqual(offsetEntries({ offsets: [sink(0, 1)] }), [sink(0, 1)]);
+  assert.deepEqual(offsetEntries([sink(0, 1)]), [sink(0, 1)]);
+  for (const bad of [undefined, null, 'x', { offsets: 'x' }, { offsets: [], extra: 1 }]) {
+    assert.throws(() => offsetEntries(bad), (err: unknown) => err instanceof OpsError && err.code === 'E_OFFSETS_INVALID', JSON.stringify(bad));
+  }
+});
+
+test('one equality rule: the diff, verification and recovery agree on what is the same offset', () => {
+  const pairs: Array<[Record<string, unknown>, Record<string, unknown>, boolean]> = [
+    [{ kafka_offset: 5 }, { kafka_offset: '5' }, true],
+    [{ kafka_offset: '007' }, { kafka_offset: 7 }, true],
+    [{ kafka_offset: '9223372036854775807' }, { kafka_offset: '9223372036854775806' }, false],
+    [{ position: 0 }, { position: '0' }, false],
+    [{ b: 1, a: 2 }, { a: 2, b: 1 }, true],
+  ];
+  for (const [a, b, same] of pairs) {
+    assert.equal(sameOffset(a, b), same, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+    const p = { kafka_topic: 't', kafka_partition: 0 };
+    assert.equal(findMismatches([{ partition: p, offset: a }], [{ partition: p, offset: b }]).length === 0, same, 'verification');
+    assert.equal(diffOffsets([{ partition: p, offset: a }], [{ partition: p, offset: b }]).counts.unchanged === 1, same, 'diff');
+  }
+  assert.equal(sameOffset(null, null), true);
+  assert.equal(sameOffset(null, { position: 1 }), false);
 });

@@ -1,7 +1,7 @@
 // The last gate before a change: an operator at a terminal answers y/N; a script must say --yes.
 // Without a terminal there is nobody to ask, so silence is a refusal, never a yes.
 import { createInterface } from 'node:readline';
-import { OpsError } from './errors.js';
+import { OpsError } from '../ops/errors.js';
 
 export interface ConfirmOptions {
   /** --yes: proceed without asking. */

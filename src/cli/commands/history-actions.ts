@@ -1,0 +1,128 @@
+// The history commands (snapshots, runs): what the store holds, as tables or JSON. The store is
+// read through its interface; ids that do not exist are refusals (exit 2).
+import type { ConnectionOptions } from '../connection.js';
+import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
+import { stdout } from './say.js';
+
+export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
+  const { resolveStateDir, registerCredentials } = await import('../connection.js');
+  const { openStore } = await import('../../store/index.js');
+  await registerCredentials(opts);
+  const output = opts.output ?? 'text';
+  return { store: openStore(resolveStateDir(opts.stateDir)), json: output === 'json' };
+}
+
+export async function listSnapshots(connector: string | undefined, opts: ConnectionOptions): Promise<void> {
+  const { store, json } = await openHistory(opts);
+  try {
+    const list = (await store.listSnapshots(connector ? { connector } : {})).map(snapshotSummary);
+    if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
+    const { renderTable } = await import('../render/table.js');
+    stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
+      ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'RUN', 'CLUSTER'],
+      list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.runId ?? '', s.clusterUrl]),
+      ['left', 'left', 'left', 'left', 'right'],
+    )}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> {
+  const { store, json } = await openHistory(opts);
+  try {
+    let snapshot: SnapshotRecord;
+    try {
+      snapshot = await store.getSnapshot(id);
+    } catch (err) {
+      throw refusal(err);
+    }
+    if (json) return void stdout(`${JSON.stringify({ ...snapshotSummary(snapshot), offsets: snapshot.offsets }, null, 2)}\n`);
+    const lines = [
+      `snapshot ${snapshot.id}`,
+      `  connector    ${snapshot.connector} (${snapshot.connectorType}) on ${snapshot.clusterUrl}`,
+      `  taken at     ${snapshot.takenAt}${snapshot.runId ? ` by run ${snapshot.runId}` : ''}`,
+      `  state before ${snapshot.stateBefore}`,
+      `  partitions   ${snapshot.partitions}`,
+      ...snapshot.offsets.map((e) => `    ${JSON.stringify((e as { partition?: unknown }).partition)} → ${JSON.stringify((e as { offset?: unknown }).offset)}`),
+      `restore it with: offsetctl rollback ${snapshot.connector} --snapshot ${snapshot.id}`,
+    ];
+    stdout(`${lines.join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
+  const { store, json } = await openHistory(opts);
+  try {
+    const list = (await store.listRuns(opts.connector ? { connector: opts.connector } : {})).map(runSummary);
+    if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
+    const { renderTable } = await import('../render/table.js');
+    stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
+      ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'LAST STEP', 'CONNECTOR STATE'],
+      list.map((r) => [r.id, r.connector, r.operation, r.status, r.startedAt, r.lastStep ?? '', r.connectorState ?? '']),
+    )}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
+  const { store, json } = await openHistory(opts);
+  try {
+    let run: RunRecord;
+    try {
+      run = await store.getRun(id);
+    } catch (err) {
+      throw refusal(err);
+    }
+    const steps = (await store.stepsOf(id)).map((s) => ({ seq: s.seq, workflowId: s.workflowId, stepId: s.stepId, status: s.status, finishedAt: s.finishedAt, ...(s.error ? { error: s.error } : {}) }));
+    const events = await store.eventsOf(id);
+    if (json) return void stdout(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
+    const lines = [
+      `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
+      `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; finish with \`offsetctl runs resume ${run.id}\` or undo with \`offsetctl rollback ${run.connector}\`)` : ''}`,
+      `  started     ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})`,
+      `  workflow    ${run.workflowId} (${run.workflowFile})`,
+      `  last step   ${run.lastStep ?? '(none finished)'}`,
+      ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
+      ...(run.connectorState ? [`  connector   ${run.connectorState}`] : []),
+      ...(run.message ? [`  message     ${run.message}`] : []),
+      '  journal:',
+      ...events.map((e) => `    ${e.at} ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${eventText(e.detail)}`),
+    ];
+    stdout(`${lines.join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+function eventText(detail: Record<string, unknown>): string {
+  const d = detail as { method?: string; url?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
+  if (d.method) return `${d.method} ${d.url}`;
+  if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${d.condition}`;
+  if (d.action) return `${d.action.type} (${d.action.name})`;
+  if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
+  if (d.attempt !== undefined) return `attempt ${d.attempt}`;
+  return d.status === undefined ? '' : String(d.status);
+}
+
+function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
+  return {
+    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
+    startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
+    ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
+    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
+  };
+}
+
+function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
+  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
+}
+
+/** An unknown id is a refusal (exit 2), not a failed run. */
+export function refusal(err: unknown): unknown {
+  const e = err as { code?: string; message?: string };
+  return e.code === 'E_NOT_FOUND' ? Object.assign(new Error(e.message), { code: 'E_USAGE' }) : err;
+}

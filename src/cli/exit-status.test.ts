@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { ArazzoError, REFUSAL_CODES } from '../arazzo/errors.js';
+import { OpsError } from '../ops/errors.js';
+import { StoreError } from '../store/errors.js';
+import { SandboxError } from '../sandbox/errors.js';
+import { EXIT_STATUS, exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
+
+test('the table agrees with the engine\'s own list of refusals', () => {
+  for (const code of REFUSAL_CODES) assert.equal(EXIT_STATUS[code], 2, code);
+  assert.equal(exitStatusFor(new ArazzoError('E_HTTP', 'x')), 1);
+});
+
+test('exit status comes from the code alone, never from the message', () => {
+  assert.equal(exitStatusFor(new OpsError('E_UNREACHABLE', 'GET http://x failed: connection refused')), 2);
+  assert.equal(exitStatusFor(new OpsError('E_CONNECT_API', 'refused before anything changed')), 1);
+  assert.equal(exitStatusFor(new StoreError('E_LOCKED', 'busy')), 2);
+  assert.equal(exitStatusFor(new SandboxError('E_SANDBOX_DEMO', 'rewind failed')), 1);
+  assert.equal(exitStatusFor(new ReportedFailure('E_RUN_FAILED')), 1);
+  assert.equal(exitStatusFor(new Error('E_USAGE')), 1, 'an error without a code');
+  assert.equal(exitStatusFor({ code: 'E_SOMETHING_NEW' }), 1, 'an unknown code');
+});
+
+test('lower layers give neutral hints; only a command with connection flags turns them into flag advice', () => {
+  const refused = new OpsError('E_CONNECT_API', 'GET /connectors: Kafka Connect answered 401: no (the credentials were refused)', { status: 401, hint: 'credentials' });
+  assert.doesNotMatch(refused.message, /--/, 'ops names no flags');
+  assert.match(formatError(refused, { flagAdvice: true }), /the credentials were refused\) — check --user with --password-env/);
+  assert.doesNotMatch(formatError(refused), /--user/);
+  const tls = new OpsError('E_UNREACHABLE', 'GET https://x failed: TLS error SELF_SIGNED_CERT_IN_CHAIN: … (the server\'s certificate is not trusted here); nothing was changed', { hint: 'tls-trust' });
+  assert.match(formatError(tls, { flagAdvice: true }), /use --ca for a private CA/);
+  // A workflow run has no --ca: it is not told about it.
+  assert.doesNotMatch(formatError(tls, { flagAdvice: false }), /--ca|--insecure/);
+});

@@ -1,0 +1,32 @@
+// Test hooks of the operator commands, for the integration tests only (documented in
+// workflows/README.md). They fire before a step of the operation's own workflow run starts
+// (first attempt), never during recovery:
+//   OFFSETCTL_TEST_KILL_BEFORE_STEP=<stepId>    the process kills itself with SIGKILL, as an
+//                                               operator's kill -9 would
+//   OFFSETCTL_TEST_PAUSE_BEFORE_STEP=<stepId>   the process holds there, with its lock, until the
+//     OFFSETCTL_TEST_RELEASE_FILE=<path>        file exists (deterministic: the test decides), or
+//     OFFSETCTL_TEST_PAUSE_MS=<ms>              else for that long (default 5000)
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export function testHooksFromEnv(env: NodeJS.ProcessEnv = process.env): ((stepId: string, runId: string) => Promise<void>) | undefined {
+  const kill = env.OFFSETCTL_TEST_KILL_BEFORE_STEP;
+  const pause = env.OFFSETCTL_TEST_PAUSE_BEFORE_STEP;
+  if (!kill && !pause) return undefined;
+  const fired = new Set<string>();
+  return async (stepId, runId) => {
+    if (kill === stepId) {
+      process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}, run ${runId}) before step ${stepId}\n`);
+      process.kill(process.pid, 'SIGKILL');
+    }
+    if (pause === stepId && !fired.has(stepId)) {
+      fired.add(stepId);
+      const release = env.OFFSETCTL_TEST_RELEASE_FILE;
+      if (release) {
+        while (!existsSync(release)) await sleep(50);
+      } else {
+        await sleep(Number(env.OFFSETCTL_TEST_PAUSE_MS ?? 5000));
+      }
+    }
+  };
+}

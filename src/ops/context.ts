@@ -1,0 +1,11 @@
+// What every operation is given by the face that calls it: the cluster, the one HTTP client
+// (auth, TLS) and the store. Ops opens nothing itself and touches no process state.
+import type { HttpSender } from '../http/client.js';
+import type { Store } from '../store/index.js';
+
+export interface OpsContext {
+  /** The Kafka Connect REST URL, without a trailing slash. */
+  url: string;
+  http: HttpSender;
+  store: Store;
+}

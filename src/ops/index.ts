@@ -1,0 +1,19 @@
+// The operations core, one API for every face (the CLI, the web console): reads, plan → apply
+// for each change, and the data types they exchange. Data in, events and results out; nothing
+// here prompts, prints, reads files or stdin, or touches process state.
+export type { OpsContext } from './context.js';
+export { planRewind, planReset, planRollback, planResume, dryRunOutcome, resumePointFor } from './plan.js';
+export type { Plan, ResumeAfter, TargetState, RewindRequest, ResetRequest, RollbackRequest, ResumeRequest } from './plan.js';
+export { applyPlan } from './apply.js';
+export type { ApplyOptions, OpsEvent, OpsRunEvent } from './apply.js';
+export type { OperationOutcome } from './run-operation.js';
+export type { RecoveryOutcome } from './recover.js';
+export { getConnectorInfo, getOffsets, listConnectors, listConnectorNames } from './connect-client.js';
+export type { ConnectorInfo, ConnectorSummary, TaskState } from './connect-client.js';
+export { offsetEntries, partitionKey, sameOffset, offsetKey, canonicalJson } from './offsets.js';
+export type { OffsetEntry, ConnectorOffsets, ConnectorType } from './offsets.js';
+export { validateOffsetsShape } from './offsets-shape.js';
+export { diffOffsets } from './diff.js';
+export type { OffsetDiff, OffsetDiffEntry, DiffKind, DiffOptions } from './diff.js';
+export { OpsError, type OpsErrorCode } from './errors.js';
+export type { Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord } from '../store/index.js';

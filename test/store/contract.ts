@@ -1,0 +1,185 @@
+// The contract every Store backend must pass (SQLite today: sqlite.test.ts). A backend is given
+// as `open(location, options)`; two stores opened on one location must see each other's data, as
+// two offsetctl processes on one state folder (or one database) do.
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { hostname } from 'node:os';
+import type { LockHolder, NewRun, Store, StoreOptions } from '../../src/store/index.js';
+
+export interface StoreBackend {
+  name: string;
+  /** A fresh, empty location (a folder, a database name). */
+  newLocation(): string;
+  open(location: string, options?: StoreOptions): Store;
+}
+
+const CLUSTER = 'http://127.0.0.1:8083';
+const newRun = (connector = 'orders-sink', operation: NewRun['operation'] = 'rewind'): NewRun => ({
+  clusterUrl: CLUSTER, connector, operation,
+  workflowFile: 'workflows/rewind-connector-offsets.arazzo.yaml', workflowId: 'rewind-connector-offsets',
+  inputs: { connectorName: connector, offsets: [] },
+});
+
+/** Holders this suite declares gone: the liveness check of every store it opens consults it. */
+function liveness(): { dead: Set<number>; options: (owner?: LockHolder) => StoreOptions; deadOwner: () => LockHolder } {
+  const dead = new Set<number>();
+  let next = 900_000_000;
+  return {
+    dead,
+    options: (owner) => ({ ...(owner ? { owner } : {}), isAlive: (h) => !dead.has(h.pid) }),
+    deadOwner: () => {
+      const pid = next++;
+      dead.add(pid);
+      return { pid, hostname: hostname() };
+    },
+  };
+}
+
+export function storeContract(backend: StoreBackend): void {
+  describe(`Store contract: ${backend.name}`, () => {
+    async function withStore(fn: (store: Store, open: (owner?: LockHolder) => Store, l: ReturnType<typeof liveness>) => Promise<void>): Promise<void> {
+      const location = backend.newLocation();
+      const l = liveness();
+      const opened: Store[] = [];
+      const open = (owner?: LockHolder): Store => {
+        const s = backend.open(location, l.options(owner));
+        opened.push(s);
+        return s;
+      };
+      try {
+        await fn(open(), open, l);
+      } finally {
+        for (const s of opened) await s.close();
+      }
+    }
+
+    test('a snapshot survives closing and reopening, offsets exact (real values, nothing masked)', async () => {
+      const location = backend.newLocation();
+      const offsets = [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 42 } }, { partition: { filename: '/x/***/tok3n.txt' }, offset: { position: '9007199254740993' } }];
+      const first = backend.open(location);
+      const id = (await first.saveSnapshot({ clusterUrl: CLUSTER, connector: 'c', connectorType: 'sink', stateBefore: 'RUNNING', offsets })).id;
+      await first.close();
+      const store = backend.open(location);
+      try {
+        const snap = await store.getSnapshot(id);
+        assert.deepEqual(snap.offsets, offsets);
+        assert.equal(snap.partitions, 2);
+        assert.equal(snap.stateBefore, 'RUNNING');
+        assert.equal(snap.connectorType, 'sink');
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('latestSnapshot picks the newest of that connector on that cluster; listings are newest first without offsets', () =>
+      withStore(async (store) => {
+        const base = { connectorType: 'source' as const, stateBefore: 'RUNNING' };
+        await store.saveSnapshot({ ...base, clusterUrl: CLUSTER, connector: 'a', offsets: [1] }, new Date('2026-01-01T00:00:00Z'));
+        const newer = await store.saveSnapshot({ ...base, clusterUrl: CLUSTER, connector: 'a', offsets: [2] }, new Date('2026-01-02T00:00:00Z'));
+        await store.saveSnapshot({ ...base, clusterUrl: 'http://other:8083', connector: 'a', offsets: [3] }, new Date('2026-01-03T00:00:00Z'));
+        await store.saveSnapshot({ ...base, clusterUrl: CLUSTER, connector: 'b', offsets: [4] }, new Date('2026-01-04T00:00:00Z'));
+        assert.equal((await store.latestSnapshot(CLUSTER, 'a'))?.id, newer.id);
+        assert.deepEqual((await store.latestSnapshot(CLUSTER, 'a'))?.offsets, [2]);
+        assert.equal(await store.latestSnapshot(CLUSTER, 'nope'), undefined);
+        const listed = await store.listSnapshots({ connector: 'a' });
+        assert.deepEqual(listed.map((s) => [s.takenAt.slice(0, 10), s.offsets.length, s.partitions]), [['2026-01-03', 0, 1], ['2026-01-02', 0, 1], ['2026-01-01', 0, 1]]);
+        assert.equal((await store.listSnapshots()).length, 4);
+        assert.equal((await store.listSnapshots({ clusterUrl: CLUSTER })).length, 3);
+      }));
+
+    test('the lock: a second run on the same connector is refused naming the first; another connector is independent; finishing releases it', () =>
+      withStore(async (store, open) => {
+        const first = await store.beginRun(newRun());
+        const other = open();
+        await assert.rejects(other.beginRun(newRun()), (err: Error & { code?: string }) => {
+          assert.equal(err.code, 'E_LOCKED');
+          assert.match(err.message, new RegExp(first.id));
+          assert.match(err.message, new RegExp(`pid ${first.pid}`));
+          assert.match(err.message, /busy/);
+          return true;
+        });
+        await other.beginRun(newRun('other'));
+        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.runId, first.id);
+        await store.finishRun(first.id, { status: 'succeeded', connectorState: 'RUNNING' });
+        assert.equal(await store.lockOf(CLUSTER, 'orders-sink'), undefined);
+        const again = await other.beginRun(newRun());
+        assert.notEqual(again.id, first.id);
+        assert.equal((await store.getRun(first.id)).status, 'succeeded');
+        assert.equal((await store.getRun(first.id)).connectorState, 'RUNNING');
+      }));
+
+    test('two stores racing for one connector: exactly one run gets the lock', () =>
+      withStore(async (store, open) => {
+        const stores = [store, open(), open(), open()];
+        const results = await Promise.allSettled(stores.map((s) => s.beginRun(newRun('raced'))));
+        assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+        for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as { code?: string }).code, 'E_LOCKED');
+      }));
+
+    test('a lock whose holder is gone is stale: refused with resume advice, resumable, and taken over by rollback', () =>
+      withStore(async (store, open, l) => {
+        const deadOwner = l.deadOwner();
+        const dead = await open(deadOwner).beginRun(newRun());
+        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.alive, false);
+        assert.equal((await store.getRun(dead.id)).displayStatus, 'interrupted');
+        await assert.rejects(store.beginRun(newRun()), (err: Error & { code?: string }) => {
+          assert.equal(err.code, 'E_LOCKED');
+          assert.match(err.message, /stale/);
+          assert.match(err.message, new RegExp(`runs resume ${dead.id}`));
+          return true;
+        });
+        // runs resume: this store's owner takes over the dead run.
+        const resumed = await store.takeOverRun(dead.id);
+        assert.equal(resumed.pid, process.pid);
+        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.alive, true);
+        // A live holder's run cannot be taken over by another.
+        await assert.rejects(open(l.deadOwner()).takeOverRun(dead.id), /busy/);
+        // Now this holder dies too: a rollback takes over and the dead run becomes abandoned.
+        l.dead.add(process.pid);
+        const rollback = await open({ pid: 1, hostname: hostname() }).beginRun(newRun('orders-sink', 'rollback'), { takeOverStale: true });
+        l.dead.delete(process.pid);
+        assert.equal((await store.getRun(dead.id)).status, 'abandoned');
+        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.runId, rollback.id);
+        await assert.rejects(store.takeOverRun(dead.id), /abandoned/);
+      }));
+
+    test('the journal keeps steps and events in order with real values; the run context merges', () =>
+      withStore(async (store) => {
+        const inputs = { connectorName: 'c', offsets: [{ partition: { filename: '/data/s3cr3t-token.txt' }, offset: { position: 1 } }] };
+        const run = await store.beginRun({ ...newRun(), inputs });
+        const at = new Date().toISOString();
+        await store.recordStep(run.id, { workflowId: 'w', stepId: 'stopConnector', status: 'passed', outputs: {}, finishedAt: at });
+        await store.recordStep(run.id, { workflowId: 'w', stepId: 'captureOffsets', status: 'passed', outputs: { previousOffsets: [1, 2] }, finishedAt: at });
+        await store.recordStep(run.id, { workflowId: 'w', stepId: 'rewindOffsets', status: 'failed', outputs: {}, error: { code: 'E_HTTP', message: 'boom' }, finishedAt: at });
+        await store.recordEvent(run.id, { at, type: 'step.started', stepId: 'stopConnector', detail: { attempt: 1 } });
+        await store.recordEvent(run.id, { at, type: 'response.received', stepId: 'rewindOffsets', detail: { status: 500 } });
+        const steps = await store.stepsOf(run.id);
+        assert.deepEqual(steps.map((s) => [s.seq, s.stepId, s.status]), [[1, 'stopConnector', 'passed'], [2, 'captureOffsets', 'passed'], [3, 'rewindOffsets', 'failed']]);
+        assert.deepEqual(steps[1]?.outputs, { previousOffsets: [1, 2] });
+        assert.equal(steps[2]?.error?.code, 'E_HTTP');
+        assert.deepEqual((await store.eventsOf(run.id)).map((e) => [e.seq, e.type, e.stepId, e.detail]), [[1, 'step.started', 'stopConnector', { attempt: 1 }], [2, 'response.received', 'rewindOffsets', { status: 500 }]]);
+        const read = await store.getRun(run.id);
+        assert.equal(read.lastStep, 'captureOffsets');
+        assert.deepEqual(read.inputs, inputs, 'resume replays the inputs exactly');
+        await store.updateRunContext(run.id, { snapshotId: 'snap-1' });
+        await store.updateRunContext(run.id, { offsetsMayHaveChanged: true });
+        assert.deepEqual((await store.getRun(run.id)).context, { snapshotId: 'snap-1', offsetsMayHaveChanged: true });
+      }));
+
+    test('listRuns: newest first, filtered by connector and cluster, limited', () =>
+      withStore(async (store) => {
+        const a = await store.beginRun(newRun('a'), { now: new Date('2026-01-01T00:00:00Z') });
+        const b = await store.beginRun(newRun('b'), { now: new Date('2026-01-02T00:00:00Z') });
+        assert.deepEqual((await store.listRuns()).map((r) => r.id), [b.id, a.id]);
+        assert.deepEqual((await store.listRuns({ connector: 'a' })).map((r) => r.id), [a.id]);
+        assert.deepEqual((await store.listRuns({ clusterUrl: 'http://elsewhere:1' })).map((r) => r.id), []);
+        assert.deepEqual((await store.listRuns({ limit: 1 })).map((r) => r.id), [b.id]);
+      }));
+
+    test('unknown run and snapshot ids give E_NOT_FOUND with a hint', () =>
+      withStore(async (store) => {
+        await assert.rejects(store.getRun('run-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /no run run-x .*offsetctl runs/.test(err.message));
+        await assert.rejects(store.getSnapshot('snap-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /no snapshot snap-x .*offsetctl snapshots/.test(err.message));
+      }));
+  });
+}
