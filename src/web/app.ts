@@ -16,7 +16,7 @@ import { streamJob } from './job-stream.js';
 import {
   capabilities, connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
   OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, runEvents, runSteps,
-  type OpsContext, type Plan, type RunRecord, type Store,
+  type OpsContext, type Plan, type RunRecord, type SnapshotRecord, type Store,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
 import { changePage } from './pages/change.js';
@@ -123,12 +123,12 @@ export function createConsole(deps: ConsoleDeps): Console {
     const ctx = await opsContext(c);
     const name = c.req.param('name');
     try {
-      const [info, offsets, positions] = await Promise.all([
+      const [info, offsets, positions, runs, snapshots] = await Promise.all([
         connectorInfo(ctx, name), connectorOffsets(ctx, name), capabilities.logPositions ? logPositions(ctx, name) : undefined,
+        listRuns(ctx, { connector: name, limit: 5 }), listSnapshots(ctx, { connector: name }),
       ]);
       return c.html(connectorPage({
-        info, offsets: offsets as never[], page: pageParam(c), ...(positions ? { positions } : {}),
-        runs: listRuns(ctx, { connector: name, limit: 5 }), snapshots: listSnapshots(ctx, { connector: name }),
+        info, offsets, page: pageParam(c), ...(positions ? { positions } : {}), runs, snapshots,
       }, await frame(c)));
     } catch (err) {
       return c.html(await errorPage(c, `Connector ${name}`, err), isRefusal(err) ? 404 : 502);
@@ -208,7 +208,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/runs', async (c) => {
     const ctx = await opsContext(c);
     const connector = c.req.query('connector') || undefined;
-    return c.html(runsPage(listRuns(ctx, connector ? { connector } : {}), connector, await frame(c)));
+    return c.html(runsPage(await listRuns(ctx, connector ? { connector } : {}), connector, await frame(c)));
   });
 
   app.get('/runs/:id', async (c) => {
@@ -216,11 +216,12 @@ export function createConsole(deps: ConsoleDeps): Console {
     const id = c.req.param('id');
     let run: RunRecord;
     try {
-      run = getRun(ctx, id);
+      run = await getRun(ctx, id);
     } catch (err) {
       return c.html(await errorPage(c, `Run ${id}`, err), 404);
     }
-    return c.html(runPage(run, runSteps(ctx, id), runEvents(ctx, id), c.get('session').csrf, await frame(c)));
+    const [steps, events] = await Promise.all([runSteps(ctx, id), runEvents(ctx, id)]);
+    return c.html(runPage(run, steps, events, c.get('session').csrf, await frame(c)));
   });
 
   app.post('/runs/:id/resume', async (c) => {
@@ -237,16 +238,16 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/snapshots', async (c) => {
     const ctx = await opsContext(c);
     const connector = c.req.query('connector') || undefined;
-    return c.html(snapshotsPage(listSnapshots(ctx, connector ? { connector } : {}), connector, await frame(c)));
+    return c.html(snapshotsPage(await listSnapshots(ctx, connector ? { connector } : {}), connector, await frame(c)));
   });
 
   app.get('/snapshots/:id', async (c) => {
     const ctx = await opsContext(c);
     const session = c.get('session');
     const id = c.req.param('id');
-    let snapshot;
+    let snapshot: SnapshotRecord;
     try {
-      snapshot = getSnapshot(ctx, id);
+      snapshot = await getSnapshot(ctx, id);
     } catch (err) {
       return c.html(await errorPage(c, `Snapshot ${id}`, err), 404);
     }
@@ -292,7 +293,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const ctx = await opsContext(c);
     const filter = c.req.query('q') ?? '';
     const lastRuns = new Map<string, RunRecord>();
-    for (const run of listRuns(ctx, { limit: 1000 })) if (!lastRuns.has(run.connector)) lastRuns.set(run.connector, run);
+    for (const run of await listRuns(ctx, { limit: 1000 })) if (!lastRuns.has(run.connector)) lastRuns.set(run.connector, run);
     try {
       return { connectors: await listConnectorsOf(ctx), lastRuns, filter, clusterUrl: ctx.url };
     } catch (err) {
@@ -305,7 +306,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const [info, offsets] = await Promise.all([connectorInfo(ctx, name), connectorOffsets(ctx, name)]);
     const base = await frame(c);
     return changePage({
-      info, offsets: offsets as never[], page: pageParam(c), csrf: c.get('session').csrf, sinkPositions: capabilities.sinkPositions,
+      info, offsets, page: pageParam(c), csrf: c.get('session').csrf, sinkPositions: capabilities.sinkPositions,
       ...(kept.pasted !== undefined ? { pasted: kept.pasted } : {}),
       ...(kept.resumeAfter ? { resumeAfter: kept.resumeAfter } : {}),
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });

@@ -3,7 +3,7 @@
 // replays them before following the new ones over Server-Sent Events.
 import { randomBytes } from 'node:crypto';
 import { redactText } from '../http/redact.js';
-import { applyPlan, isRefusal, type OperationOutcome, type OpsContext, type Plan, type RunEvent } from './ops-bridge.js';
+import { applyPlan, isRefusal, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
 
 export interface JobEvent {
   seq: number;
@@ -30,6 +30,8 @@ export interface Job {
   events: JobEvent[];
   end?: JobEnd;
   listeners: Set<(event: JobEvent | JobEnd) => void>;
+  /** Aborting cancels the run through applyPlan's signal (a stopped connector is put back). */
+  controller: AbortController;
 }
 
 export class Jobs {
@@ -42,7 +44,9 @@ export class Jobs {
 
   /** Starts applying the plan; returns at once with the job (its events follow). */
   start(ctx: OpsContext, plan: Plan): Job {
-    const job: Job = { id: `job-${randomBytes(6).toString('hex')}`, plan, startedAt: new Date().toISOString(), events: [], listeners: new Set() };
+    const job: Job = {
+      id: `job-${randomBytes(6).toString('hex')}`, plan, startedAt: new Date().toISOString(), events: [], listeners: new Set(), controller: new AbortController(),
+    };
     this.#jobs.set(job.id, job);
     const emit = (value: JobEvent | JobEnd): void => {
       for (const listener of job.listeners) listener(value);
@@ -55,6 +59,7 @@ export class Jobs {
         job.events.push(shown);
         emit(shown);
       },
+      signal: job.controller.signal,
     }).then(
       (outcome) => endOf(outcome),
       (err: unknown): JobEnd => ({ status: isRefusal(err) ? 'refused' : 'failed', message: redactText((err as Error).message ?? String(err)), warnings: [] }),
@@ -65,6 +70,14 @@ export class Jobs {
     this.#running.add(running);
     void running.finally(() => this.#running.delete(running));
     return job;
+  }
+
+  /**
+   * Cancels every job still running, the way Ctrl-C cancels a CLI run: applyPlan stops the
+   * workflow and, once the connector was stopped, puts it back (used when the server shuts down).
+   */
+  cancelAll(): void {
+    for (const job of this.#jobs.values()) if (!job.end) job.controller.abort();
   }
 
   /** Waits for every running job (used when the server shuts down). */
@@ -90,7 +103,7 @@ function endOf(outcome: OperationOutcome): JobEnd {
  * poll that is not there yet is not a failure), and no request/response detail (the run's
  * journal page has it). Returns a stateful reducer; `seq` numbers the lines shown.
  */
-export function liveView(): (event: RunEvent, seq: number) => JobEvent | undefined {
+export function liveView(): (event: OpsEvent, seq: number) => JobEvent | undefined {
   let retrying = '';
   const waited = new Set<string>();
   return (event, seq) => {

@@ -24,7 +24,7 @@ export interface RunningConsole {
   url: string;
   /** Open this once: it carries the one-time login token. */
   loginUrl: string;
-  /** Stops accepting requests and waits for running operations to end. */
+  /** Stops accepting requests, cancels running operations (each puts its connector back) and waits for them to end. */
   close(): Promise<void>;
 }
 
@@ -79,6 +79,7 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      console.jobs.cancelAll();
       await console.jobs.settle();
     },
   };

@@ -67,5 +67,5 @@ async function runUi(opts: UiOptions): Promise<void> {
   });
   await running.close();
   for (const conn of [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))]) await conn.http.close();
-  store.close();
+  await store.close();
 }

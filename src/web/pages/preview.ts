@@ -17,12 +17,13 @@ export function planSummary(plan: Plan): string {
     : `${changed} changed, ${added} added, ${removed} removed, ${unchanged} unchanged.`;
 }
 
+/** What becomes of the connector afterwards, from the plan's `stateAfter` (what ops will do). */
 export function afterText(plan: Plan): string {
-  if (plan.targetState) return `then left ${plan.targetState}`;
+  if (plan.operation === 'resume') return `finished from its journal${plan.resumeAt ? ` (at step ${plan.resumeAt})` : ''}, then left ${plan.stateAfter}`;
+  if (plan.operation === 'rollback') return `then left ${plan.stateAfter}`;
   if (plan.resumeAfter === 'never') return 'then left STOPPED';
   if (plan.resumeAfter === 'always') return 'then resumed (RUNNING)';
-  if (plan.operation === 'resume') return 'finished from its journal';
-  return `then put back to ${plan.stateBefore}`;
+  return `then put back to ${plan.stateAfter}`;
 }
 
 /** The diff table: every entry that changes; unchanged ones too when there are few. */
