@@ -8,6 +8,7 @@ import type { OperationOutcome } from '../../ops/run-operation.js';
 import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
 import type { RunRecord, SnapshotRecord } from '../../store/index.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { isBatch, type BatchCliOptions } from './batch.js';
 
 interface ChangeOptions extends ConnectionOptions {
   yes?: boolean;
@@ -22,32 +23,38 @@ export function register(program: Command): void {
   withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { offsets: string }) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rewind', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: opts.offsets }, io));
     });
 
   withChangeFlags(addConnectionOptions(
     program
       .command('reset')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('reset', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (conn, io) => (await import('../../ops/reset.js')).resetConnector(conn, { ...changeFlags(opts), connector }, io));
     });
 
   withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { snapshot?: string }) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { snapshot?: string }) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (conn, io) => (await import('../../ops/rollback.js')).rollbackConnector(conn, { ...changeFlags(opts), connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}) }, io));
     });
 
@@ -64,14 +71,21 @@ export function register(program: Command): void {
     program
       .command('runs')
       .option('--connector <name>', 'only runs on this connector')
+      .option('--batch <id>', 'only the runs of this batch')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string }) => listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string }) => listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showRun(id, withParentOptions(cmd)));
-  addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing').description('finish an interrupted run from its last finished step'))
+  addConnectionOptions(runs.command('resume').argument('[id]', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing')
+    .option('--batch <id>', 'finish every interrupted run of this batch').option('--concurrency <n>', 'with --batch: runs resumed at once (default 4)')
+    .description('finish an interrupted run (or every interrupted run of a batch) from its last finished step'))
     .addHelpText('after', EXIT_HELP)
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
+    .action(async (id: string | undefined, own: BatchCliOptions & { batch?: string }, cmd: Command) => {
       const opts = withParentOptions(cmd);
+      // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
+      const batchId = own.batch ?? (opts as { batch?: string }).batch;
+      if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...opts, ...own });
+      if (id === undefined) throw Object.assign(new Error('runs resume needs a run id, or --batch <id>'), { code: 'E_USAGE' });
       // The run knows its cluster: --url is only needed to override it.
       const { resolveStateDir } = await import('../connection.js');
       const { openStore } = await import('../../store/index.js');
@@ -98,6 +112,10 @@ function withParentOptions(cmd: Command): ConnectionOptions {
 
 function withChangeFlags(cmd: Command): Command {
   return cmd
+    .option('--selector <regex>', 'batch: every connector whose name matches this regular expression')
+    .option('--all', 'batch: every connector of the cluster')
+    .option('--concurrency <n>', 'batch: connectors changed at once (default 4)')
+    .option('--skip-invalid', 'batch: leave out (and list) connectors refused in pre-flight instead of refusing the batch')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'run the pre-flight checks and show the diff, change nothing')
     .option('--leave-stopped', 'leave the connector STOPPED afterwards')
@@ -210,10 +228,11 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
   }
 }
 
-async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
+async function listRuns(opts: ConnectionOptions & { connector?: string; batch?: string }): Promise<void> {
   const { store, json } = await openHistory(opts);
   try {
-    const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).map(runSummary);
+    const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).filter((r) => !opts.batch || r.context.batchId === opts.batch).map(runSummary);
+    if (opts.batch && list.length === 0) throw Object.assign(new Error(`no runs of batch ${opts.batch} in ${store.file}`), { code: 'E_USAGE' });
     if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
     process.stdout.write(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
@@ -270,7 +289,7 @@ function runSummary(r: RunRecord): Record<string, unknown> & { id: string; conne
     id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
     startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
     ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
-    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
+    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), ...(r.context.batchId ? { batchId: r.context.batchId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
   };
 }
 
