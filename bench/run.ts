@@ -25,6 +25,7 @@ const FIGURES: FigureSpec[] = [
   { number: 4, id: '4.offsets', label: 'large offset sets', target: '< 1 s, < 300 MB', load: async () => (await import('./offsets.js')).measureLargeOffsets },
   { number: 5, id: '5.rewind', label: 'rewind on the sandbox', target: 'own share < 5%', load: async () => (await import('./rewind.js')).measureRewind },
   { number: 6, id: '6.ui', label: 'web console pages', target: '< 1 s (500 connectors)', load: async () => (await import('./ui.js')).measureUi },
+  { number: 7, id: '7.fleet', label: 'batch rewind of 20 connectors', target: '≥ 3× faster than 20 single runs', load: async () => (await import('./fleet.js')).measureFleet },
 ];
 
 async function main(): Promise<void> {
