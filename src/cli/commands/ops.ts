@@ -84,7 +84,7 @@ export function register(program: Command): void {
       const opts = withParentOptions(cmd);
       // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
       const batchId = own.batch ?? (opts as { batch?: string }).batch;
-      if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...opts, ...own });
+      if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
       if (id === undefined) throw Object.assign(new Error('runs resume needs a run id, or --batch <id>'), { code: 'E_USAGE' });
       // The run knows its cluster: --url is only needed to override it.
       const { resolveStateDir } = await import('../connection.js');
