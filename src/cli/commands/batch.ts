@@ -29,10 +29,13 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   const { resolveConnection } = await import('../connection.js');
   const { OpsError } = await import('../../ops/errors.js');
   const batch = await import('../../ops/batch.js');
-  const { selectConnectors } = await import('../../ops/batch-select.js');
+  const { checkSelection, selectConnectors } = await import('../../ops/batch-select.js');
   const { resumeAfterFrom } = await import('../../ops/begin-change.js');
   const adapter = await import('../batch-ops-adapter.js');
 
+  // Selection mistakes that need no cluster are refused before stdin or the cluster is read.
+  const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
+  checkSelection(selection);
   const resumeAfter = resumeAfterFrom(opts);
   const concurrency = batch.parseConcurrency(opts.concurrency);
   if (opts.snapshot !== undefined) {
@@ -43,9 +46,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   const json = conn.output === 'json';
   const { ctx, close } = adapter.openBatchContext({ url: conn.url, http: conn.http, stateDir: conn.stateDir });
   try {
-    const connectors = selectConnectors(await adapter.connectorNames(ctx), {
-      names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}),
-    });
+    const connectors = selectConnectors(await adapter.connectorNames(ctx), selection);
     const ops = adapter.changeOps(ctx, { operation, resumeAfter, ...(offsetsFor ? { offsetsFor } : {}) });
     const batchId = batch.newBatchId();
     const progress = progressLine(!json && process.stderr.isTTY === true);
