@@ -263,6 +263,7 @@ async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
       `  workflow    ${run.workflowId} (${run.workflowFile})`,
       `  last step   ${run.lastStep ?? '(none finished)'}`,
       ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
+      ...(run.context.batchId ? [`  batch       ${run.context.batchId} (\`offsetctl runs --batch ${run.context.batchId}\`)`] : []),
       ...(run.connectorState ? [`  connector   ${run.connectorState}`] : []),
       ...(run.message ? [`  message     ${run.message}`] : []),
       '  journal:',
