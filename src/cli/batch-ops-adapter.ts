@@ -8,7 +8,6 @@
 // written into the run's context as soon as its first engine event arrives (the run holds the
 // connector's lock by then, which names it). That is before the run's first step, so a batch
 // killed at any step leaves every started run findable by `runs --batch <id>`.
-import { dirname } from 'node:path';
 import type { RunEvent } from '../arazzo/index.js';
 import type { ApplyOptions, ConnectorOps } from '../ops/batch.js';
 import type { OpsConnection, ResumeAfter } from '../ops/begin-change.js';
@@ -91,7 +90,3 @@ function tagRun(store: Store, clusterUrl: string, connector: string, batchId: st
   if (lock && lock.pid === process.pid) store.updateRunContext(lock.runId, { batchId });
 }
 
-/** Where the state store lives, for messages. */
-export function storeFolder(ctx: OpsContext): string {
-  return dirname(ctx.store.file);
-}
