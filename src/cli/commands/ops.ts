@@ -93,7 +93,7 @@ export function register(program: Command): void {
       // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
       const batchId = own.batch ?? (opts as { batch?: string }).batch;
       if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
-      if (id === undefined) throw Object.assign(new Error('runs resume needs a run id, or --batch <id>'), { code: 'E_USAGE' });
+      if (id === undefined) throw new OpsError('E_USAGE', 'runs resume needs a run id (`offsetctl runs` lists them), or --batch <id>', { field: 'id' });
       // The run knows its cluster: --url is only needed to override it.
       const { openHistory, refusal } = await import('./history-actions.js');
       const { store } = await openHistory(opts);
