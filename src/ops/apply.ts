@@ -20,6 +20,12 @@ export interface ApplyOptions {
   onEvent?: (event: OpsEvent) => void;
   /** Aborting cancels the run; once the connector was stopped, it is put back (recovery). */
   signal?: AbortSignal;
+  /**
+   * Marks the run as one connector of a batch: recorded in the run's context when the run is
+   * opened (before its first step), so `runs --batch <id>` finds every run the batch started. A
+   * resumed run keeps the batch id it was opened with.
+   */
+  batchId?: string;
   /** Awaited before each step of the operation's own workflow (a face's test hooks). */
   beforeStep?: (stepId: string, runId: string) => Promise<void>;
 }
@@ -62,7 +68,10 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   const run = await ctx.store.beginRun({
     clusterUrl: plan.clusterUrl, connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: plan.inputs,
-    context: { connectorType: plan.connectorType, stateBefore: plan.stateBefore, ...(plan.snapshotId ? { restoringSnapshotId: plan.snapshotId } : {}) },
+    context: {
+      connectorType: plan.connectorType, stateBefore: plan.stateBefore,
+      ...(plan.snapshotId ? { restoringSnapshotId: plan.snapshotId } : {}), ...(options.batchId ? { batchId: options.batchId } : {}),
+    },
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);
   const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs });

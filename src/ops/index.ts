@@ -16,4 +16,8 @@ export { validateOffsetsShape } from './offsets-shape.js';
 export { diffOffsets } from './diff.js';
 export type { OffsetDiff, OffsetDiffEntry, DiffKind, DiffOptions } from './diff.js';
 export { OpsError, type OpsErrorCode } from './errors.js';
+export { planBatch, applyBatch, summarize, newBatchId, parseConcurrency, DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from './batch.js';
+export type { BatchPlan, BatchApplyOptions, ConnectorOps, BatchRow, BatchRowStatus, BatchSummary, BatchEvent, BatchOptions, PlannedBatch } from './batch.js';
+export { selectConnectors, checkSelection, type BatchSelection } from './batch-select.js';
+export { changeOps, resumeOps, type ChangeRequest, type BatchOperation, type BatchFaceOptions } from './batch-ops.js';
 export type { Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord } from '../store/index.js';

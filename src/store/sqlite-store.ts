@@ -129,8 +129,9 @@ export class SqliteStore implements Store {
   listRuns(filter: RunFilter = {}): Promise<RunRecord[]> {
     return this.#async(() => {
       const rows = this.#db.prepare(`SELECT * FROM runs WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?)
+          AND (? IS NULL OR json_extract(context, '$.batchId') = ?)
         ORDER BY started_at DESC, rowid DESC LIMIT ?`)
-        .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null, filter.limit ?? 1000) as Row[];
+        .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null, filter.batchId ?? null, filter.batchId ?? null, filter.limit ?? 1000) as Row[];
       return rows.map((r) => this.#toRun(r));
     });
   }

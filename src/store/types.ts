@@ -15,6 +15,8 @@ export interface RunContext {
   offsetsMayHaveChanged?: boolean;
   /** For rollback: the snapshot being restored. */
   restoringSnapshotId?: string;
+  /** Set when the run is one connector of a batch (`offsetctl runs --batch <id>`). */
+  batchId?: string;
   [key: string]: unknown;
 }
 
@@ -100,6 +102,8 @@ export interface LockRecord extends LockHolder {
 export interface RunFilter {
   connector?: string;
   clusterUrl?: string;
+  /** Only the runs whose context names this batch (`context.batchId`). */
+  batchId?: string;
   limit?: number;
 }
 

@@ -7,7 +7,7 @@ import { HttpClient } from '../../src/http/client.js';
 import { applyPlan, OpsError, planReset, planResume, planRewind, planRollback, type OpsContext, type OpsEvent } from '../../src/ops/index.js';
 import { openStore } from '../../src/store/index.js';
 import { EXIT_STATUS } from '../../src/cli/exit-status.js';
-import { connectFixture, sortedOffsets, tempDir, type ConnectFixture } from '../support/connect.js';
+import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 
 let cluster: ConnectFixture;
 let ctx: OpsContext;
@@ -85,16 +85,21 @@ test('applyPlan runs the plan, reports through events, and the rollback plan res
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), sortedOffsets(before));
 });
 
-test('an abort signal cancels the run, and the connector is put back as it was', async () => {
+test('an abort signal cancels the run, and the connector is put back as it was; a batch id is in the run from its first step', async () => {
   const source = await cluster.createSource(3);
   const before = await cluster.offsets(source.name);
   const plan = await planRewind(ctx, { connector: source.name, offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
   const controller = new AbortController();
+  const batchId = uniqueName('batch-test');
+  const atFirstStep: Array<unknown> = [];
   // Cancel once the connector is stopped and the snapshot stored: the moment Ctrl-C hurts most.
   const outcome = await applyPlan(ctx, plan, {
-    signal: controller.signal,
+    signal: controller.signal, batchId,
+    beforeStep: async (_stepId, runId) => { if (atFirstStep.length === 0) atFirstStep.push((await ctx.store.getRun(runId)).context.batchId); },
     onEvent: (e) => { if (e.type === 'step.finished' && e.stepId === 'captureOffsets') controller.abort(); },
   });
+  assert.deepEqual(atFirstStep, [batchId], 'the batch id is recorded when the run is opened, before its first step');
+  assert.deepEqual((await ctx.store.listRuns({ batchId })).map((r) => r.id), [outcome.runId]);
   assert.equal(outcome.status, 'failed');
   assert.equal(outcome.recovery?.succeeded, true, outcome.message);
   await cluster.waitRunning(source.name);

@@ -176,6 +176,22 @@ export function storeContract(backend: StoreBackend): void {
         assert.deepEqual((await store.listRuns({ limit: 1 })).map((r) => r.id), [b.id]);
       }));
 
+    test('a run opened with a batch id keeps it in its context; listRuns filters by batch', () =>
+      withStore(async (store) => {
+        const a = await store.beginRun({ ...newRun('a'), context: { batchId: 'batch-1' } }, { now: new Date('2026-01-01T00:00:00Z') });
+        const b = await store.beginRun({ ...newRun('b'), context: { batchId: 'batch-2' } }, { now: new Date('2026-01-02T00:00:00Z') });
+        const c = await store.beginRun({ ...newRun('c'), context: { batchId: 'batch-1' } }, { now: new Date('2026-01-03T00:00:00Z') });
+        await store.beginRun(newRun('d'), { now: new Date('2026-01-04T00:00:00Z') });
+        assert.equal((await store.getRun(a.id)).context.batchId, 'batch-1');
+        await store.updateRunContext(a.id, { snapshotId: 'snap-1' });
+        assert.deepEqual((await store.getRun(a.id)).context, { batchId: 'batch-1', snapshotId: 'snap-1' }, 'later context patches keep the batch id');
+        assert.deepEqual((await store.listRuns({ batchId: 'batch-1' })).map((r) => r.id), [c.id, a.id]);
+        assert.deepEqual((await store.listRuns({ batchId: 'batch-2' })).map((r) => r.id), [b.id]);
+        assert.deepEqual((await store.listRuns({ batchId: 'batch-1', connector: 'c' })).map((r) => r.id), [c.id]);
+        assert.deepEqual((await store.listRuns({ batchId: 'batch-x' })).map((r) => r.id), []);
+        assert.equal((await store.listRuns()).length, 4);
+      }));
+
     test('unknown run and snapshot ids give E_NOT_FOUND with a hint', () =>
       withStore(async (store) => {
         await assert.rejects(store.getRun('run-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /no run run-x .*offsetctl runs/.test(err.message));

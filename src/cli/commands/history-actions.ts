@@ -3,6 +3,7 @@
 import type { ConnectionOptions } from '../connection.js';
 import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
 import { stdout } from './say.js';
+import { OpsError } from '../../ops/errors.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
   const { resolveStateDir, registerCredentials } = await import('../connection.js');
@@ -53,10 +54,11 @@ export async function showSnapshot(id: string, opts: ConnectionOptions): Promise
   }
 }
 
-export async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
+export async function listRuns(opts: ConnectionOptions & { connector?: string; batch?: string }): Promise<void> {
   const { store, json } = await openHistory(opts);
   try {
-    const list = (await store.listRuns(opts.connector ? { connector: opts.connector } : {})).map(runSummary);
+    const list = (await store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(opts.batch ? { batchId: opts.batch } : {}) })).map(runSummary);
+    if (opts.batch && list.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${opts.batch} in ${store.location}`, { field: 'batch' });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
     stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
@@ -87,6 +89,7 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
       `  workflow    ${run.workflowId} (${run.workflowFile})`,
       `  last step   ${run.lastStep ?? '(none finished)'}`,
       ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
+      ...(run.context.batchId ? [`  batch       ${run.context.batchId} (\`offsetctl runs --batch ${run.context.batchId}\`)`] : []),
       ...(run.connectorState ? [`  connector   ${run.connectorState}`] : []),
       ...(run.message ? [`  message     ${run.message}`] : []),
       '  journal:',
@@ -113,7 +116,7 @@ function runSummary(r: RunRecord): Record<string, unknown> & { id: string; conne
     id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
     startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
     ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
-    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
+    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), ...(r.context.batchId ? { batchId: r.context.batchId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import { OpsError } from '../../ops/errors.js';
 import { stdout, stderr } from './say.js';
 import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { isBatch, type BatchCliOptions } from './batch.js';
 
 interface ChangeOptions extends ConnectionOptions {
   yes?: boolean;
@@ -22,11 +23,13 @@ export function register(program: Command): void {
   withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { offsets: string }) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rewind', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (ops, ctx) => {
         const resumeAfter = resumeAfterFrom(opts);
         const { readOffsetsInput } = await import('../offsets-input.js');
@@ -37,21 +40,25 @@ export function register(program: Command): void {
   withChangeFlags(addConnectionOptions(
     program
       .command('reset')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('reset', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
     });
 
   withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
-      .argument('<connector>', 'connector name')
+      .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
   )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { snapshot?: string }) => {
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { snapshot?: string }) => {
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
+      const connector = names[0]!;
       await runChange(opts, async (ops, ctx) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
@@ -72,14 +79,21 @@ export function register(program: Command): void {
     program
       .command('runs')
       .option('--connector <name>', 'only runs on this connector')
+      .option('--batch <id>', 'only the runs of this batch')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string }) => (await import('./history-actions.js')).listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string }) => (await import('./history-actions.js')).listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showRun(id, withParentOptions(cmd)));
-  addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing').description('finish an interrupted run from its last finished step'))
+  addConnectionOptions(runs.command('resume').argument('[id]', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing')
+    .option('--batch <id>', 'finish every interrupted run of this batch').option('--concurrency <n>', 'with --batch: runs resumed at once (default 4)')
+    .description('finish an interrupted run (or every interrupted run of a batch) from its last finished step'))
     .addHelpText('after', EXIT_HELP)
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
+    .action(async (id: string | undefined, own: BatchCliOptions & { batch?: string }, cmd: Command) => {
       const opts = withParentOptions(cmd);
+      // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
+      const batchId = own.batch ?? (opts as { batch?: string }).batch;
+      if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
+      if (id === undefined) throw new OpsError('E_USAGE', 'runs resume needs a run id (`offsetctl runs` lists them), or --batch <id>', { field: 'id' });
       // The run knows its cluster: --url is only needed to override it.
       const { openHistory, refusal } = await import('./history-actions.js');
       const { store } = await openHistory(opts);
@@ -105,6 +119,10 @@ function withParentOptions(cmd: Command): ConnectionOptions {
 
 function withChangeFlags(cmd: Command): Command {
   return cmd
+    .option('--selector <regex>', 'batch: every connector whose name matches this regular expression')
+    .option('--all', 'batch: every connector of the cluster')
+    .option('--concurrency <n>', 'batch: connectors changed at once (default 4)')
+    .option('--skip-invalid', 'batch: leave out (and list) connectors refused in pre-flight instead of refusing the batch')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'run the pre-flight checks and show the diff, change nothing')
     .option('--leave-stopped', 'leave the connector STOPPED afterwards')
@@ -112,7 +130,7 @@ function withChangeFlags(cmd: Command): Command {
 }
 
 /** `--leave-stopped` / `--resume` → what happens to the connector after the change. */
-function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
+export function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
   if (opts.leaveStopped && opts.resume) {
     throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
   }

@@ -1,0 +1,275 @@
+// `rewind | reset | rollback` over several connectors (names, --selector <regex>, --all) and
+// `runs resume --batch <id>`: selection, both phases of src/ops/batch.ts, one confirmation for
+// the whole batch, progress on a terminal, and the per-connector summary (table or JSON).
+// Exit status: 0 every connector done, 1 at least one did not end as asked (the summary says
+// which, and its state), 2 refused before anything changed.
+import type { BatchEvent, BatchRow, BatchSummary } from '../../ops/batch.js';
+import type { OpsContext, Plan } from '../../ops/index.js';
+import type { Connection, ConnectionOptions } from '../connection.js';
+
+export interface BatchCliOptions extends ConnectionOptions {
+  yes?: boolean;
+  dryRun?: boolean;
+  leaveStopped?: boolean;
+  resume?: boolean;
+  selector?: string;
+  all?: boolean;
+  concurrency?: string;
+  skipInvalid?: boolean;
+  offsets?: string;
+  snapshot?: string;
+}
+
+/** True when the command line asks for the batch path rather than one connector. */
+export function isBatch(names: readonly string[], opts: BatchCliOptions): boolean {
+  return names.length !== 1 || opts.selector !== undefined || opts.all === true || opts.concurrency !== undefined || opts.skipInvalid === true;
+}
+
+export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names: string[], opts: BatchCliOptions): Promise<void> {
+  const { resolveConnection } = await import('../connection.js');
+  const { OpsError } = await import('../../ops/errors.js');
+  const batch = await import('../../ops/batch.js');
+  const { checkSelection, selectConnectors } = await import('../../ops/batch-select.js');
+  const { resumeAfterFrom } = await import('./ops.js');
+  const batchOps = await import('../../ops/batch-ops.js');
+  const { listConnectorNames } = await import('../../ops/index.js');
+
+  // Selection mistakes that need no cluster are refused before stdin or the cluster is read.
+  const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
+  checkSelection(selection);
+  const resumeAfter = resumeAfterFrom(opts);
+  const concurrency = batch.parseConcurrency(opts.concurrency);
+  if (opts.snapshot !== undefined) {
+    throw new OpsError('E_USAGE', '--snapshot names one connector\'s snapshot: with several connectors each is rolled back to its own latest snapshot; drop --snapshot or name one connector', { field: 'snapshot' });
+  }
+  const offsetsFor = operation === 'rewind' ? await readBatchOffsets(opts.offsets) : undefined;
+  const conn = await resolveConnection(opts);
+  const json = conn.output === 'json';
+  const { ctx, close } = await openBatchContext(conn);
+  try {
+    const connectors = selectConnectors(await listConnectorNames(ctx.http, ctx.url), selection);
+    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, ...(offsetsFor ? { offsetsFor } : {}) }, await faceOptions());
+    const batchId = batch.newBatchId();
+    const progress = progressLine(!json && process.stderr.isTTY === true);
+    let planned: Awaited<ReturnType<typeof batch.planBatch<Plan>>>;
+    try {
+      planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
+    } finally {
+      progress.stop();
+    }
+    const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+    out(await planTable(planned.plans, planned.skipped, operation, conn.url, batchId));
+    if (opts.dryRun) {
+      if (json) process.stdout.write(`${JSON.stringify({ batchId, operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
+      else out('dry run: nothing was changed');
+      return;
+    }
+    const { confirm } = await import('../confirm.js');
+    const after = resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : 'put back to the state it had';
+    await confirm(`${capitalize(operation)} ${planned.plans.length} connector(s)? Each is stopped while its offsets change (snapshot first), then ${after}.`, { yes: opts.yes === true });
+
+    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    const summary = batch.summarize(batchId, operation, connectors, [...rows, ...planned.skipped]);
+    await printSummary(summary, json);
+  } finally {
+    await close();
+  }
+}
+
+/** The store for the whole batch (plans of rollbacks read snapshots from it) beside the connection. */
+async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; close: () => Promise<void> }> {
+  const { openStore } = await import('../../store/index.js');
+  const store = openStore(conn.stateDir);
+  return {
+    ctx: { url: conn.url, http: conn.http, store },
+    close: async () => {
+      await store.close();
+      await conn.http.close();
+    },
+  };
+}
+
+/** The integration tests' hooks (OFFSETCTL_TEST_*), as for a single change. */
+async function faceOptions(): Promise<{ beforeStep?: (stepId: string, runId: string) => Promise<void> }> {
+  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const beforeStep = testHooksFromEnv();
+  return beforeStep ? { beforeStep } : {};
+}
+
+/** `runs resume --batch <id>`: finishes every interrupted run of the batch, concurrently. */
+export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promise<void> {
+  const { resolveConnection, resolveStateDir } = await import('../connection.js');
+  const { OpsError } = await import('../../ops/errors.js');
+  const { openStore } = await import('../../store/index.js');
+  const batch = await import('../../ops/batch.js');
+  const batchOps = await import('../../ops/batch-ops.js');
+  const concurrency = batch.parseConcurrency(opts.concurrency);
+
+  const store = openStore(resolveStateDir(opts.stateDir));
+  let runs;
+  try {
+    runs = await store.listRuns({ batchId });
+  } finally {
+    await store.close();
+  }
+  if (runs.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${batchId} in this state folder (list runs with \`offsetctl runs\`)`, { field: 'batch' });
+  const interrupted = runs.filter((r) => r.displayStatus === 'interrupted');
+  if (interrupted.length === 0) {
+    throw new OpsError('E_PREFLIGHT', `batch ${batchId}: none of its ${runs.length} run(s) is interrupted, there is nothing to resume (see \`offsetctl runs --batch ${batchId}\`)`);
+  }
+  let conn;
+  try {
+    conn = await resolveConnection(opts);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'E_CONFIG' || opts.url || opts.context) throw err;
+    conn = await resolveConnection({ ...opts, url: interrupted[0]!.clusterUrl });
+  }
+  const json = conn.output === 'json';
+  const runIds = new Map(interrupted.map((r) => [r.connector, r.id]));
+  const { ctx, close } = await openBatchContext(conn);
+  try {
+    const ops = batchOps.resumeOps(ctx, (connector) => runIds.get(connector) ?? '', await faceOptions());
+    const connectors = [...runIds.keys()];
+    const planned = await batch.planBatch(ops, connectors, { concurrency });
+    (json ? process.stderr : process.stdout).write(`Resuming ${connectors.length} interrupted run(s) of batch ${batchId}: ${connectors.join(', ')}\n`);
+    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    await printSummary(batch.summarize(batchId, 'resume', connectors, rows), json);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Runs the apply phase with Ctrl-C wired to one AbortSignal: no further connector starts, and
+ * every running run is cancelled by applyPlan, which puts its connector back.
+ */
+async function applyWithCancel(
+  batchId: string, concurrency: number, tty: boolean,
+  apply: (options: { concurrency: number; signal: AbortSignal; onEvent: (e: BatchEvent) => void }) => Promise<BatchRow[]>,
+): Promise<BatchRow[]> {
+  const controller = new AbortController();
+  const onInterrupt = (): void => {
+    if (!controller.signal.aborted) process.stderr.write(`\ninterrupted: batch ${batchId} starts no more connectors; the running ones are put back\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  const progress = progressLine(tty);
+  try {
+    return await apply({ concurrency, signal: controller.signal, onEvent: progress.onEvent });
+  } finally {
+    progress.stop();
+    process.removeListener('SIGINT', onInterrupt);
+    process.removeListener('SIGTERM', onInterrupt);
+  }
+}
+
+/** Reads --offsets once: a per-connector document {"connectors": {"<name>": <offsets>}}, or one offsets document for all. */
+async function readBatchOffsets(file: string | undefined): Promise<(connector: string) => unknown> {
+  const { OpsError } = await import('../../ops/errors.js');
+  if (file === undefined) throw new OpsError('E_USAGE', 'rewind needs --offsets <file|->', { field: 'offsets' });
+  const { readOffsetsInput } = await import('../offsets-input.js');
+  const doc = await readOffsetsInput(file);
+  const perConnector = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && 'connectors' in doc
+    ? (doc as { connectors: unknown }).connectors : undefined;
+  if (perConnector === undefined) return () => doc;
+  if (perConnector === null || typeof perConnector !== 'object' || Array.isArray(perConnector)) {
+    throw new OpsError('E_OFFSETS_INVALID', `${file}: "connectors" must be an object mapping each connector name to its offsets, like {"connectors": {"orders-sink": {"offsets": [...]}}}`, { field: 'offsets' });
+  }
+  const map = perConnector as Record<string, unknown>;
+  return (connector) => {
+    if (!Object.hasOwn(map, connector)) throw new OpsError('E_OFFSETS_INVALID', `${file} has no offsets for ${connector} under "connectors"; add them or leave the connector out`, { field: 'offsets' });
+    return map[connector];
+  };
+}
+
+async function planTable(plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string): Promise<string> {
+  const { renderTable } = await import('../render/table.js');
+  const rows = plans.map((p) => [
+    p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),
+    String(p.diff.counts.unchanged), p.warnings.length > 0 ? p.warnings.join('; ') : '',
+  ]);
+  const lines = [
+    `Batch ${batchId}: ${operation} of ${plans.length} connector(s) on ${url}`,
+    renderTable(['CONNECTOR', 'TYPE', 'STATE', 'CHANGED', 'ADDED', 'REMOVED', 'UNCHANGED', 'WARNINGS'], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
+  ];
+  if (skipped.length > 0) lines.push(`Skipped (refused in pre-flight, --skip-invalid):`, ...skipped.map((s) => `  ${s.connector}: ${s.message.replace(/^skipped: /, '')}`));
+  return lines.join('\n');
+}
+
+function planSummary(p: Plan): Record<string, unknown> {
+  return { connector: p.connector, type: p.connectorType, stateBefore: p.stateBefore, diff: p.diff.counts, warnings: p.warnings, nothingToChange: p.nothingToChange };
+}
+
+async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
+  const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
+  if (json) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else {
+    const { renderTable } = await import('../render/table.js');
+    const table = '\n' + renderTable(
+      ['CONNECTOR', 'RESULT', 'FINAL STATE', 'RUN', 'SNAPSHOT', 'DETAIL'],
+      summary.connectors.map((r) => [r.connector, r.status, r.finalState, r.runId ?? '', r.snapshotId ?? '', detail(r)]),
+    );
+    const counts = Object.entries(summary.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
+    process.stdout.write(`${table}\nbatch ${summary.batchId}: ${summary.operation} of ${summary.total} connector(s): ${counts} (runs: \`offsetctl runs --batch ${summary.batchId}\`)\n`);
+  }
+  if (incomplete > 0) {
+    if (json) process.exitCode = 1;
+    else throw Object.assign(new Error(`batch ${summary.batchId}: ${incomplete} of ${summary.total} connector(s) did not complete (see the table above)`), { code: 'E_RUN_FAILED' });
+  }
+}
+
+function detail(r: BatchRow): string {
+  if (r.status === 'succeeded') return '';
+  if (r.status === 'failed') return `${r.failedStep ? `at ${r.failedStep}; ` : ''}${r.recovered === false ? 'NOT put back — ' : 'put back; '}${firstSentence(r.message)}`;
+  return firstSentence(r.message);
+}
+
+function firstSentence(text: string): string {
+  const one = text.split('\n')[0] ?? '';
+  return one.length > 160 ? `${one.slice(0, 157)}…` : one;
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * On a terminal: one line on stderr, redrawn twice a second, with the phase, n/N, and the
+ * connector waited on longest (and for how long); a line per finished connector. Otherwise
+ * nothing: the result goes to stdout at the end.
+ */
+function progressLine(tty: boolean): { onEvent: (e: BatchEvent) => void; stop: () => void } {
+  if (!tty) return { onEvent: () => undefined, stop: () => undefined };
+  let phase = '';
+  let done = 0;
+  let total = 0;
+  const steps = new Map<string, { stepId: string; since: number }>();
+  const draw = (): void => {
+    let longest: [string, { stepId: string; since: number }] | undefined;
+    for (const entry of steps) if (!longest || entry[1].since < longest[1].since) longest = entry;
+    const waiting = longest ? ` · waiting on ${longest[0]} (${longest[1].stepId}) ${((Date.now() - longest[1].since) / 1000).toFixed(1)} s` : '';
+    process.stderr.write(`\r\x1b[K${phase} ${done}/${total}${steps.size > 0 ? ` · ${steps.size} running` : ''}${waiting}`);
+  };
+  const timer = setInterval(draw, 500);
+  timer.unref();
+  return {
+    onEvent: (e) => {
+      if (e.type === 'phase') { phase = e.phase; done = 0; total = e.total; }
+      if (e.type === 'planned') { done = e.done; if (e.refused) process.stderr.write(`\r\x1b[K✗ ${e.connector}: refused: ${firstSentence(e.refused)}\n`); }
+      if (e.type === 'started') steps.set(e.connector, { stepId: 'starting', since: Date.now() });
+      if (e.type === 'step') steps.set(e.connector, { stepId: e.stepId, since: e.waiting ? steps.get(e.connector)?.since ?? Date.now() : Date.now() });
+      if (e.type === 'finished') {
+        done = e.done;
+        steps.delete(e.connector);
+        process.stderr.write(`\r\x1b[K${e.row.status === 'succeeded' ? '✓' : '✗'} ${e.connector}: ${e.row.status} (${e.row.finalState})\n`);
+      }
+      draw();
+    },
+    stop: () => {
+      clearInterval(timer);
+      process.stderr.write('\r\x1b[K');
+    },
+  };
+}

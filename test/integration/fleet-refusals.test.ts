@@ -1,0 +1,80 @@
+// Batch refusals happen before anything stops: a selector that matches nothing, and a
+// pre-flight refusal of one connector (which refuses the batch, unless --skip-invalid).
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { connectFixture, sortedOffsets, tempDir, uniqueName } from '../support/connect.js';
+import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource, type RunJson } from '../support/fleet.js';
+
+let cluster: Awaited<ReturnType<typeof connectFixture>>;
+let prefix: string;
+let sources: FleetSource[] = [];
+let stateDir: string;
+
+before(async () => {
+  cluster = await connectFixture();
+  prefix = uniqueName('fleet-refuse');
+  sources = await createSources(cluster, prefix, 2);
+  stateDir = tempDir('offsetctl-state-');
+});
+after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+
+async function snapshotCluster(): Promise<unknown> {
+  return Promise.all(sources.map(async (s) => ({ state: (await cluster.status(s.name)).connector.state, offsets: sortedOffsets(await cluster.offsets(s.name)) })));
+}
+
+async function runsIn(dir: string): Promise<RunJson[]> {
+  return JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', dir])).stdout) as RunJson[];
+}
+
+test('a --selector that matches nothing is refused (exit 2) naming the regex and existing connectors; nothing changes', async () => {
+  const before = await snapshotCluster();
+  const regex = `^${prefix}-nothing-`;
+  const r = await runCli(['reset', '--selector', regex, '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, new RegExp(`--selector "\\^${prefix}-nothing-" matches no connector`));
+  assert.match(r.stderr, /Existing connectors \(\d+\): \S/);
+  assert.deepEqual(await snapshotCluster(), before);
+  assert.deepEqual(await runsIn(stateDir), []);
+});
+
+test('an invalid regex, --snapshot with several connectors and a bad --concurrency are refused with exit 2', async () => {
+  const bad = await runCli(['reset', '--selector', '([', '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--selector "\(\[" is not a valid regular expression/);
+  const snap = await runCli(['rollback', ...sources.map((s) => s.name), '--snapshot', 'snap-x', '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(snap.status, 2);
+  assert.match(snap.stderr, /--snapshot names one connector's snapshot/);
+  const conc = await runCli(['reset', '--all', '--concurrency', '0', '--yes', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(conc.status, 2);
+  assert.match(conc.stderr, /--concurrency 0 is not a whole number from 1 to 64/);
+  assert.deepEqual(await runsIn(stateDir), []);
+});
+
+test('one connector refused in pre-flight refuses the batch; with --skip-invalid the other runs and the refused one is listed', async () => {
+  const [good, refused] = sources as [FleetSource, FleetSource];
+  const before = await snapshotCluster();
+  const partition = { filename: join(cluster.dir, `${good.name}-elsewhere.txt`) };
+  // Offsets for `good` only: `refused` has none in the document, a pre-flight refusal.
+  const input = JSON.stringify({ connectors: { [good.name]: { offsets: [{ partition, offset: { position: 3 } }] } } });
+  const args = ['rewind', good.name, refused.name, '--offsets', '-', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir];
+
+  const r = await runCli(args, { stdin: input });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, new RegExp(`pre-flight refused 1 of 2 connector\\(s\\); nothing was changed`));
+  assert.match(r.stderr, new RegExp(`${refused.name}: .*has no offsets for ${refused.name}`));
+  assert.deepEqual(await snapshotCluster(), before);
+  assert.deepEqual(await runsIn(stateDir), []);
+
+  const skip = await runCli([...args, '--skip-invalid'], { stdin: input });
+  assert.equal(skip.status, 0, skip.stderr);
+  const summary = JSON.parse(skip.stdout) as BatchSummaryJson;
+  assert.deepEqual(summary.counts, { succeeded: 1, failed: 0, skipped: 1, refused: 0, cancelled: 0 });
+  assert.equal(summary.connectors.find((c) => c.connector === refused.name)?.status, 'skipped');
+  assert.equal(summary.connectors.find((c) => c.connector === refused.name)?.finalState, 'RUNNING');
+  const written = (await cluster.offsets(good.name)).offsets.find((o) => o.partition.filename === partition.filename);
+  assert.deepEqual(written?.offset, { position: 3 });
+  const runs = await runsIn(stateDir);
+  assert.deepEqual(runs.map((x) => x.connector), [good.name], 'only the valid connector ran');
+});
