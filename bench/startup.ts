@@ -12,7 +12,7 @@ const VERSION_BUDGET_MS = 80;
 /** Above this many ms over bare Node, validate gets profiled even without --profile. */
 const VALIDATE_PROFILE_MS = 150;
 
-export const seedFile = resolve(repoRoot, '..', 'shared', 'seeds', 'reset-connector-offsets.arazzo.yaml');
+export const seedFile = resolve(repoRoot, 'examples', 'seeds', 'reset-connector-offsets.arazzo.yaml');
 export const connectOpenApi = resolve(repoRoot, 'openapi', 'kafka-connect.yaml');
 // The reset seed has a single source description, so mapping it needs one --source.
 const validateArgs = [cli, 'workflow', 'validate', seedFile, '--source', `kafkaConnectApi=${connectOpenApi}`];
@@ -95,7 +95,7 @@ function signed(ms: number): string {
 }
 
 async function validateUnavailable(): Promise<string | undefined> {
-  if (!existsSync(seedFile)) return `seed ${seedFile} not found (shared/ must sit beside the repository)`;
+  if (!existsSync(seedFile)) return `seed ${seedFile} not found (examples/seeds/ is part of the repository)`;
   if (!existsSync(connectOpenApi)) return 'openapi/kafka-connect.yaml does not exist yet';
   const help = await timeSpawn(process.execPath, [cli, 'workflow', 'validate', '--help']);
   if (help.status !== 0) return '`offsetctl workflow validate` is not available yet';

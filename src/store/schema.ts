@@ -1,6 +1,6 @@
 // The store's tables. One migration list, applied in order and recorded in `user_version`,
 // so an older state folder is upgraded in place and never silently reinterpreted.
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite.js';
 
 const MIGRATIONS: string[] = [
   `
@@ -71,7 +71,7 @@ const MIGRATIONS: string[] = [
   `,
 ];
 
-export function migrate(db: Database.Database): void {
+export function migrate(db: SqliteDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite from 'better-sqlite3';
+import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import { registerSecret } from '../http/redact.js';
 import { openStore, type Store } from './index.js';
 
@@ -154,6 +154,6 @@ function rewritePid(store: Store, runId: string, pid: number): void {
   second.close();
 }
 
-function openSecond(file: string): BetterSqlite.Database {
-  return new BetterSqlite(file);
+function openSecond(file: string): SqliteDatabase {
+  return openDatabase(file);
 }

@@ -1,10 +1,10 @@
 // The durable side of every offset operation: runs, their journal, snapshots and the
-// per-connector lock, in one SQLite file. Writes are synchronous (better-sqlite3) in WAL mode:
+// per-connector lock, in one SQLite file. Writes are synchronous (./sqlite.ts) in WAL mode:
 // once a call returns, the row survives a kill -9 of this process (the WAL is written before
 // the commit returns). The journal runs with synchronous=NORMAL; a snapshot is committed with
 // synchronous=FULL, which fsyncs the WAL — that snapshot and everything journaled before it —
 // so the snapshot that guards a PATCH/DELETE survives even a machine crash the instant after.
-import Database from 'better-sqlite3';
+import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactValue } from '../http/redact.js';
@@ -26,12 +26,12 @@ type Row = Record<string, unknown>;
 
 export class Store {
   readonly file: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
 
   constructor(file: string) {
     this.file = file;
     try {
-      this.#db = new Database(file);
+      this.#db = openDatabase(file);
       this.#db.pragma('journal_mode = WAL');
       this.#db.pragma('synchronous = NORMAL');
       this.#db.pragma('busy_timeout = 5000');

@@ -2,11 +2,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { openStore } from '../../src/store/index.js';
 import { runCli, tempDir } from './support/cluster.js';
 
-const require = createRequire(import.meta.url);
 const CLUSTER = 'http://127.0.0.1:9';
 
 function seed(): { stateDir: string; snapshotId: string; finishedRun: string; deadRun: string } {
@@ -20,9 +18,9 @@ function seed(): { stateDir: string; snapshotId: string; finishedRun: string; de
   store.close();
   // Hand the second run to a process that has exited, as if it had been killed.
   const pid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-  const db = spawnSync(process.execPath, ['-e', `
-    const D = require(${JSON.stringify(require.resolve('better-sqlite3'))});
-    const d = new D(${JSON.stringify(`${stateDir}/offsetctl.db`)});
+  const db = spawnSync(process.execPath, ['--input-type=module', '-e', `
+    const { openDatabase } = await import(${JSON.stringify(new URL('../../src/store/sqlite.js', import.meta.url).href)});
+    const d = openDatabase(${JSON.stringify(`${stateDir}/offsetctl.db`)});
     d.prepare('UPDATE runs SET pid = ? WHERE id = ?').run(${pid}, ${JSON.stringify(dead.id)});
     d.prepare('UPDATE locks SET pid = ? WHERE run_id = ?').run(${pid}, ${JSON.stringify(dead.id)});
   `], { encoding: 'utf8' });
