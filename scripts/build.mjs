@@ -5,7 +5,9 @@
 // paths the code derives from import.meta.url (../../../package.json, ../../../workflows/) hold
 // in both. Packages the code loads on demand through createRequire (undici, ajv, fontoxpath,
 // JSONPath, better-sqlite3) stay in node_modules and are loaded only when a command needs them.
-//   --bundle-only   skip tsc (prepack after a build, benchmarks)
+//   --bundle-only   skip tsc: esbuild reads the TypeScript sources itself (prepack, benchmarks).
+// `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
+// also compiles tests and benchmarks) is skipped there too.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 export const bundleFile = join(root, 'dist', 'bundle', 'cli', 'offsetctl.mjs');
 
-if (!process.argv.includes('--bundle-only')) {
+const packing = process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '');
+if (!process.argv.includes('--bundle-only') && !packing) {
   const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 }

@@ -61,7 +61,7 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--url <connect-url>', 'Kafka Connect REST URL (env OFFSETCTL_URL)')
     .option('--context <name>', 'named context from the config file (see offsetctl config get-contexts)')
     .option('--state-dir <dir>', 'folder for snapshots and the run journal (env OFFSETCTL_STATE_DIR; default ${XDG_STATE_HOME:-~/.local/state}/offsetctl)')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']))
     .option('--user <name>', 'Basic auth user; the password comes from --password-env, --password-file or OFFSETCTL_PASSWORD')
     .option('--password-env <VAR>', 'read the Basic auth password from this environment variable')
     .option('--password-file <path>', 'read the Basic auth password from this file (a trailing newline is ignored)')

@@ -123,7 +123,7 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
   const io: OpsIO = {
     // Human lines go to stdout in text mode; with --output json stdout carries only the result.
     info: (text) => (json ? process.stderr : process.stdout).write(`${text}\n`),
-    color: !json && process.stdout.isTTY === true,
+    color: !json && (await import('../render/color.js')).useColor(process.stdout),
     onProgress: progressPrinter(),
   };
   try {

@@ -24,7 +24,7 @@ export function register(program: Command): void {
   const workflow = program.command('workflow').description('validate, plan and run Arazzo 1.0.1 workflow documents');
 
   withInputOptions(withSourceOptions(workflow.command('run <file>').description('run a workflow against the APIs its source descriptions describe')))
-    .option('--output <format>', 'text, json or junit', 'text')
+    .option('-o, --output <format>', 'text, json or junit', 'text')
     .option('--max-steps <n>', 'step executions allowed in one run (endless-loop guard)', '10000')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
@@ -32,14 +32,14 @@ export function register(program: Command): void {
     });
 
   withSourceOptions(workflow.command('validate <file>').description('check a workflow document and the operations it references'))
-    .option('--output <format>', 'text or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.validateCommand(file, opts);
     });
 
   withInputOptions(withSourceOptions(workflow.command('plan <file>').description('show the steps, operations and requests a run would make, without sending anything')))
-    .option('--output <format>', 'text or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.planCommand(file, opts);
