@@ -138,7 +138,7 @@ function refuseLiteralSecrets(opts: ConnectionOptions): void {
   ] as const) {
     if (value === undefined) continue;
     registerSecret(value);
-    throw new OpsError('E_USAGE', `${flag} is not accepted: a secret on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
+    throw new OpsError('E_USAGE', `${flag} is not accepted: a value given on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
   }
 }
 
