@@ -87,6 +87,8 @@ function configureUsageErrors(program: CommandType): void {
   const visit = (cmd: CommandType, path: string[]): void => {
     const name = ['offsetctl', ...path].join(' ');
     cmd.showHelpAfterError(`hint: see \`${name} --help\``);
+    const examples = EXAMPLES[path.join(' ')];
+    if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  offsetctl ${e}`).join('\n')}`);
     for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
@@ -100,6 +102,37 @@ function configureUsageErrors(program: CommandType): void {
     original.call(this);
   };
 }
+
+/** Two or three real command lines at the end of each --help (lifecycle, completion and version carry their own). */
+const EXAMPLES: Record<string, string[]> = {
+  connectors: ['connectors --context prod', 'connectors --url http://localhost:8083 -o json'],
+  offsets: ['offsets get my-sink', 'offsets get my-source -o json > offsets.json'],
+  'offsets get': ['offsets get my-sink', 'offsets get my-source -o json > offsets.json', '--context prod offsets get my-sink'],
+  rewind: ['rewind my-source --offsets offsets.json --dry-run', 'offsets get my-source -o json | jq ... | offsetctl rewind my-source --offsets - --yes', 'rewind my-sink --offsets offsets.json --leave-stopped'],
+  reset: ['reset my-sink --dry-run', 'reset my-sink --yes -o json'],
+  rollback: ['rollback my-sink', 'rollback my-sink --snapshot snap-20260101-abcd --dry-run'],
+  snapshots: ['snapshots', 'snapshots my-sink -o json'],
+  'snapshots show': ['snapshots show snap-20260101-abcd', 'snapshots show snap-20260101-abcd -o json'],
+  runs: ['runs', 'runs --connector my-sink -o json'],
+  'runs show': ['runs show run-20260101-abcd', 'runs show run-20260101-abcd -o json'],
+  'runs resume': ['runs resume run-20260101-abcd', 'runs resume run-20260101-abcd --context prod'],
+  config: ['config set-context prod --url https://connect.example:8443 --user ops --password-env CONNECT_PASSWORD', 'config use-context prod', 'config get-contexts'],
+  'config set-context': ['config set-context prod --url https://connect.example:8443 --user ops --password-env CONNECT_PASSWORD', 'config set-context local --url http://localhost:8083'],
+  'config use-context': ['config use-context prod'],
+  'config get-contexts': ['config get-contexts', 'config get-contexts -o json'],
+  'config current-context': ['config current-context'],
+  'config delete-context': ['config delete-context old-prod'],
+  sandbox: ['sandbox up', 'sandbox status -o json', 'sandbox demo'],
+  'sandbox up': ['sandbox up', 'sandbox up --workers 1 --dir /tmp/my-sandbox'],
+  'sandbox status': ['sandbox status', 'sandbox status -o json'],
+  'sandbox down': ['sandbox down', 'sandbox down --dir /tmp/my-sandbox'],
+  'sandbox logs': ['sandbox logs worker-1 -n 100', 'sandbox logs -f'],
+  'sandbox demo': ['sandbox demo'],
+  workflow: ['workflow validate examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml', 'workflow run my.arazzo.yaml --input name=value -o junit > report.xml'],
+  'workflow run': ['workflow run examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml --server http://localhost:8083 --input connectorName=my-sink', 'workflow run my.arazzo.yaml --inputs inputs.json -o junit > report.xml'],
+  'workflow validate': ['workflow validate examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml', 'workflow validate my.arazzo.yaml -o json'],
+  'workflow plan': ['workflow plan examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml --input connectorName=my-sink'],
+};
 
 function wantsJson(args: readonly string[]): boolean {
   for (let i = 0; i < args.length; i++) {
