@@ -32,6 +32,9 @@ await build({
   // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __offsetctlRequire } from 'node:module'; const require = __offsetctlRequire(import.meta.url);" },
   external: ['better-sqlite3'],
+  // ES module builds first: jsonc-parser's `main` is a UMD wrapper whose inner require()s a
+  // bundler cannot follow.
+  mainFields: ['module', 'main'],
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -62,7 +62,10 @@ export async function changeConnectorState(http: HttpSender, url: string, connec
     delay = Math.min(delay * 2, 1000);
     const now = await getConnectorInfo(http, url, connector);
     const elapsedMs = performance.now() - started;
-    if (reached(now, verb, options)) {
+    // Right after a resume from STOPPED the connector is RUNNING before its tasks exist again;
+    // a connector that really has no tasks is accepted once none appeared for 5 s.
+    const tasksPending = verb === 'resume' && now.tasks.length === 0 && before.state === 'STOPPED' && performance.now() - sentAt < 5000;
+    if (reached(now, verb, options) && !tasksPending) {
       return { connector, verb, before: before.state, state: now.state, tasks: now.tasks, attempts: attempt, elapsedMs, unchanged: false };
     }
     // A restart that ends in FAILED again will not get better by waiting; give it a moment to
@@ -87,7 +90,14 @@ async function send(http: HttpSender, url: string, connector: string, verb: Life
   const request = verb === 'restart'
     ? { method: 'POST', url: `${base}/restart?includeTasks=${options.includeTasks === true}&onlyFailed=${options.onlyFailed === true}` }
     : { method: 'PUT', url: `${base}/${verb}` };
-  const res = await http.send({ ...request, headers: { accept: 'application/json' } });
+  // 409 "stale configuration" and "rebalance expected" come and go while the cluster
+  // rebalances; the four requests are idempotent, so they are sent again for up to 15 s.
+  const deadline = performance.now() + 15_000;
+  let res = await http.send({ ...request, headers: { accept: 'application/json' } });
+  for (let pause = 100; isRebalancing(res.status, res.body) && performance.now() < deadline; pause = Math.min(pause * 2, 1000)) {
+    await sleep(pause);
+    res = await http.send({ ...request, headers: { accept: 'application/json' } });
+  }
   if (res.status >= 200 && res.status < 300) return;
   const text = res.body.toString('utf8');
   let message = text.slice(0, 200).trim() || '(no body)';
@@ -99,6 +109,10 @@ async function send(http: HttpSender, url: string, connector: string, verb: Life
   }
   const hint = res.status === 404 && verb === 'stop' ? ' (PUT /stop needs Kafka Connect 3.5 or later)' : '';
   throw new OpsError('E_CONNECT_API', `${request.method} ${new URL(request.url).pathname}: Kafka Connect answered ${res.status}: ${message}${hint}`, { status: res.status });
+}
+
+function isRebalancing(status: number, body: Buffer): boolean {
+  return status === 409 || (status === 500 && /rebalanc/i.test(body.toString('utf8')));
 }
 
 function reached(info: ConnectorInfo, verb: LifecycleVerb, options: LifecycleOptions = {}): boolean {

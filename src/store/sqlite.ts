@@ -86,11 +86,22 @@ function openBetterSqlite(file: string): SqliteDatabase {
   try {
     Database = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
   } catch (err) {
-    throw new Error(`Node ${process.version} has no built-in node:sqlite (22.13+ has) and better-sqlite3 could not be loaded (${(err as Error).message.split('\n')[0]}); use Node 22.13 or later, or reinstall offsetctl where better-sqlite3 can be built`, { cause: err });
+    throw unavailable(err);
   }
-  const db = new Database(file);
+  let db: Omit<SqliteDatabase, 'driver'>;
+  try {
+    db = new Database(file);
+  } catch (err) {
+    // Installed without its native build (install scripts not allowed, no compiler) or built for another Node.
+    if (/bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test((err as Error).message)) throw unavailable(err);
+    throw err;
+  }
   // better-sqlite3 already has exactly this surface.
   return Object.assign(db, { driver: 'better-sqlite3' as const }) as SqliteDatabase;
+}
+
+function unavailable(err: unknown): Error {
+  return new Error(`Node ${process.version} has no built-in node:sqlite (22.13+ has) and better-sqlite3 could not be loaded (${(err as Error).message.split('\n')[0]}); use Node 22.13 or later, or install offsetctl with its install scripts allowed (npm install -g offsetctl --allow-scripts=better-sqlite3) so better-sqlite3 is built`, { cause: err });
 }
 
 /** better-sqlite3 binds `undefined` as NULL in practice for our calls; node:sqlite refuses it. */
