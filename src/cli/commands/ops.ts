@@ -142,18 +142,46 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
   }
 }
 
-/** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
+/**
+ * One stderr line per finished step and per step that failed for good. A polling wait shows its
+ * elapsed time and attempt count: rewritten in place on a terminal, else a line when the wait
+ * starts and then every 5 s, so a long wait never looks frozen.
+ */
 function progressPrinter(): (event: RunEvent) => void {
   let waiting = '';
   let retrying = '';
+  let since = 0;
+  let attempts = 0;
+  let nextLineAt = 0;
+  let drawn = false;
+  const tty = process.stderr.isTTY === true;
+  const clear = () => {
+    if (drawn) process.stderr.write('\r\x1b[2K');
+    drawn = false;
+  };
   return (event) => {
     if (event.type === 'workflow.started') process.stderr.write(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;
-      if (waiting !== event.stepId) process.stderr.write(`  … ${event.stepId}: waiting (${event.action.name})\n`);
+      if (waiting !== event.stepId) {
+        since = performance.now();
+        attempts = 0;
+        nextLineAt = 0;
+      }
+      attempts += 1;
       waiting = event.stepId;
+      const elapsed = performance.now() - since;
+      const line = `  … ${event.stepId}: waiting (${event.action.name}), ${(elapsed / 1000).toFixed(1)} s, attempt ${attempts}`;
+      if (tty) {
+        process.stderr.write(`\r\x1b[2K${line}`);
+        drawn = true;
+      } else if (elapsed >= nextLineAt) {
+        process.stderr.write(`${line}\n`);
+        nextLineAt = elapsed + 5000;
+      }
     }
     if (event.type === 'step.finished') {
+      clear();
       if (event.status === 'passed') process.stderr.write(`  ✓ ${event.stepId}\n`);
       else if (retrying !== event.stepId) process.stderr.write(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
       if (event.status === 'passed') waiting = '';
