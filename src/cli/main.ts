@@ -17,6 +17,13 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readVersion()}\n`);
     return;
   }
+  // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
+  if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
+    const [{ documentCache, stateDirFromArgs }, { resolveStateDir }, { setDocumentCache }] = await Promise.all([
+      import('./document-cache.js'), import('./connection.js'), import('../arazzo/document/parse-document.js'),
+    ]);
+    setDocumentCache(documentCache(resolveStateDir(stateDirFromArgs(args))));
+  }
   const { Command, CommanderError } = await import('commander');
   const program = new Command('offsetctl')
     .description('Safe Kafka Connect offset operations, run as Arazzo 1.0.1 workflows')
@@ -53,6 +60,8 @@ export async function main(argv: string[]): Promise<void> {
     process.stderr.write(`${message}\n`);
   }
 }
+
+const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs']);
 
 const GLOBAL_HELP = `
 Global flags (before or after the command): --url, --context, -o/--output, --state-dir,

@@ -10,7 +10,8 @@ function withSourceOptions(cmd: Command): Command {
   return cmd
     .option('--source <name=path>', 'map a source description to a local file or URL (repeatable)', collect)
     .option('--server <url|name=url>', 'server URL for all sources, or for one source (repeatable)', collect)
-    .option('--allow-remote', 'allow http(s) source descriptions');
+    .option('--allow-remote', 'allow http(s) source descriptions')
+    .option('--state-dir <dir>', 'state folder; workflow commands keep their cache of parsed documents there (env OFFSETCTL_STATE_DIR)');
 }
 
 function withInputOptions(cmd: Command): Command {
