@@ -59,6 +59,7 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
     node: summarize(node),
     version: summarize(ver),
   };
+  rows.push(...(await measureReadCommands(rounds, raw)));
   if (why !== undefined) {
     rows.push({ id: '3.startup-validate', figure: 'start-up: workflow validate <seed>', measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: 'load only what it needs', verdict: 'skipped', note: `skipped: ${why}` });
     return { rows, raw };
@@ -87,6 +88,45 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
     note,
   });
   return { rows, raw };
+}
+
+const READ_BUDGET_MS = 120;
+
+/**
+ * `offsetctl connectors` and `offsetctl offsets get <c>` against the first sandbox worker, each
+ * interleaved with `node -e 0`: the issue's budget is 120 ms over bare Node, network included.
+ */
+async function measureReadCommands(rounds: number, raw: Record<string, unknown>): Promise<FigureRow[]> {
+  const status = await timeSpawn(process.execPath, [cli, 'sandbox', 'status', '--output', 'json']);
+  let url: string | undefined;
+  try {
+    url = (JSON.parse(status.stdout) as { running?: boolean; connect?: string[] }).connect?.[0];
+  } catch {
+    url = undefined;
+  }
+  const skipped = (id: string, figure: string, why: string): FigureRow => ({ id, figure, measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: `≤ +${READ_BUDGET_MS} ms`, verdict: 'skipped', note: `skipped: ${why}` });
+  if (!url) return [skipped('3.startup-connectors', 'start-up: connectors', 'no sandbox running (offsetctl sandbox up)'), skipped('3.startup-offsets', 'start-up: offsets get <c>', 'no sandbox running')];
+  const list = await timeSpawn(process.execPath, [cli, 'connectors', '--url', url, '--output', 'json']);
+  const first = (JSON.parse(list.stdout || '[]') as Array<{ name: string }>)[0]?.name;
+  const commands: Array<{ id: string; figure: string; args: string[] }> = [{ id: '3.startup-connectors', figure: 'start-up: connectors (sandbox)', args: [cli, 'connectors', '--url', url] }];
+  if (first) commands.push({ id: '3.startup-offsets', figure: 'start-up: offsets get <c> (sandbox)', args: [cli, 'offsets', 'get', first, '--url', url] });
+  const rows: FigureRow[] = [];
+  for (const c of commands) {
+    const node: number[] = [];
+    const cmd: number[] = [];
+    await timeSpawn(process.execPath, c.args); // warm the compile cache and the worker, untimed
+    for (let i = 0; i < rounds; i++) {
+      node.push((await timeSpawn(process.execPath, ['-e', '0'])).ms);
+      const r = await timeSpawn(process.execPath, c.args);
+      if (r.status !== 0) throw new Error(`${c.figure} failed (exit ${r.status}): ${r.stderr.trim().split('\n')[0]}`);
+      cmd.push(r.ms);
+    }
+    const delta = median(cmd) - median(node);
+    raw[c.id] = { nodeMs: node.map((x) => round(x)), commandMs: cmd.map((x) => round(x)), command: summarize(cmd), node: summarize(node) };
+    rows.push({ id: c.id, figure: c.figure, measured: median(cmd), reference: median(node), unit: 'ms', referenceLabel: 'node -e 0', ratio: median(cmd) / median(node), target: `≤ +${READ_BUDGET_MS} ms`, verdict: delta <= READ_BUDGET_MS ? 'pass' : 'miss', note: `${signed(delta)} ms over bare node, ${rounds} interleaved spawns` });
+  }
+  if (!first) rows.push(skipped('3.startup-offsets', 'start-up: offsets get <c>', 'the sandbox has no connector'));
+  return rows;
 }
 
 /** `+12.3` / `−4.6`: a difference that can go either way in the noise. */

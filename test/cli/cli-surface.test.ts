@@ -21,7 +21,8 @@ function stateWithRuns(count: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-surface-'));
   const store = openStore(dir);
   for (let i = 0; i < count; i++) {
-    const run = store.beginRun({ clusterUrl: CLUSTER, connector: `c${i}`, operation: 'reset', workflowFile: 'f', workflowId: 'reset-connector-offsets', inputs: {} });
+    // One second apart: run ids carry the second and 4 hex digits, 400 in one second would collide.
+    const run = store.beginRun({ clusterUrl: CLUSTER, connector: `c${i}`, operation: 'reset', workflowFile: 'f', workflowId: 'reset-connector-offsets', inputs: {} }, { now: new Date(Date.now() - i * 1000) });
     store.finishRun(run.id, { status: 'succeeded' });
   }
   store.close();
