@@ -1,6 +1,7 @@
 // stop | pause | resume | restart on the sandbox, the first-contact fixes that need a real
 // worker, and global flags in front of the verb against a real cluster.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -8,6 +9,7 @@ import { uniqueName } from '../../src/sandbox/index.js';
 import { runCli } from '../support/cli.js';
 import { numberedLines, sandboxRest, startPipeline, tempDir } from '../support/connect.js';
 import { waitForLines } from '../support/files.js';
+import { cliPath } from '../support/repo.js';
 import { getSandbox } from '../support/sandbox.js';
 
 test('stop, resume, pause and restart wait for the state Kafka Connect reports', { timeout: 300_000 }, async (t) => {
@@ -112,6 +114,17 @@ test('first contact: https to a plain-HTTP worker, colour rules of the diff, san
     assert.doesNotMatch(plain.stdout, /\x1b\[/, `no escape codes with ${JSON.stringify(env)} ${extra.join(' ')}`);
     assert.match(plain.stdout, /position/);
   }
+
+  // `sandbox logs worker-1 | head -1`: the reader goes away after the first chunk.
+  const piped = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [cliPath, 'sandbox', 'logs', 'worker-1', '-n', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+  assert.equal(piped.stderr, '');
+  assert.equal(piped.status, 0);
 
   const logs = await runCli(['sandbox', 'logs', 'nope']);
   assert.equal(logs.status, 2);
