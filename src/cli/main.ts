@@ -46,6 +46,9 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof CommanderError) {
       // --help and --version exit 0; argument mistakes are refusals (2).
       process.exitCode = err.exitCode === 0 ? 0 : 2;
+      if (err.exitCode !== 0 && wantsJson(args)) {
+        process.stdout.write(`${JSON.stringify({ error: { code: 'E_USAGE', message: err.message.replace(/^error: /, ''), exitStatus: 2 } }, null, 2)}\n`);
+      }
       return;
     }
     const message = formatError(err);

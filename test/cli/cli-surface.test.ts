@@ -139,6 +139,9 @@ test('a refusal with -o json prints a JSON error object on stdout and the messag
   assert.equal(parsed.error.code, 'E_CONFIG');
   assert.equal(parsed.error.exitStatus, r.status);
   assert.match(r.stderr, /no Kafka Connect URL/);
+  const usage = await runCli(['-o', 'json', 'runs', '--bogus']);
+  assert.equal(usage.status, 2);
+  assert.deepEqual(JSON.parse(usage.stdout), { error: { code: 'E_USAGE', message: "unknown option '--bogus'", exitStatus: 2 } });
 });
 
 test('--version and `version -o json` name offsetctl, Node and the sandbox Kafka', async () => {
