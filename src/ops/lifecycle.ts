@@ -6,7 +6,8 @@
 // never shows one frozen line.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpSender } from '../http/client.js';
-import { getConnectorInfo, listConnectorNames as listNames, type ConnectorInfo, type TaskState } from './connect-client.js';
+import { getConnectorInfo, type ConnectorInfo, type TaskState } from './connect-client.js';
+import type { OpsContext } from './context.js';
 import { OpsError } from './errors.js';
 
 export type LifecycleVerb = 'stop' | 'pause' | 'resume' | 'restart';
@@ -46,7 +47,9 @@ export interface LifecycleResult {
 
 const TARGET: Record<LifecycleVerb, string> = { stop: 'STOPPED', pause: 'PAUSED', resume: 'RUNNING', restart: 'RUNNING' };
 
-export async function changeConnectorState(http: HttpSender, url: string, connector: string, verb: LifecycleVerb, options: LifecycleOptions = {}): Promise<LifecycleResult> {
+/** Needs no store: nothing is snapshotted or journaled, the offsets are not touched. */
+export async function changeConnectorState(ctx: Pick<OpsContext, 'url' | 'http'>, connector: string, verb: LifecycleVerb, options: LifecycleOptions = {}): Promise<LifecycleResult> {
+  const { http, url } = ctx;
   const started = performance.now();
   const before = await getConnectorInfo(http, url, connector); // E_CONNECTOR_NOT_FOUND with names
   const target = TARGET[verb];
@@ -79,10 +82,6 @@ export async function changeConnectorState(http: HttpSender, url: string, connec
     }
     options.onWait?.({ attempt, elapsedMs, seen: describeState(now), target });
   }
-}
-
-export function listConnectorNames(http: HttpSender, url: string): Promise<string[]> {
-  return listNames(http, url);
 }
 
 async function send(http: HttpSender, url: string, connector: string, verb: LifecycleVerb, options: LifecycleOptions): Promise<void> {

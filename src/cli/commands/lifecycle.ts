@@ -3,7 +3,9 @@
 // until Kafka Connect reports the state, showing elapsed time and attempts while it waits.
 import type { Command } from 'commander';
 import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle.js';
+import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { stderr, stdout } from './say.js';
 
 const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[] }> = [
   { verb: 'stop', description: 'stop a connector (PUT /stop: tasks shut down, offsets can be changed) and wait until it is STOPPED', examples: ['offsetctl stop my-source', 'offsetctl stop my-source --context prod -o json'] },
@@ -32,13 +34,13 @@ export function register(program: Command): void {
 
 async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFlags): Promise<void> {
   const timeoutS = Number(opts.timeoutS ?? '120');
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw Object.assign(new Error(`--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`), { code: 'E_USAGE' });
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new OpsError('E_USAGE', `--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`, { field: 'timeout-s' });
   const { resolveConnection } = await import('../connection.js');
   const { changeConnectorState } = await import('../../ops/lifecycle.js');
   const c = await resolveConnection(opts);
   const progress = waitPrinter(connector);
   try {
-    const result = await changeConnectorState(c.http, c.url, connector, verb, {
+    const result = await changeConnectorState({ url: c.url, http: c.http }, connector, verb, {
       ...(opts.includeTasks ? { includeTasks: true } : {}),
       ...(opts.onlyFailed ? { onlyFailed: true } : {}),
       timeoutMs: timeoutS * 1000,
@@ -46,12 +48,12 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     });
     progress.done();
     if (c.output === 'json') {
-      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      stdout(`${JSON.stringify(result, null, 2)}\n`);
       return;
     }
     const secs = (result.elapsedMs / 1000).toFixed(1);
     const tasks = result.tasks.length === 0 ? '' : ` (tasks ${result.tasks.map((t) => `${t.id}:${t.state}`).join(' ')})`;
-    process.stdout.write(result.unchanged
+    stdout(result.unchanged
       ? `connector ${connector} is already ${result.state}; nothing sent\n`
       : `connector ${connector}: ${result.before} → ${result.state}${tasks} in ${secs} s (${result.attempts} status read${result.attempts === 1 ? '' : 's'})\n`);
   } catch (err) {
@@ -74,15 +76,15 @@ function waitPrinter(connector: string): { onWait: (w: LifecycleWait) => void; d
     onWait: (w) => {
       const line = `waiting for ${connector} to be ${w.target}: ${(w.elapsedMs / 1000).toFixed(1)} s, attempt ${w.attempt} (seen ${w.seen})`;
       if (tty) {
-        process.stderr.write(`\r\x1b[2K${line}`);
+        stderr(`\r\x1b[2K${line}`);
         drawn = true;
       } else if (w.elapsedMs >= nextLineAt) {
-        process.stderr.write(`${line}\n`);
+        stderr(`${line}\n`);
         nextLineAt = w.elapsedMs + 5000;
       }
     },
     done: () => {
-      if (drawn) process.stderr.write('\r\x1b[2K');
+      if (drawn) stderr('\r\x1b[2K');
     },
   };
 }
