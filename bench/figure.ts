@@ -43,7 +43,9 @@ export interface BenchOptions {
 export const repoRoot: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export const fixtures: string = resolve(repoRoot, 'bench', 'fixtures');
-export const cli: string = resolve(repoRoot, 'bin', 'offsetctl');
+// OFFSETCTL_BENCH_CLI measures another build (e.g. an older checkout) with this same harness,
+// so before/after figures come from one harness on one machine.
+export const cli: string = process.env.OFFSETCTL_BENCH_CLI ? resolve(process.env.OFFSETCTL_BENCH_CLI) : resolve(repoRoot, 'bin', 'offsetctl');
 
 export function skippedRow(id: string, figure: string, target: string, why: string): FigureRow {
   return { id, figure, measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target, verdict: 'skipped', note: `skipped: ${why}` };

@@ -151,7 +151,7 @@ function parseConfig(raw: unknown, path: string): OffsetctlConfig {
       if (!isObject(value)) throw new OpsError('E_CONFIG', `${path}: contexts must be a mapping of name → context`, { field: key });
       for (const [name, ctx] of Object.entries(value)) config.contexts[name] = parseContext(ctx, `contexts.${name}`, path);
     } else {
-      throw new OpsError('E_CONFIG', `${path}: ${key}: unknown top-level field (known: current-context, contexts)`, { field: key });
+      throw new OpsError('E_CONFIG', `${path}: ${key}: unknown top-level field${kebabHint(key)} (known: current-context, contexts)`, { field: key });
     }
   }
   return config;
@@ -164,7 +164,7 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
     if (key === 'password' || key === 'token' || key === 'secret') {
       throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: secrets are not stored in the config file; reference one with ${key === 'token' ? 'token-env or token-file' : 'password-env or password-file'}`, { field: `${at}.${key}` });
     }
-    if (!(key in FILE_KEYS)) throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: unknown field (known: ${Object.keys(FILE_KEYS).join(', ')})`, { field: `${at}.${key}` });
+    if (!(key in FILE_KEYS)) throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: unknown field${kebabHint(key)} (known: ${Object.keys(FILE_KEYS).join(', ')})`, { field: `${at}.${key}` });
     const field = FILE_KEYS[key as FileKey];
     if (field === 'insecure') {
       if (typeof value !== 'boolean') throw new OpsError('E_CONFIG', `${path}: ${at}.insecure must be true or false`, { field: `${at}.insecure` });
@@ -185,6 +185,12 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
   }
   full.auth = derived;
   return full;
+}
+
+/** `passwordEnv` → ` (did you mean password-env?)`: the file's keys are kebab-case. */
+function kebabHint(key: string): string {
+  const kebab = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return kebab !== key && (kebab in FILE_KEYS || kebab === 'current-context') ? ` (did you mean ${kebab}?)` : '';
 }
 
 function resolvePath(value: string, base: string): string {

@@ -51,7 +51,7 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--url <connect-url>', 'Kafka Connect REST URL (env OFFSETCTL_URL)')
     .option('--context <name>', 'named context from the config file (see offsetctl config get-contexts)')
     .option('--state-dir <dir>', 'folder for snapshots and the run journal (env OFFSETCTL_STATE_DIR; default ${XDG_STATE_HOME:-~/.local/state}/offsetctl)')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']))
     .option('--user <name>', 'Basic auth user; the password comes from --password-env, --password-file or OFFSETCTL_PASSWORD')
     .option('--password-env <VAR>', 'read the Basic auth password from this environment variable')
     .option('--password-file <path>', 'read the Basic auth password from this file (a trailing newline is ignored)')
@@ -136,7 +136,7 @@ function refuseLiteralSecrets(opts: ConnectionOptions): void {
   ] as const) {
     if (value === undefined) continue;
     registerSecret(value);
-    throw new OpsError('E_USAGE', `${flag} is not accepted: a secret on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
+    throw new OpsError('E_USAGE', `${flag} is not accepted: a value given on the command line is kept in shell history and visible to ps; use ${instead}`, { field: flag.slice(2) });
   }
 }
 

@@ -3,41 +3,170 @@
 // so `offsetctl --version` loads almost nothing.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Command as CommandType } from 'commander';
+import { prepareArgs } from './argv.js';
 import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
+import { disableColor } from './render/color.js';
 
 export async function main(argv: string[]): Promise<void> {
-  const args = argv.slice(2);
+  quietOnClosedPipe();
+  const prepared = prepareArgs(argv.slice(2));
+  const args = prepared.args;
+  if (prepared.noColor) disableColor();
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(`${readVersion()}\n`);
     return;
+  }
+  // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
+  if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
+    const [{ documentCache, stateDirFromArgs }, { resolveStateDir }, { setDocumentCache }] = await Promise.all([
+      import('./document-cache.js'), import('./connection.js'), import('../arazzo/document/parse-document.js'),
+    ]);
+    setDocumentCache(documentCache(resolveStateDir(stateDirFromArgs(args))));
   }
   const { Command, CommanderError } = await import('commander');
   const program = new Command('offsetctl')
     .description('Safe Kafka Connect offset operations, run as Arazzo 1.0.1 workflows')
     .version(readVersion())
-    .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    .addHelpText('after', GLOBAL_HELP);
   // `offsetctl workflow ...` needs only its own group; anything else (help, typos, the other
   // commands) registers every group so help and "unknown command" see them all.
   const groups = args[0] === 'workflow'
     ? [await import('./commands/workflow.js')]
-    : await Promise.all([import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/ui.js')]);
+    : await Promise.all([
+      import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'),
+      import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
+    ]);
   for (const group of groups) group.register(program);
+  configureUsageErrors(program);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version exit 0; argument mistakes are refusals (2).
       process.exitCode = err.exitCode === 0 ? 0 : 2;
+      if (err.exitCode !== 0 && wantsJson(args)) {
+        process.stdout.write(`${JSON.stringify({ error: { code: 'E_USAGE', message: err.message.replace(/^error: /, ''), exitStatus: 2 } }, null, 2)}\n`);
+      }
+      return;
+    }
+    process.exitCode = exitStatusFor(err);
+    // A reported failure's account (the outcome JSON, the workflow report) is already on stdout;
+    // only its message, when there is one, goes to stderr.
+    if (err instanceof ReportedFailure) {
+      if (err.message !== '') process.stderr.write(`${formatError(err)}\n`);
       return;
     }
     // `workflow` commands have no connection flags: they get the neutral hint only.
-    if (!(err instanceof ReportedFailure) || err.message !== '') process.stderr.write(`${formatError(err, { flagAdvice: args[0] !== 'workflow' })}\n`);
-    process.exitCode = exitStatusFor(err);
+    const message = formatError(err, { flagAdvice: args[0] !== 'workflow' });
+    // With --output json a refusal or failure is also one JSON object on stdout, for scripts.
+    // (`workflow run` and `workflow validate` print their own result document.)
+    const printsOwnJson = args[0] === 'workflow' && (args[1] === 'run' || args[1] === 'validate');
+    if (wantsJson(args) && !printsOwnJson) {
+      const e = err as { code?: unknown };
+      process.stdout.write(`${JSON.stringify({ error: { code: typeof e.code === 'string' ? e.code : 'E_INTERNAL', message: message.replace(/^error(?: \[[A-Z_]+\])?: /, ''), exitStatus: process.exitCode } }, null, 2)}\n`);
+    }
+    process.stderr.write(`${message}\n`);
   }
 }
 
-function readVersion(): string {
+const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui']);
+
+const GLOBAL_HELP = `
+Global flags (before or after the command): --url, --context, -o/--output, --state-dir,
+--user, --password-env/--password-file, --token-env/--token-file, --cert/--key/--ca,
+--insecure, --timeout, --no-color (also NO_COLOR=1).
+
+Examples:
+  offsetctl sandbox demo
+  offsetctl --context prod -o json offsets get my-sink
+  offsetctl rewind my-sink --offsets offsets.json --dry-run`;
+
+/**
+ * `offsetctl runs | head -1`: once the reader is gone there is nobody to tell, so end quietly
+ * instead of dying on an unhandled EPIPE. (A change already sent to Connect is in the journal
+ * and `runs resume` finishes it.)
+ */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      throw err;
+    });
+  }
+}
+
+/**
+ * A usage mistake prints one line and where to look, not the whole help. Commander lists
+ * missing mandatory options before unknown ones; an unknown option is the real mistake
+ * (`rewind x --to-datetime T`), so it is reported first.
+ */
+function configureUsageErrors(program: CommandType): void {
+  const visit = (cmd: CommandType, path: string[]): void => {
+    const name = ['offsetctl', ...path].join(' ');
+    cmd.showHelpAfterError(`hint: see \`${name} --help\``);
+    const examples = EXAMPLES[path.join(' ')];
+    if (examples) cmd.addHelpText('after', `\nExamples:\n${examples.map((e) => `  offsetctl ${e}`).join('\n')}`);
+    for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+  const original = program.constructor.prototype._checkForMissingMandatoryOptions as (this: CommandType) => void;
+  program.constructor.prototype._checkForMissingMandatoryOptions = function checkUnknownFirst(this: CommandType & { _allowUnknownOption?: boolean }) {
+    // Commander keeps the leaf's unknown options here while it parses (commander 14).
+    const unknown = (this as { args?: string[] }).args?.find((a) => a.startsWith('-') && a !== '-' && a !== '--');
+    if (unknown && !this._allowUnknownOption && this.commands.length === 0) {
+      (this as unknown as { unknownOption(flag: string): void }).unknownOption(unknown);
+    }
+    original.call(this);
+  };
+}
+
+/** Two or three real command lines at the end of each --help (lifecycle, completion and version carry their own). */
+const EXAMPLES: Record<string, string[]> = {
+  connectors: ['connectors --context prod', 'connectors --url http://localhost:8083 -o json'],
+  offsets: ['offsets get my-sink', 'offsets get my-source -o json > offsets.json'],
+  'offsets get': ['offsets get my-sink', 'offsets get my-source -o json > offsets.json', '--context prod offsets get my-sink'],
+  rewind: ['rewind my-source --offsets offsets.json --dry-run', 'offsets get my-source -o json | jq ... | offsetctl rewind my-source --offsets - --yes', 'rewind my-sink --offsets offsets.json --leave-stopped'],
+  reset: ['reset my-sink --dry-run', 'reset my-sink --yes -o json'],
+  rollback: ['rollback my-sink', 'rollback my-sink --snapshot snap-20260101-abcd --dry-run'],
+  snapshots: ['snapshots', 'snapshots my-sink -o json'],
+  'snapshots show': ['snapshots show snap-20260101-abcd', 'snapshots show snap-20260101-abcd -o json'],
+  runs: ['runs', 'runs --connector my-sink -o json'],
+  'runs show': ['runs show run-20260101-abcd', 'runs show run-20260101-abcd -o json'],
+  'runs resume': ['runs resume run-20260101-abcd', 'runs resume run-20260101-abcd --context prod'],
+  config: ['config set-context prod --url https://connect.example:8443 --user ops --password-env CONNECT_PASSWORD', 'config use-context prod', 'config get-contexts'],
+  'config set-context': ['config set-context prod --url https://connect.example:8443 --user ops --password-env CONNECT_PASSWORD', 'config set-context local --url http://localhost:8083'],
+  'config use-context': ['config use-context prod'],
+  'config get-contexts': ['config get-contexts', 'config get-contexts -o json'],
+  'config current-context': ['config current-context'],
+  'config delete-context': ['config delete-context old-prod'],
+  sandbox: ['sandbox up', 'sandbox status -o json', 'sandbox demo'],
+  'sandbox up': ['sandbox up', 'sandbox up --workers 1 --dir /tmp/my-sandbox'],
+  'sandbox status': ['sandbox status', 'sandbox status -o json'],
+  'sandbox down': ['sandbox down', 'sandbox down --dir /tmp/my-sandbox'],
+  'sandbox logs': ['sandbox logs worker-1 -n 100', 'sandbox logs -f'],
+  'sandbox demo': ['sandbox demo'],
+  workflow: ['workflow validate examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml', 'workflow run my.arazzo.yaml --input name=value -o junit > report.xml'],
+  'workflow run': ['workflow run examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml --server http://localhost:8083 --input connectorName=my-sink', 'workflow run my.arazzo.yaml --inputs inputs.json -o junit > report.xml'],
+  'workflow validate': ['workflow validate examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml', 'workflow validate my.arazzo.yaml -o json'],
+  'workflow lint': ['workflow lint my.arazzo.yaml', 'workflow lint my.arazzo.yaml --format json'],
+  'workflow upgrade': ['workflow upgrade my.arazzo.yaml --dry-run', 'workflow upgrade my.arazzo.yaml --output-file my-1.1.arazzo.yaml'],
+  ui: ['ui', 'ui --context prod --listen 0.0.0.0:7443 --tls-cert cert.pem --tls-key key.pem'],
+  'workflow plan': ['workflow plan examples/seeds/reset-connector-offsets.arazzo.yaml --source kafkaConnectApi=openapi/kafka-connect.yaml --input connectorName=my-sink'],
+};
+
+function wantsJson(args: readonly string[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') return false;
+    if ((a === '--output' || a === '-o') && args[i + 1] === 'json') return true;
+    if (a === '--output=json' || a === '-ojson') return true;
+  }
+  return false;
+}
+
+export function readVersion(): string {
   const pkg = fileURLToPath(new URL('../../../package.json', import.meta.url));
   return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
 }

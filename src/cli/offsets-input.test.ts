@@ -35,6 +35,14 @@ test('bad JSON is refused with the file name, line and column', async () => {
   await rejectsWith(readOffsetsInput(file), 'E_OFFSETS_INVALID', new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:48: not valid JSON`));
 });
 
+test('a stray token is reported where it stands, not at the end of the file (V8 gives no position for it)', async () => {
+  const file = join(dir, 'token.json');
+  writeFileSync(file, '{\n  "offsets": [\n    {"partition": x}\n  ]\n}\n');
+  await rejectsWith(readOffsetsInput(file), 'E_OFFSETS_INVALID', /token\.json:3:19: not valid JSON \(unexpected "x"\)/);
+  // CSV pasted where JSON was expected: line 1, column 1.
+  await rejectsWith(readOffsetsInput('-', Readable.from(['partition,offset\nfoo,1\n'])), 'E_OFFSETS_INVALID', /^<stdin>:1:1: not valid JSON/);
+});
+
 test('truncated JSON points at the end of the input', async () => {
   await rejectsWith(readOffsetsInput('-', Readable.from(['{"offsets": [\n'])), 'E_OFFSETS_INVALID', /^<stdin>:2:1: not valid JSON/);
 });

@@ -1,6 +1,7 @@
 // The CLI face reads an offsets file (or stdin) for rewind and hands ops the data: JSON only,
 // with errors that point at the file, line and column, so a typo at 3 a.m. is found without a linter.
 import { readFile } from 'node:fs/promises';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { OpsError } from '../ops/errors.js';
 
 /**
@@ -25,7 +26,7 @@ export async function readOffsetsInput(fileOrDash: string, stdin: NodeJS.Readabl
     return JSON.parse(text) as unknown;
   } catch (err) {
     const detail = (err as Error).message;
-    const { line, column } = locate(text, errorPosition(detail, text.length));
+    const { line, column } = locate(text, errorPosition(detail, text));
     throw new OpsError('E_OFFSETS_INVALID', `${name}:${line}:${column}: not valid JSON (${firstSentence(detail)}); fix the file and run again`, { field: 'offsets', cause: err });
   }
 }
@@ -36,14 +37,20 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** V8 says "... at position N" (and, on newer Node, "(line L column C)"); "end of JSON input" means the end. */
-function errorPosition(message: string, length: number): number {
+/**
+ * Where the JSON goes wrong. V8 names a position only for some errors ("... at position N"); for
+ * the common "Unexpected token 'x', ...\"...\" is not valid JSON" it gives none, so the offset
+ * comes from jsonc-parser's strict scan (no comments, no trailing commas: plain JSON).
+ */
+function errorPosition(message: string, text: string): number {
   const at = message.lastIndexOf('position ');
   if (at >= 0) {
     const n = Number.parseInt(message.slice(at + 9), 10);
     if (Number.isFinite(n)) return n;
   }
-  return length;
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset ?? text.length;
 }
 
 function locate(text: string, position: number): { line: number; column: number } {
@@ -60,6 +67,9 @@ function locate(text: string, position: number): { line: number; column: number 
 }
 
 function firstSentence(message: string): string {
+  // V8 follows "Unexpected token 'x'" with a multi-line excerpt; the position already says where.
+  const token = /^Unexpected token '([^']*)'/.exec(message);
+  if (token) return `unexpected ${JSON.stringify(token[1])}`;
   const cut = message.indexOf(' in JSON at position');
   const short = cut >= 0 ? message.slice(0, cut) : message;
   return short.length > 120 ? short.slice(0, 120) + '…' : short;

@@ -164,6 +164,10 @@ function describeTransportError(err: unknown, https: boolean): { text: string; h
   if (code === 'ECONNREFUSED') return { text: 'connection refused (is the server running and is the URL right?)' };
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { text: 'timed out waiting for the server' };
   if (code === 'ENOTFOUND') return { text: 'host name not found' };
+  // TLS to a plain-HTTP port: the "record" OpenSSL reads is an HTTP answer ("HTTP/1.1 400").
+  if (https && /wrong version number|packet length too long|http request|ERR_SSL_HTTP_REQUEST/i.test(`${code ?? ''} ${e.message ?? ''}`)) {
+    return { text: 'this server speaks plain HTTP, not HTTPS: use an http:// URL' };
+  }
   // A server that requires a client certificate and gets none closes the TLS connection
   // without a word; undici then only says "other side closed".
   if (https && /other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(`${code ?? ''} ${e.message ?? ''}`)) {

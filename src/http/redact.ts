@@ -15,9 +15,24 @@ export function registerSecret(value: string | undefined): void {
   }
 }
 
+/**
+ * A secret that is a plain word (letters only, like "secret") is masked where it stands as a
+ * word, so "references to secrets only" keeps its words; any other secret (digits, symbols:
+ * what real passwords and tokens look like) is masked wherever it appears, even inside a longer
+ * string.
+ */
+const wordPatterns = new Map<string, RegExp>();
+
 export function redactText(text: string): string {
   let out = text;
-  for (const secret of registered) if (out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const secret of registered) {
+    if (!out.includes(secret)) continue;
+    if (/^\p{L}+$/u.test(secret)) {
+      let re = wordPatterns.get(secret);
+      if (!re) wordPatterns.set(secret, (re = new RegExp(`(?<![\\p{L}\\p{N}_])${secret}(?![\\p{L}\\p{N}_])`, 'gu')));
+      out = out.replace(re, MASK);
+    } else out = out.split(secret).join(MASK);
+  }
   return out;
 }
 

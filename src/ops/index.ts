@@ -8,6 +8,8 @@ export { applyPlan } from './apply.js';
 export type { ApplyOptions, OpsEvent, OpsRunEvent } from './apply.js';
 export type { OperationOutcome } from './run-operation.js';
 export type { RecoveryOutcome } from './recover.js';
+export { changeConnectorState } from './lifecycle.js';
+export type { LifecycleVerb, LifecycleOptions, LifecycleWait, LifecycleResult } from './lifecycle.js';
 export { getConnectorInfo, getOffsets, listConnectors, listConnectorNames } from './connect-client.js';
 export type { ConnectorInfo, ConnectorSummary, TaskState } from './connect-client.js';
 export { offsetEntries, partitionKey, sameOffset, offsetKey, canonicalJson } from './offsets.js';

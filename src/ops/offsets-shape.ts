@@ -1,5 +1,5 @@
 // The shape of Kafka Connect offsets, checked before anything is sent to a cluster.
-// Rules follow what the REST layer and the runtime accept (see shared/docs/kafka-connect-facts.md):
+// Rules follow what the REST layer and the runtime accept (see docs/design.md):
 // sink partitions are {kafka_topic, kafka_partition} with offsets {kafka_offset} or null; source
 // partitions and offsets are flat maps of primitives. The check is stricter than Connect where
 // Connect would answer with an opaque 500 later (unknown entry fields, nested values).

@@ -9,7 +9,8 @@ export type SandboxErrorCode =
   | 'E_SANDBOX_STOP' // a process or listener survived `down`
   | 'E_SANDBOX_BUSY' // another `offsetctl sandbox up` is running on the same folder
   | 'E_SANDBOX_DEMO' // the sandbox runs, but the demo's `offsetctl rewind` failed
-  | 'E_SANDBOX_NOT_RUNNING'; // a command needs a running sandbox
+  | 'E_SANDBOX_NOT_RUNNING' // a command needs a running sandbox
+  | 'E_USAGE'; // a wrong argument (e.g. a process name that does not exist)
 
 export class SandboxError extends Error {
   readonly code: SandboxErrorCode;

@@ -28,6 +28,10 @@ export function sandboxLogFiles(dir?: string): Array<{ role: string; file: strin
 export async function sandboxLogs(options: SandboxLogsOptions = {}): Promise<void> {
   const write = options.write ?? ((text: string) => process.stdout.write(text));
   let files = sandboxLogFiles(options.dir);
+  if (options.role && files.length > 0 && !files.some((f) => f.role === options.role)) {
+    // The sandbox runs; the name is what is wrong.
+    throw new SandboxError('E_USAGE', `no sandbox process "${options.role}": the processes are ${files.map((f) => f.role).join(', ')}`);
+  }
   if (options.role) files = files.filter((f) => f.role === options.role);
   if (files.length === 0) {
     throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no sandbox logs${options.role ? ` for ${options.role}` : ''} in ${resolveSandboxDir(options.dir)}: run \`offsetctl sandbox up\` first`);

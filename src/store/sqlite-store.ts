@@ -1,19 +1,20 @@
 // The SQLite backend of the Store: runs, their journal, snapshots and the per-connector lock in
 // one file. Every call into the SQLite driver is in this file, and only prepare(sql).run/get/all,
-// exec and close are used, so the driver can be swapped (better-sqlite3, node:sqlite) here alone.
+// exec and close are used; ./sqlite.ts picks the driver (node:sqlite on Node 22.13+, better-sqlite3
+// otherwise) behind that small surface.
 //
 // Writes are synchronous in WAL mode: once a call returns, the row survives a kill -9 of this
 // process (the WAL is written before the commit returns). The journal runs with
 // synchronous=NORMAL; a snapshot is committed with synchronous=FULL, which fsyncs the WAL — that
 // snapshot and everything journaled before it — so the snapshot that guards a PATCH/DELETE
 // survives even a machine crash the instant after.
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
 import { localHolderAlive, thisProcess } from './process.js';
 import { MIGRATIONS } from './schema.js';
+import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import type {
   EventRecord, LockHolder, LockRecord, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
@@ -28,7 +29,7 @@ export function openSqliteStore(stateDir: string, options: StoreOptions = {}): S
 }
 
 type Row = Record<string, unknown>;
-type Db = Database.Database;
+type Db = SqliteDatabase;
 
 export class SqliteStore implements Store {
   readonly location: string;
@@ -41,7 +42,7 @@ export class SqliteStore implements Store {
     this.#owner = options.owner ?? thisProcess();
     this.#isAlive = options.isAlive ?? localHolderAlive;
     try {
-      this.#db = new Database(file);
+      this.#db = openDatabase(file);
       this.#db.exec('PRAGMA journal_mode = WAL');
       this.#db.exec('PRAGMA synchronous = NORMAL');
       this.#db.exec('PRAGMA busy_timeout = 5000');

@@ -11,7 +11,7 @@ import { startFakeConnect } from './support/fake-connect.js';
 import { startServer, type TestServer } from './support/server.js';
 import { runCli } from '../support/cli.js';
 
-const seeds = join(repoRoot, '..', 'shared', 'seeds');
+const seeds = join(repoRoot, 'examples', 'seeds');
 const resetSeed = join(seeds, 'reset-connector-offsets.arazzo.yaml');
 const rewindSeed = join(seeds, 'rewind-connector-offsets.arazzo.yaml');
 const resetSources = ['--source', `kafkaConnectApi=${fixture('runner-connect-all.yaml')}`];

@@ -57,7 +57,7 @@ test("offsets get --output json prints exactly Kafka Connect's {\"offsets\": [..
 test('offsets get shows a sink as a table of topic, partition and offset', async () => {
   const run = await runCli(['offsets', 'get', pipeline.sink, '--url', url]);
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^kafka_topic\s+kafka_partition\s+kafka_offset$/m);
+  assert.match(run.stdout, /^KAFKA_TOPIC\s+KAFKA_PARTITION\s+KAFKA_OFFSET$/m);
   assert.match(run.stdout, new RegExp(`^${pipeline.topic}\\s+0\\s+${LINES}$`, 'm'));
   assert.match(run.stdout, /^1 partition\.$/m);
   const json = JSON.parse((await runCli(['offsets', 'get', pipeline.sink, '--url', url, '--output', 'json'])).stdout) as unknown;

@@ -1,5 +1,5 @@
 // Every operation the project's workflows call (ours in workflows/ and the seeds in
-// ../shared/seeds) is described in openapi/kafka-connect.yaml.
+// examples/seeds) is described in openapi/kafka-connect.yaml.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ function stepReferences(file: string): StepReference[] {
   return refs;
 }
 
-test('the seeds are found beside the repository (../shared/seeds), as in CI', () => {
+test('the seed workflows ship inside the repository (examples/seeds)', () => {
   const seeds = workflowFiles().filter((f) => f.startsWith(seedsDir));
   assert.ok(seeds.length >= 2, `expected the two seed workflows in ${seedsDir}, found ${seeds.length}`);
 });

@@ -1,6 +1,6 @@
 // Where things are, from compiled tests in dist/test/...: the repository root (the folder whose
-// package.json is named offsetctl) and shared/ beside it (CI clones the repo elsewhere with a
-// copy of shared/ next to it, so never an absolute /work path).
+// package.json is named offsetctl). Everything a test reads is inside the repository (the seeds
+// are in examples/seeds/), so a clean clone anywhere passes.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,4 +20,4 @@ export const repoRoot = findRepoRoot();
 export const cliPath = join(repoRoot, 'bin', 'offsetctl');
 export const openapiPath = join(repoRoot, 'openapi', 'kafka-connect.yaml');
 export const workflowsDir = join(repoRoot, 'workflows');
-export const seedsDir = resolve(repoRoot, '../shared/seeds');
+export const seedsDir = join(repoRoot, 'examples', 'seeds');

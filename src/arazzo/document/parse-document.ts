@@ -20,6 +20,24 @@ export interface LoadedDocument {
 export interface ParseOptions {
   /** Refuse larger documents before parsing. Default 5 MiB. */
   maxBytes?: number;
+  /** Parsed values by content key (see DocumentCache); default: the one set with setDocumentCache. */
+  cache?: DocumentCache;
+}
+
+/**
+ * A store of parsed values by a key derived from the text (the CLI keeps one on disk). On a hit
+ * the YAML is parsed again only if a diagnostic needs a line and column.
+ */
+export interface DocumentCache {
+  key(text: string, file: string): string;
+  get(key: string): unknown;
+  set(key: string, value: unknown): void;
+}
+
+let defaultCache: DocumentCache | undefined;
+
+export function setDocumentCache(cache: DocumentCache | undefined): void {
+  defaultCache = cache;
 }
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
@@ -43,6 +61,13 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
       `${file} is ${size} bytes, larger than the ${maxBytes}-byte limit for documents; split it or raise the limit`,
       { location: { file } },
     );
+  }
+  const cache = opts.cache ?? defaultCache;
+  const key = cache?.key(text, file);
+  const cached = key === undefined ? undefined : cache?.get(key);
+  if (cached !== undefined && typeof cached === 'object' && cached !== null) {
+    let parsed: LoadedDocument | undefined;
+    return { file, value: cached, locate: (pointer) => (parsed ??= parseDocumentText(text, file, { ...opts, cache: NO_CACHE })).locate(pointer) };
   }
   const lineCounter = new LineCounter();
   if (/\.json$/i.test(file)) refuseBadJson(text, file);
@@ -76,6 +101,7 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
       location: { file, line: 1, column: 1 },
     });
   }
+  if (key !== undefined) cache?.set(key, value);
   return {
     file,
     value,
@@ -84,6 +110,8 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
     },
   };
 }
+
+const NO_CACHE: DocumentCache = { key: () => '', get: () => undefined, set: () => undefined };
 
 /** Read and parse a document file ('E_DOCUMENT_READ' when it cannot be read). */
 export async function loadDocumentFile(path: string, opts: ParseOptions = {}): Promise<LoadedDocument> {

@@ -8,7 +8,7 @@ import { ArazzoError, type Diagnostic } from '../errors.js';
 import { assertValid, loadDocumentFile, parseDocumentText, validateArazzo } from './index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const seeds = resolve(repoRoot, '../shared/seeds');
+const seeds = resolve(repoRoot, 'examples/seeds');
 
 type Doc = Record<string, any>;
 
@@ -103,7 +103,7 @@ test('both seed documents validate clean', async () => {
 });
 
 test("the spec's own example document has two real mistakes, and both are caught", async () => {
-  const spec = await readFile(resolve(repoRoot, '../shared/reference/arazzo-1.0.1.md'), 'utf8');
+  const spec = await readFile(resolve(repoRoot, 'test/fixtures/reference/arazzo-1.0.1.md'), 'utf8');
   const section = spec.slice(spec.indexOf('##### Arazzo Specification Object Example'));
   const yaml = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(yaml, 'the example is in the spec');

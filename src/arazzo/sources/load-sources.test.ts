@@ -12,7 +12,7 @@ import { ArazzoError } from '../errors.js';
 import { describeOperation, loadSources } from './index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const seeds = resolve(repoRoot, '../shared/seeds');
+const seeds = resolve(repoRoot, 'examples/seeds');
 const fixture = (name: string) => resolve(repoRoot, 'test/fixtures/openapi', name);
 const CONNECTORS = fixture('kafka-connect-connectors.openapi.yaml');
 const OFFSETS = fixture('kafka-connect-offsets.openapi.yaml');

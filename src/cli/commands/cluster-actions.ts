@@ -87,11 +87,11 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
   write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS'], rows));
 }
 
-export async function currentContextCommand(): Promise<void> {
+export async function currentContextCommand(opts: { output?: 'text' | 'json' } = {}): Promise<void> {
   const path = configPath();
   const config = await loadConfig(path);
   if (!config.currentContext) throw new OpsError('E_CONFIG', `no current context in ${path}; select one with \`offsetctl config use-context <name>\``);
-  write(config.currentContext);
+  write(opts.output === 'json' ? JSON.stringify({ currentContext: config.currentContext, configFile: path }, null, 2) : config.currentContext);
 }
 
 export async function deleteContextCommand(name: string): Promise<void> {

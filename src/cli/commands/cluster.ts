@@ -52,12 +52,13 @@ export function register(program: Command): void {
   config
     .command('get-contexts')
     .description('list the contexts')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .action(async (opts: { output: 'text' | 'json' }) => (await actions()).getContextsCommand(opts));
   config
     .command('current-context')
     .description('print the current context name')
-    .action(async () => (await actions()).currentContextCommand());
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (opts: { output: 'text' | 'json' }) => (await actions()).currentContextCommand(opts));
   config
     .command('delete-context')
     .argument('<name>', 'context name')

@@ -156,6 +156,7 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
   const json = conn.output === 'json';
   // Human lines go to stdout in text mode; with --output json stdout carries only the result.
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  const color = !json && (await import('../render/color.js')).useColor(process.stdout);
   const ops = await import('../../ops/index.js');
   const { openStore } = await import('../../store/index.js');
   const store = openStore(conn.stateDir);
@@ -168,7 +169,7 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (plan.operation !== 'resume') {
       const { renderDiff } = await import('../render/diff.js');
-      info(renderDiff(plan.diff, { color: !json && process.stdout.isTTY === true, showUnchanged: plan.diff.entries.length <= 50 }));
+      info(renderDiff(plan.diff, { color, showUnchanged: plan.diff.entries.length <= 50 }));
     }
     let outcome: OperationOutcome;
     if (opts.dryRun) {
@@ -209,18 +210,46 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Pr
   }
 }
 
-/** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
+/**
+ * One stderr line per finished step and per step that failed for good. A polling wait shows its
+ * elapsed time and attempt count: rewritten in place on a terminal, else a line when the wait
+ * starts and then every 5 s, so a long wait never looks frozen.
+ */
 function progressPrinter(): (event: OpsEvent) => void {
   let waiting = '';
   let retrying = '';
+  let since = 0;
+  let attempts = 0;
+  let nextLineAt = 0;
+  let drawn = false;
+  const tty = process.stderr.isTTY === true;
+  const clear = () => {
+    if (drawn) stderr('\r\x1b[2K');
+    drawn = false;
+  };
   return (event) => {
     if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;
-      if (waiting !== event.stepId) stderr(`  … ${event.stepId}: waiting (${event.action.name})\n`);
+      if (waiting !== event.stepId) {
+        since = performance.now();
+        attempts = 0;
+        nextLineAt = 0;
+      }
+      attempts += 1;
       waiting = event.stepId;
+      const elapsed = performance.now() - since;
+      const line = `  … ${event.stepId}: waiting (${event.action.name}), ${(elapsed / 1000).toFixed(1)} s, attempt ${attempts}`;
+      if (tty) {
+        stderr(`\r\x1b[2K${line}`);
+        drawn = true;
+      } else if (elapsed >= nextLineAt) {
+        stderr(`${line}\n`);
+        nextLineAt = elapsed + 5000;
+      }
     }
     if (event.type === 'step.finished') {
+      clear();
       if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
       else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
       if (event.status === 'passed') waiting = '';

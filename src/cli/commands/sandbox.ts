@@ -1,5 +1,5 @@
 // `offsetctl sandbox up|status|down|logs|demo`: a local Kafka broker and Connect workers.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 
 interface DirOption {
   dir?: string;
@@ -17,6 +17,11 @@ function positiveInt(name: string): (value: string) => number {
   };
 }
 
+/** `--output yaml` is refused by name, not silently shown as text. */
+function outputOption(): Option {
+  return new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text');
+}
+
 export function register(program: Command): void {
   const sandbox = program
     .command('sandbox')
@@ -29,7 +34,7 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder (default $OFFSETCTL_SANDBOX_DIR or ~/.cache/offsetctl/sandbox)')
     .option('--broker-port <port>', 'fixed broker port instead of a free one', positiveInt('--broker-port'))
     .option('--connect-port <port>', 'fixed REST port of the first worker (the next workers use the following ports)', positiveInt('--connect-port'))
-    .option('--output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .action(async (opts: DirOption & { workers: number; brokerPort?: number; connectPort?: number; output: string }) => {
       const { sandboxUp } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
@@ -54,7 +59,7 @@ export function register(program: Command): void {
     .command('status')
     .description('is the sandbox running, and where')
     .option('--dir <dir>', 'sandbox folder')
-    .option('--output <format>', 'text or json', 'text')
+    .addOption(outputOption())
     .action(async (opts: DirOption & { output: string }) => {
       const { sandboxStatus } = await import('../../sandbox/index.js');
       const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});

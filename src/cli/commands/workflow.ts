@@ -10,7 +10,8 @@ function withSourceOptions(cmd: Command): Command {
   return cmd
     .option('--source <name=path>', 'map a source description to a local file or URL (repeatable)', collect)
     .option('--server <url|name=url>', 'server URL for all sources, or for one source (repeatable)', collect)
-    .option('--allow-remote', 'allow http(s) source descriptions');
+    .option('--allow-remote', 'allow http(s) source descriptions')
+    .option('--state-dir <dir>', 'state folder; workflow commands keep their cache of parsed documents there (env OFFSETCTL_STATE_DIR)');
 }
 
 function withInputOptions(cmd: Command): Command {
@@ -24,7 +25,7 @@ export function register(program: Command): void {
   const workflow = program.command('workflow').description('validate, lint, plan, run and upgrade Arazzo 1.0.x and 1.1.x workflow documents');
 
   withInputOptions(withSourceOptions(workflow.command('run <file>').description('run a workflow against the APIs its source descriptions describe')))
-    .option('--output <format>', 'text, json or junit', 'text')
+    .option('-o, --output <format>', 'text, json or junit', 'text')
     .option('--max-steps <n>', 'step executions allowed in one run (endless-loop guard)', '10000')
     .option('--concurrency <n>', 'Arazzo 1.1: steps of a dependsOn workflow that may run at once', '4')
     .option('--kafka-security-protocol <p>', 'AsyncAPI steps: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL')
@@ -38,7 +39,7 @@ export function register(program: Command): void {
     });
 
   withSourceOptions(workflow.command('validate <file>').description('check a workflow document and the operations it references'))
-    .option('--output <format>', 'text or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.validateCommand(file, opts);
@@ -62,7 +63,7 @@ export function register(program: Command): void {
     });
 
   withInputOptions(withSourceOptions(workflow.command('plan <file>').description('show the steps, operations and requests a run would make, without sending anything')))
-    .option('--output <format>', 'text or json', 'text')
+    .option('-o, --output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.planCommand(file, opts);

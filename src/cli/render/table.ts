@@ -1,5 +1,6 @@
 // Plain-text tables for operator output: left-aligned columns two spaces apart, numbers right-
-// aligned when asked. Widths are measured in one pass, so 100,000 rows stay cheap.
+// aligned when asked, headers upper-case (as kubectl). Widths are measured in one pass, so
+// 100,000 rows stay cheap.
 
 export type Align = 'left' | 'right';
 
@@ -7,6 +8,8 @@ export type Align = 'left' | 'right';
  * @example renderTable(['NAME', 'STATE'], [['my-sink', 'RUNNING']]) // "NAME     STATE\nmy-sink  RUNNING"
  */
 export function renderTable(headers: readonly string[], rows: ReadonlyArray<readonly string[]>, align: readonly Align[] = []): string {
+  // Headers in one case everywhere, also where they are data keys (offset fields like kafka_topic).
+  headers = headers.map((h) => h.toUpperCase());
   const widths = headers.map((h) => h.length);
   for (const row of rows) {
     for (let c = 0; c < headers.length; c++) {

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm run build`: type-check and compile everything (src, test, bench) to dist/ with tsc, then
+// bundle the CLI into one file, dist/bundle/cli/offsetctl.mjs, with esbuild, so a command loads
+// one module instead of ~200. The bundle sits three folders deep like dist/src/cli/main.js, so the
+// paths the code derives from import.meta.url (../../../package.json, ../../../workflows/) hold
+// in both. Packages the code loads on demand through createRequire (undici, ajv, fontoxpath,
+// JSONPath, better-sqlite3) stay in node_modules and are loaded only when a command needs them.
+//   --bundle-only   skip tsc: esbuild reads the TypeScript sources itself (prepack, benchmarks).
+// `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
+// also compiles tests and benchmarks) is skipped there too.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+export const bundleFile = join(root, 'dist', 'bundle', 'cli', 'offsetctl.mjs');
+
+const packing = process.env.npm_lifecycle_event === 'prepare' && ['pack', 'publish'].includes(process.env.npm_command ?? '');
+if (!process.argv.includes('--bundle-only') && !packing) {
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+}
+
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
+  outfile: bundleFile,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
+  banner: { js: "import { createRequire as __offsetctlRequire } from 'node:module'; const require = __offsetctlRequire(import.meta.url);" },
+  external: ['better-sqlite3'],
+  // ES module builds first: jsonc-parser's `main` is a UMD wrapper whose inner require()s a
+  // bundler cannot follow.
+  mainFields: ['module', 'main'],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});

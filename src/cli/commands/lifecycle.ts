@@ -1,0 +1,90 @@
+// `offsetctl stop | pause | resume | restart <connector>`: the verbs operators need around an
+// offset change (after `--leave-stopped`, before a rewind of a paused connector). Each waits
+// until Kafka Connect reports the state, showing elapsed time and attempts while it waits.
+import type { Command } from 'commander';
+import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle.js';
+import { OpsError } from '../../ops/errors.js';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { stderr, stdout } from './say.js';
+
+const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[] }> = [
+  { verb: 'stop', description: 'stop a connector (PUT /stop: tasks shut down, offsets can be changed) and wait until it is STOPPED', examples: ['offsetctl stop my-source', 'offsetctl stop my-source --context prod -o json'] },
+  { verb: 'pause', description: 'pause a connector and wait until it and its tasks are PAUSED', examples: ['offsetctl pause my-sink', 'offsetctl --url http://localhost:8083 pause my-sink'] },
+  { verb: 'resume', description: 'resume a STOPPED or PAUSED connector and wait until it and its tasks are RUNNING', examples: ['offsetctl resume my-source', 'offsetctl resume my-source --timeout-s 300'] },
+  { verb: 'restart', description: 'restart a connector (and with --include-tasks its tasks) and wait until it is RUNNING again', examples: ['offsetctl restart my-sink --include-tasks --only-failed', 'offsetctl restart my-sink -o json'] },
+];
+
+interface LifecycleFlags extends ConnectionOptions {
+  includeTasks?: boolean;
+  onlyFailed?: boolean;
+  timeoutS?: string;
+}
+
+export function register(program: Command): void {
+  for (const { verb, description, examples } of VERBS) {
+    const cmd = addConnectionOptions(program.command(verb).argument('<connector>', 'connector name').description(description))
+      .option('--timeout-s <seconds>', 'how long to wait for the state', '120');
+    if (verb === 'restart') {
+      cmd.option('--include-tasks', 'restart the tasks too').option('--only-failed', 'restart only what is FAILED');
+    }
+    cmd.addHelpText('after', `\nExit status: 0 the state was reached, 1 it was not (the message says what was seen), 2 refused (bad arguments, unknown connector).\n\nExamples:\n${examples.map((e) => `  ${e}`).join('\n')}`);
+    cmd.action(async (connector: string, _opts: LifecycleFlags, command: Command) => runVerb(verb, connector, command.optsWithGlobals() as LifecycleFlags));
+  }
+}
+
+async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFlags): Promise<void> {
+  const timeoutS = Number(opts.timeoutS ?? '120');
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new OpsError('E_USAGE', `--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`, { field: 'timeout-s' });
+  const { resolveConnection } = await import('../connection.js');
+  const { changeConnectorState } = await import('../../ops/lifecycle.js');
+  const c = await resolveConnection(opts);
+  const progress = waitPrinter(connector);
+  try {
+    const result = await changeConnectorState({ url: c.url, http: c.http }, connector, verb, {
+      ...(opts.includeTasks ? { includeTasks: true } : {}),
+      ...(opts.onlyFailed ? { onlyFailed: true } : {}),
+      timeoutMs: timeoutS * 1000,
+      onWait: progress.onWait,
+    });
+    progress.done();
+    if (c.output === 'json') {
+      stdout(`${JSON.stringify(result, null, 2)}\n`);
+      return;
+    }
+    const secs = (result.elapsedMs / 1000).toFixed(1);
+    const tasks = result.tasks.length === 0 ? '' : ` (tasks ${result.tasks.map((t) => `${t.id}:${t.state}`).join(' ')})`;
+    stdout(result.unchanged
+      ? `connector ${connector} is already ${result.state}; nothing sent\n`
+      : `connector ${connector}: ${result.before} → ${result.state}${tasks} in ${secs} s (${result.attempts} status read${result.attempts === 1 ? '' : 's'})\n`);
+  } catch (err) {
+    progress.done();
+    throw err;
+  } finally {
+    await c.http.close();
+  }
+}
+
+/**
+ * Progress of a wait on stderr. On a terminal one line is rewritten on every poll; otherwise
+ * (logs, CI) a line is printed when the wait passes 1 s and then every 5 s.
+ */
+function waitPrinter(connector: string): { onWait: (w: LifecycleWait) => void; done: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let nextLineAt = 1000;
+  let drawn = false;
+  return {
+    onWait: (w) => {
+      const line = `waiting for ${connector} to be ${w.target}: ${(w.elapsedMs / 1000).toFixed(1)} s, attempt ${w.attempt} (seen ${w.seen})`;
+      if (tty) {
+        stderr(`\r\x1b[2K${line}`);
+        drawn = true;
+      } else if (w.elapsedMs >= nextLineAt) {
+        stderr(`${line}\n`);
+        nextLineAt = w.elapsedMs + 5000;
+      }
+    },
+    done: () => {
+      if (drawn) stderr('\r\x1b[2K');
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// `offsetctl version [-o json]`: what is running — offsetctl, Node, the SQLite driver, and the
+// Kafka version the sandbox uses (pinned in sandbox/pom.xml, shipped in the package).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Option, type Command } from 'commander';
+
+export function register(program: Command): void {
+  program
+    .command('version')
+    .description('print the versions of offsetctl, Node and the sandbox\'s Kafka')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addHelpText('after', '\nExamples:\n  offsetctl version\n  offsetctl version -o json | jq -r .node')
+    .action(async (opts: { output: 'text' | 'json' }) => {
+      const { readVersion } = await import('../main.js');
+      const { projectRoot } = await import('../../sandbox/layout.js');
+      const { kafkaVersionOf } = await import('../../sandbox/jars.js');
+      const { sqliteDriver } = await import('../../store/sqlite.js');
+      let kafka: string | null = null;
+      try {
+        kafka = kafkaVersionOf(readFileSync(join(projectRoot(), 'sandbox', 'pom.xml'), 'utf8'));
+      } catch {
+        kafka = null;
+      }
+      let sqlite: string;
+      try {
+        sqlite = sqliteDriver();
+      } catch (err) {
+        sqlite = `unavailable (${(err as Error).message})`;
+      }
+      const info = { offsetctl: readVersion(), node: process.versions.node, sandboxKafka: kafka, sqlite };
+      if (opts.output === 'json') process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+      else process.stdout.write(`offsetctl ${info.offsetctl}\nnode      ${info.node}\nkafka     ${info.sandboxKafka ?? 'unknown'} (sandbox)\nsqlite    ${info.sqlite}\n`);
+    });
+}

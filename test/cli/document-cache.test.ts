@@ -1,0 +1,93 @@
+// The on-disk cache of parsed documents: hits give the same value, a corrupted or foreign file
+// falls back to parsing, concurrent writers never leave a half file, and diagnostics still get
+// their line and column on a hit.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseDocumentText, type DocumentCache } from '../../src/arazzo/document/parse-document.js';
+import { documentCache } from '../../src/cli/document-cache.js';
+import { runCli } from '../support/cli.js';
+import { openapiPath, repoRoot, seedsDir } from '../support/repo.js';
+
+const seed = join(seedsDir, 'reset-connector-offsets.arazzo.yaml');
+
+function counting(cache: DocumentCache): DocumentCache & { hits: number; sets: number } {
+  const c = { hits: 0, sets: 0, key: cache.key, get: (k: string) => {
+    const v = cache.get(k);
+    if (v !== undefined) c.hits++;
+    return v;
+  }, set: (k: string, v: unknown) => {
+    c.sets++;
+    cache.set(k, v);
+  } };
+  return c;
+}
+
+test('a second parse of the same text is a hit with an equal value; another text is a miss', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'));
+  const cache = counting(documentCache(dir));
+  const text = readFileSync(openapiPath, 'utf8');
+  const first = parseDocumentText(text, '/a/kafka-connect.yaml', { cache });
+  const second = parseDocumentText(text, '/b/elsewhere.yaml', { cache });
+  assert.equal(cache.sets, 1);
+  assert.equal(cache.hits, 1);
+  assert.deepEqual(second.value, first.value);
+  assert.notEqual(second.value, first.value, 'a fresh copy, not a shared object');
+  // .inf survives (JSON could not carry it).
+  const inf = parseDocumentText('x: .inf\n', '/c.yaml', { cache });
+  assert.deepEqual(parseDocumentText('x: .inf\n', '/c.yaml', { cache }).value, inf.value);
+  assert.equal((inf.value as { x: number }).x, Infinity);
+  // The same text as .json is parsed by stricter rules: a different key.
+  assert.notEqual(cache.key('{}', 'a.json'), cache.key('{}', 'a.yaml'));
+});
+
+test('a hit still locates pointers at their line and column (the YAML is parsed on demand)', () => {
+  const cache = documentCache(mkdtempSync(join(tmpdir(), 'offsetctl-doccache-')));
+  const text = 'arazzo: 1.0.1\ninfo:\n  title: t\n  version: "1"\n';
+  parseDocumentText(text, '/d.yaml', { cache });
+  const hit = parseDocumentText(text, '/d.yaml', { cache });
+  assert.deepEqual(hit.locate('/info/title'), { line: 3, column: 3 });
+});
+
+test('a corrupted or foreign cache file is ignored and replaced', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'));
+  const cache = counting(documentCache(dir));
+  const text = 'a: 1\n';
+  parseDocumentText(text, '/e.yaml', { cache });
+  const folder = join(dir, 'cache', 'documents');
+  const [file] = readdirSync(folder);
+  assert.ok(file);
+  for (const junk of [Buffer.from('not v8 at all'), Buffer.alloc(0), Buffer.from([0xff, 0x0f, 0x6f, 0x22, 0x01, 0x61])]) {
+    writeFileSync(join(folder, file), junk);
+    const doc = parseDocumentText(text, '/e.yaml', { cache });
+    assert.deepEqual(doc.value, { a: 1 });
+  }
+  assert.equal(cache.hits, 0);
+  assert.deepEqual(parseDocumentText(text, '/e.yaml', { cache }).value, { a: 1 });
+  assert.equal(cache.hits, 1, 'rewritten after the corruption');
+});
+
+test('concurrent offsetctl processes share one cache folder without errors', async () => {
+  const stateDir = mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'));
+  const args = ['workflow', 'validate', seed, '--source', `kafkaConnectApi=${openapiPath}`, '--state-dir', stateDir];
+  const run = () => new Promise<{ status: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'offsetctl'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (status) => resolve({ status, out }));
+  });
+  const results = await Promise.all([run(), run(), run(), run()]);
+  for (const r of results) {
+    assert.equal(r.status, 0, r.out);
+    assert.match(r.out, /: valid/);
+  }
+  const files = readdirSync(join(stateDir, 'cache', 'documents'));
+  assert.equal(files.filter((f) => f.endsWith('.tmp')).length, 0, 'no temp files left');
+  assert.equal(files.length, 2, 'one entry per document (workflow and OpenAPI)');
+  const again = await runCli(args);
+  assert.equal(again.status, 0, again.stderr);
+});
