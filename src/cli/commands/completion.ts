@@ -63,7 +63,7 @@ export function describe(program: Command): CompletionNode[] {
       subcommands: visible.map((c) => c.name()),
       flags: [...options.map((o) => o.long ?? o.short ?? '').filter(Boolean), ...options.map((o) => o.short ?? '').filter(Boolean), '--help'],
       valueFlags: options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)),
-      takesConnector: args[0]?.name() === 'connector',
+      takesConnector: args[0]?.name() === 'connector' || args[0]?.name() === 'connectors',
     });
     for (const sub of visible) visit(sub, [...path, sub.name()]);
   };
