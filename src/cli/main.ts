@@ -31,8 +31,9 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : 2;
       return;
     }
-    // `workflow` commands have no connection flags: they get the neutral hint only.
-    if (!(err instanceof ReportedFailure) || err.message !== '') process.stderr.write(`${formatError(err, { flagAdvice: args[0] !== 'workflow' })}\n`);
+    // Each command gets advice about its own flags only: `workflow` commands have --source and
+    // --server but no connection flags; the others the reverse.
+    if (!(err instanceof ReportedFailure) || err.message !== '') process.stderr.write(`${formatError(err, { flagAdvice: args[0] === 'workflow' ? 'workflow' : 'connection' })}\n`);
     process.exitCode = exitStatusFor(err);
   }
 }

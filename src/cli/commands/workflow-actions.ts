@@ -11,6 +11,7 @@ import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
+import { advisedResult } from '../flag-advice.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -171,9 +172,11 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
         signal: abort.signal,
         ...(format === 'text' ? { onEvent: createTextProgress(out) } : {}),
       });
-      if (format === 'text') out(renderTextSummary(result));
-      else if (format === 'json') out(renderJson(result));
-      else out(renderJunit(result));
+      // The engine's errors are neutral; here they gain advice about this command's flags.
+      const shown = advisedResult(result);
+      if (format === 'text') out(renderTextSummary(shown));
+      else if (format === 'json') out(renderJson(shown));
+      else out(renderJunit(shown));
       failed = result.status === 'failed';
     } finally {
       process.off('SIGINT', onSigint);
@@ -181,8 +184,8 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     }
   } catch (err) {
     // Refusals still give scripts and CI their one document; main.ts sets the exit status.
-    if (format === 'json') out(renderJson(refusalResult(opts.workflow, err)));
-    if (format === 'junit') out(renderJunit(refusalResult(opts.workflow, err)));
+    if (format === 'json') out(renderJson(advisedResult(refusalResult(opts.workflow, err))));
+    if (format === 'junit') out(renderJunit(advisedResult(refusalResult(opts.workflow, err))));
     throw err;
   }
   // The report above is the whole account; main sets the exit status.
@@ -219,7 +222,7 @@ export async function planCommand(file: string, opts: SourceArgs & InputArgs & {
     plan = await planFor(opts);
   } catch (err) {
     // A plan needs no server: without one, URLs are shown under a {server} placeholder.
-    if ((err as { code?: unknown }).code !== 'E_SOURCE' || !/server/.test(String((err as Error).message))) throw err;
+    if ((err as { code?: unknown }).code !== 'E_SOURCE' || (err as { hint?: { kind?: unknown } }).hint?.kind !== 'set-server') throw err;
     plan = await planFor({ ...opts, server: [...(opts.server ?? []), PLACEHOLDER_SERVER] });
     for (const step of plan.steps) if (step.request) step.request.url = step.request.url.replace(PLACEHOLDER_SERVER, '{server}');
   }
