@@ -8,7 +8,7 @@ test('each engine hint becomes advice about the `workflow` commands\' own flags'
   const advice = (hint: ArazzoHint) => flagAdviceFor(new ArazzoError('E_SOURCE', 'x', { hint }), 'workflow');
   assert.equal(advice({ kind: 'map-source', source: 'api' }), 'map it with --source api=<file>');
   assert.equal(advice({ kind: 'map-source' }), 'map it with --source <name>=<file>');
-  assert.equal(advice({ kind: 'allow-remote', source: 'far' }), 'pass --allow-remote to fetch it, or map it with --source far=path/to/description.yaml');
+  assert.equal(advice({ kind: 'allow-remote', source: 'far' }), 'pass --allow-remote, or --source far=path/to/description.yaml');
   assert.equal(advice({ kind: 'set-server', source: 'api' }), 'pass --server api=http://host:port (or --server http://host:port for all sources)');
   assert.equal(advice({ kind: 'choose-workflow', ids: ['a', 'b'] }), 'choose one with --workflow <id>');
   assert.equal(advice({ kind: 'provide-input', names: ['connector'] }), 'pass it with --input connector=... or in --inputs <file>');

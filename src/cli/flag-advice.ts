@@ -21,7 +21,7 @@ function workflowAdvice(hint: ArazzoHint): string {
     case 'map-source':
       return `map it with --source ${hint.source ?? '<name>'}=<file>`;
     case 'allow-remote':
-      return `pass --allow-remote to fetch it, or map it with --source ${hint.source}=path/to/description.yaml`;
+      return `pass --allow-remote, or --source ${hint.source}=path/to/description.yaml`;
     case 'set-server':
       return `pass --server ${hint.source}=http://host:port (or --server http://host:port for all sources)`;
     case 'choose-workflow':

@@ -198,6 +198,8 @@ describe('offsetctl workflow', () => {
     const typo = await offsetctl(['workflow', 'validate', file, ...source, '--source', 'apu=x.yaml']);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /the source mapping "apu" names no sourceDescription; the names are: api — check --source apu=\.\.\./);
+    const typoJson = await offsetctl(['workflow', 'validate', file, ...source, '--source', 'apu=x.yaml', '--output', 'json']);
+    assert.match((JSON.parse(typoJson.stdout) as { error: { message: string } }).error.message, /the names are: api — check --source apu=\.\.\./);
   });
 
   it('refuses bad arguments and unknown workflows with exit 2', async () => {

@@ -4,14 +4,14 @@ import { readFile } from 'node:fs/promises';
 // building, ajv for inputs) is imported by the commands that run or plan.
 import { assertValid, loadDocumentFile, validateArazzo } from '../../arazzo/document/index.js';
 import { loadSources } from '../../arazzo/sources/index.js';
-import type { Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
+import type { ArazzoHint, Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
-import { advisedResult } from '../flag-advice.js';
+import { advisedError, advisedResult } from '../flag-advice.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -203,8 +203,9 @@ export async function validateCommand(file: string, opts: SourceArgs & { output?
     const { warnings } = await openDocument(file, opts);
     out(`${JSON.stringify({ file, valid: true, diagnostics: warnings }, null, 2)}\n`);
   } catch (err) {
-    const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[] };
-    out(`${JSON.stringify({ file, valid: false, error: { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err) }, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
+    const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[]; hint?: ArazzoHint };
+    const error = advisedError({ code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) });
+    out(`${JSON.stringify({ file, valid: false, error, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
     throw err;
   }
 }
