@@ -36,6 +36,35 @@ export const REFUSAL_CODES: ReadonlySet<ArazzoErrorCode> = new Set([
   'E_WORKFLOW_NOT_FOUND',
 ]);
 
+/**
+ * What the caller could change to get past an error, said without naming any caller's options:
+ * the engine knows nothing of the CLI. A front end turns a hint into advice about its own flags
+ * (src/cli/flag-advice.ts), and one that lacks those flags (a shipped workflow run by `rewind`)
+ * shows the neutral message alone.
+ */
+export type ArazzoHint =
+  /** Point the source at another (local) description. No `source`: whichever source is meant. */
+  | { kind: 'map-source'; source?: string }
+  /** Allow fetching remote descriptions, or map the source to a local one. */
+  | { kind: 'allow-remote'; source: string }
+  /** Give the source a server URL (or bootstrap servers) to send to. */
+  | { kind: 'set-server'; source: string }
+  /** The document has several workflows: say which one to run. */
+  | { kind: 'choose-workflow'; ids: string[] }
+  /** Required workflow inputs without a value. */
+  | { kind: 'provide-input'; names: string[] }
+  /** The endless-loop guard stopped the run: raise the step budget if the loop is intended. */
+  | { kind: 'raise-step-budget' }
+  /** A source mapping (`map`) or server (`server`) given by the caller names no sourceDescription. */
+  | { kind: 'unknown-source-name'; given: 'map' | 'server'; name: string };
+
+/** An error as runs report it (step and workflow results, events): plain data. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  hint?: ArazzoHint;
+}
+
 export interface Diagnostic extends SourceLocation {
   code: string;
   message: string;
@@ -46,13 +75,15 @@ export class ArazzoError extends Error {
   readonly code: ArazzoErrorCode;
   readonly location: SourceLocation | undefined;
   readonly diagnostics: Diagnostic[];
+  readonly hint: ArazzoHint | undefined;
 
-  constructor(code: ArazzoErrorCode, message: string, options: { location?: SourceLocation; diagnostics?: Diagnostic[]; cause?: unknown } = {}) {
+  constructor(code: ArazzoErrorCode, message: string, options: { location?: SourceLocation; diagnostics?: Diagnostic[]; hint?: ArazzoHint; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ArazzoError';
     this.code = code;
     this.location = options.location;
     this.diagnostics = options.diagnostics ?? [];
+    this.hint = options.hint;
   }
 }
 

@@ -1,6 +1,6 @@
 // The engine's public surface: what the CLI and the ops layer use. Nothing here knows Kafka.
 export { ArazzoError, REFUSAL_CODES, formatLocation } from './errors.js';
-export type { ArazzoErrorCode, Diagnostic, SourceLocation } from './errors.js';
+export type { ArazzoErrorCode, ArazzoHint, Diagnostic, ErrorInfo, SourceLocation } from './errors.js';
 export type * from './types.js';
 export type { ExpressionContext, HttpExchange } from './context.js';
 export { loadDocumentFile, parseDocumentText, validateArazzo, assertValid } from './document/index.js';

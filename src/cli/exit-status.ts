@@ -3,7 +3,7 @@
 // that); nothing decides an exit status from message text. Only main.ts sets the status.
 import { formatLocation, type ArazzoErrorCode } from '../arazzo/errors.js';
 import { redactText } from '../http/redact.js';
-import { flagAdviceFor } from './flag-advice.js';
+import { withFlagAdvice, type FlagSet } from './flag-advice.js';
 import type { OpsErrorCode } from '../ops/errors.js';
 import type { SandboxErrorCode } from '../sandbox/errors.js';
 import type { StoreErrorCode } from '../store/errors.js';
@@ -74,18 +74,19 @@ export function exitStatusFor(err: unknown): 0 | 1 | 2 {
 }
 
 /**
- * The error as the CLI prints it. `flagAdvice`: the command has the connection flags, so a
- * lower layer's neutral hint (credentials, client certificate, trust) becomes advice about them.
+ * The error as the CLI prints it. `flagAdvice`: which flags the command has (`true`: the
+ * connection flags), so a lower layer's neutral hint (credentials, trust; a source to map, a
+ * server to set) becomes advice about them. Without it the neutral message stands alone.
  */
-export function formatError(err: unknown, options: { flagAdvice?: boolean } = {}): string {
+export function formatError(err: unknown, options: { flagAdvice?: boolean | FlagSet } = {}): string {
   const e = err as { code?: string; message?: string; location?: Parameters<typeof formatLocation>[0]; diagnostics?: Array<{ message: string; file?: string; line?: number; column?: number; pointer?: string }> };
   const lines: string[] = [];
   const where = formatLocation(e.location);
   const message = e.message ?? String(err);
   // Loader messages may already start with their location: do not print it twice.
   const prefix = where && !message.startsWith(where) ? `${where}: ` : '';
-  const advice = options.flagAdvice ? flagAdviceFor(err) : undefined;
-  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${message}${advice ? ` — ${advice}` : ''}`);
+  const flags = options.flagAdvice === true ? 'connection' : options.flagAdvice || undefined;
+  lines.push(`error${e.code ? ` [${e.code}]` : ''}: ${prefix}${flags ? withFlagAdvice(message, err, flags) : message}`);
   for (const d of e.diagnostics ?? []) {
     const loc = formatLocation(d);
     lines.push(`  ${loc ? loc + ': ' : ''}${d.message}${d.pointer ? ` (at ${d.pointer})` : ''}`);

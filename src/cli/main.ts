@@ -58,8 +58,9 @@ export async function main(argv: string[]): Promise<void> {
       if (err.message !== '') process.stderr.write(`${formatError(err)}\n`);
       return;
     }
-    // `workflow` commands have no connection flags: they get the neutral hint only.
-    const message = formatError(err, { flagAdvice: args[0] !== 'workflow' });
+    // Each command gets advice about its own flags only: `workflow` commands have --source and
+    // --server but no connection flags; the others the reverse.
+    const message = formatError(err, { flagAdvice: args[0] === 'workflow' ? 'workflow' : 'connection' });
     // With --output json a refusal or failure is also one JSON object on stdout, for scripts.
     // (`workflow run` and `workflow validate` print their own result document.)
     const printsOwnJson = args[0] === 'workflow' && (args[1] === 'run' || args[1] === 'validate');

@@ -257,7 +257,8 @@ describe('actions', () => {
 `, { maxSteps: 25 });
     assert.equal(result.status, 'failed');
     assert.equal(result.error?.code, 'E_STEP_BUDGET');
-    assert.match(result.error!.message, /25 step executions.*"endless\/spin" ran 25 times.*--max-steps/);
+    assert.match(result.error!.message, /25 step executions.*"endless\/spin" ran 25 times.*raise the step budget/);
+    assert.deepEqual(result.error!.hint, { kind: 'raise-step-budget' });
     assert.equal(result.steps.length, 25);
   });
 

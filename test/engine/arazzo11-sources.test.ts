@@ -31,7 +31,7 @@ describe('$self and base URIs (Appendix B)', () => {
     const registry = await loadSources(d, { allowRemote: true, fetchText: async (url) => (fetched.push(url), OPENAPI) });
     assert.deepEqual(fetched, ['https://api.example.com/specs/petstore.yaml']);
     assert.equal(registry.baseUri, 'https://api.example.com/workflows/purchase.arazzo.yaml');
-    await assert.rejects(loadSources(d), /source "petstore" is remote \(https:\/\/api\.example\.com\/specs\/petstore\.yaml\); pass --allow-remote/);
+    await assert.rejects(loadSources(d), /source "petstore" is remote \(https:\/\/api\.example\.com\/specs\/petstore\.yaml\); allow remote sources to fetch it/);
   });
 
   it('a relative $self resolves against the retrieval URI first', async () => {

@@ -173,6 +173,35 @@ describe('offsetctl workflow', () => {
     assert.match(run.stderr, /E_SOURCE.*--server/);
   });
 
+  it('turns the engine\'s neutral hints into advice about its own flags', async () => {
+    const file = await writeDoc('hints.arazzo.yaml', `
+  - workflowId: needs
+    inputs: {type: object, required: [connector], properties: {connector: {type: string}}}
+    steps:
+      - stepId: status
+        operationId: getStatus
+  - workflowId: other
+    steps:
+      - stepId: status
+        operationId: getStatus
+`);
+    const source = ['--source', `api=${runnerApi}`, '--server', api.url];
+    const missing = await offsetctl(['workflow', 'run', file, ...source, '--workflow', 'needs']);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /E_INPUTS.*input "connector": is required — pass it with --input connector=\.\.\. or in --inputs <file>/);
+    const which = await offsetctl(['workflow', 'run', file, ...source, '--output', 'json']);
+    assert.equal(which.code, 2);
+    const doc = JSON.parse(which.stdout) as { error: { code: string; message: string; hint: unknown } };
+    assert.equal(doc.error.code, 'E_WORKFLOW_NOT_FOUND');
+    assert.match(doc.error.message, /\(needs, other\): say which one to run — choose one with --workflow <id>/);
+    assert.deepEqual(doc.error.hint, { kind: 'choose-workflow', ids: ['needs', 'other'] });
+    const typo = await offsetctl(['workflow', 'validate', file, ...source, '--source', 'apu=x.yaml']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /the source mapping "apu" names no sourceDescription; the names are: api — check --source apu=\.\.\./);
+    const typoJson = await offsetctl(['workflow', 'validate', file, ...source, '--source', 'apu=x.yaml', '--output', 'json']);
+    assert.match((JSON.parse(typoJson.stdout) as { error: { message: string } }).error.message, /the names are: api — check --source apu=\.\.\./);
+  });
+
   it('refuses bad arguments and unknown workflows with exit 2', async () => {
     const bad = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--output', 'xml']);
     assert.equal(bad.code, 2);

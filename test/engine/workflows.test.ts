@@ -213,7 +213,7 @@ describe('workflows', () => {
 
   it('needs a workflow id when the document has several workflows', async () => {
     const registry = await registryFor(DOC, server.url);
-    await assert.rejects(runWorkflow({ registry, inputs: {}, http }), (err: unknown) => err instanceof ArazzoError && err.code === 'E_WORKFLOW_NOT_FOUND' && /login, main, child.*--workflow/.test(err.message));
+    await assert.rejects(runWorkflow({ registry, inputs: {}, http }), (err: unknown) => err instanceof ArazzoError && err.code === 'E_WORKFLOW_NOT_FOUND' && /login, main, child.*say which one to run/.test(err.message) && err.hint?.kind === 'choose-workflow');
   });
 
   it('plans requests without sending, showing unknown runtime values as their expressions', async () => {

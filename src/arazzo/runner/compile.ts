@@ -201,7 +201,7 @@ function resolveOperation(registry: SourceRegistry, step: Step): ResolvedOperati
   try {
     return registry.resolveOperation(step);
   } catch (err) {
-    if (err instanceof ArazzoError && err.code === 'E_REQUEST') throw new ArazzoError('E_SOURCE', err.message, { cause: err });
+    if (err instanceof ArazzoError && err.code === 'E_REQUEST') throw new ArazzoError('E_SOURCE', err.message, { ...(err.hint ? { hint: err.hint } : {}), cause: err });
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 // The runner's typed events. Renderers and the journal consume them; the runner awaits each
 // listener call before it continues, so a journal can flush to disk before the next step starts.
+import type { ErrorInfo } from '../errors.js';
 import type { CriterionResult } from '../criteria/index.js';
 
 interface EventBase {
@@ -70,7 +71,7 @@ export interface StepFinishedEvent extends EventBase {
   stepId: string;
   status: 'passed' | 'failed';
   outputs: Record<string, unknown>;
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
   /** 1.1 AsyncAPI steps: the topic and where the message sent or received is. */
   message?: { action: 'send' | 'receive'; address: string; partition?: number; offset?: string };
 }
@@ -80,7 +81,7 @@ export interface WorkflowFinishedEvent extends EventBase {
   workflowId: string;
   status: 'passed' | 'failed';
   outputs: Record<string, unknown>;
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
 }
 
 export type RunEvent =

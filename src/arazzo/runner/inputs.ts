@@ -67,7 +67,7 @@ export function compileInputs(schema: unknown, components: Components | undefine
     validate ??= compileSchema(root, workflow);
     // Defaults are written into the value ajv validates: validate a copy, never the caller's object.
     const value = structuredClone(inputs);
-    if (!validate(value)) throw new ArazzoError('E_INPUTS', describeInputErrors(workflowId, validate.errors ?? []));
+    if (!validate(value)) throw inputsError(workflowId, validate.errors ?? []);
     return value;
   };
 }
@@ -94,11 +94,17 @@ function inputName(error: ErrorObject): string {
 
 function describeOne(error: ErrorObject): string {
   const name = inputName(error);
-  if (error.keyword === 'required') return `input "${name}": is required (pass it with --input ${name}=... or in --inputs)`;
+  if (error.keyword === 'required') return `input "${name}": is required`;
   if (error.keyword === 'additionalProperties') return `input "${name}": is not an input of this workflow (the schema forbids other inputs)`;
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
   const suffix = allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
   return `input "${name}": ${error.message ?? 'is invalid'}${suffix}`;
+}
+
+/** The refusal, with the missing required inputs as a hint (a front end knows how they are given). */
+function inputsError(workflowId: string, errors: ErrorObject[]): ArazzoError {
+  const missing = [...new Set(errors.filter((e) => e.keyword === 'required').map(inputName))];
+  return new ArazzoError('E_INPUTS', describeInputErrors(workflowId, errors), missing.length > 0 ? { hint: { kind: 'provide-input', names: missing } } : {});
 }
 
 export function describeInputErrors(workflowId: string, errors: ErrorObject[]): string {

@@ -45,7 +45,7 @@ export function compileMessageStep(registry: SourceRegistry, step: Step, where: 
     target = registry.resolveMessage(step);
   } catch (err) {
     const e = err as ArazzoError;
-    throw new ArazzoError(e.code === 'E_OPERATION' ? 'E_OPERATION' : 'E_SOURCE', `${where}: ${e.message}`, { cause: err });
+    throw new ArazzoError(e.code === 'E_OPERATION' ? 'E_OPERATION' : 'E_SOURCE', `${where}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: err });
   }
   const compiled: CompiledMessageStep = {
     action: target.action,

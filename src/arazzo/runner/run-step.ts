@@ -3,6 +3,7 @@
 // the workflow runner's job; a failure here is data (the step's outcome), never a throw, except
 // for cancellation.
 import type { CriterionResult } from '../criteria/index.js';
+import { ArazzoError, type ErrorInfo } from '../errors.js';
 import { evaluateCriterion } from '../criteria/index.js';
 import type { ExpressionContext, HttpExchange } from '../context.js';
 import type { HttpResponse } from '../../http/client.js';
@@ -26,9 +27,12 @@ export class RunAborted extends Error {
   }
 }
 
-export function errorInfo(err: unknown): { code: string; message: string } {
+export function errorInfo(err: unknown): ErrorInfo {
   const e = err as { code?: unknown; message?: unknown };
-  return { code: typeof e?.code === 'string' ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(err) };
+  const info: ErrorInfo = { code: typeof e?.code === 'string' ? e.code : 'E_INTERNAL', message: typeof e?.message === 'string' ? e.message : String(err) };
+  // The hint travels with the result, so a front end can still give advice about its own options.
+  if (err instanceof ArazzoError && err.hint) info.hint = err.hint;
+  return info;
 }
 
 // Content types seen so far and whether they are JSON: a loop sees the same one every time.

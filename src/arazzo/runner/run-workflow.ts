@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CriterionResult } from '../criteria/index.js';
 import type { ExpressionContext } from '../context.js';
 import type { Criterion, FailureAction } from '../types.js';
-import { ArazzoError } from '../errors.js';
+import { ArazzoError, type ErrorInfo } from '../errors.js';
 import type { SourceRegistry } from '../sources/index.js';
 import { chooseAction, retryDelayMs } from './actions.js';
 import { compileReachable, compileWorkflow, documentOf, findWorkflowRef, type CompiledStep, type CompiledWorkflow, type CompiledWorkflowRef } from './compile.js';
@@ -31,7 +31,7 @@ export function selectWorkflow(registry: SourceRegistry, workflowId: string | un
   if (workflowId !== undefined) return findWorkflowRef(registry, workflowId, 'the run');
   const workflows = documentOf(registry).workflows;
   if (workflows.length === 1) return { ref: workflows[0]!.workflowId, workflow: workflows[0]!, registry };
-  throw new ArazzoError('E_WORKFLOW_NOT_FOUND', `the document has ${workflows.length} workflows (${workflows.map((w) => w.workflowId).join(', ')}): choose one with --workflow <id>`);
+  throw new ArazzoError('E_WORKFLOW_NOT_FOUND', `the document has ${workflows.length} workflows (${workflows.map((w) => w.workflowId).join(', ')}): say which one to run`, { hint: { kind: 'choose-workflow', ids: workflows.map((w) => w.workflowId) } });
 }
 
 /**
@@ -154,7 +154,8 @@ function countStep(state: RunState, cw: CompiledWorkflow, cs: CompiledStep): voi
     for (const [step, n] of state.counts) if (n > (state.counts.get(busiest) ?? 0)) busiest = step;
     throw new ArazzoError(
       'E_STEP_BUDGET',
-      `step budget exhausted: ${state.maxSteps} step executions in this run, and step "${state.stepNames.get(busiest) ?? busiest.stepId}" ran ${state.counts.get(busiest) ?? 0} times (a goto or retry loop that never ends?). If the loop is intended, raise the budget with --max-steps <n> (option maxSteps)`,
+      `step budget exhausted: ${state.maxSteps} step executions in this run, and step "${state.stepNames.get(busiest) ?? busiest.stepId}" ran ${state.counts.get(busiest) ?? 0} times (a goto or retry loop that never ends?). If the loop is intended, raise the step budget (option maxSteps)`,
+      { hint: { kind: 'raise-step-budget' } },
     );
   }
   state.used += 1;
@@ -494,5 +495,5 @@ function describeFailure(cw: CompiledWorkflow, result: StepResult): string {
 type StepOutcomeKind =
   | { kind: 'passed' }
   | { kind: 'end' }
-  | { kind: 'failed'; error?: { code: string; message: string } }
+  | { kind: 'failed'; error?: ErrorInfo }
   | { kind: 'goto-workflow'; ref: string; action: ActionLike; ctx: ExpressionContext };

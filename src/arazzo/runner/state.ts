@@ -1,4 +1,5 @@
 // The runner's own state for one run (shared by nested workflows) and its public result types.
+import type { ErrorInfo } from '../errors.js';
 import type { CriterionResult } from '../criteria/index.js';
 import type { HttpSender } from '../../http/client.js';
 import type { MessageTransport, StartPosition } from '../messaging.js';
@@ -22,7 +23,7 @@ export interface StepResult {
   failedCriteria: CriterionResult[];
   /** The action taken after the step, if any. */
   action?: { name: string; type: 'end' | 'goto' | 'retry' };
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
   durationMs: number;
 }
 
@@ -32,7 +33,7 @@ export interface WorkflowResult {
   outputs: Record<string, unknown>;
   /** Every step execution of the run in order, nested workflows and dependsOn included. */
   steps: StepResult[];
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
 }
 
 export interface ResumePoint {
@@ -63,7 +64,7 @@ export interface RunWorkflowOptions {
 export interface WorkflowOutcome {
   status: 'passed' | 'failed';
   outputs: Record<string, unknown>;
-  error?: { code: string; message: string };
+  error?: ErrorInfo;
 }
 
 export interface RunState {

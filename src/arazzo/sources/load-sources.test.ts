@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { loadDocumentFile, parseDocumentText } from '../document/index.js';
-import { ArazzoError } from '../errors.js';
+import { ArazzoError, type ArazzoHint } from '../errors.js';
 import { describeOperation, loadSources } from './index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -18,11 +18,16 @@ const CONNECTORS = fixture('kafka-connect-connectors.openapi.yaml');
 const OFFSETS = fixture('kafka-connect-offsets.openapi.yaml');
 const ALL = fixture('kafka-connect.openapi.yaml');
 
-function isError(code: string, ...patterns: RegExp[]) {
+function isError(code: string, ...patterns: Array<RegExp | ArazzoHint>) {
   return (err: unknown): boolean => {
     assert.ok(err instanceof ArazzoError, String(err));
     assert.equal(err.code, code, err.message);
-    for (const pattern of patterns) assert.match(err.message, pattern);
+    // The engine names no CLI flag: the fix is a neutral hint the CLI turns into flag advice.
+    assert.doesNotMatch(err.message, /--[a-z]/, err.message);
+    for (const pattern of patterns) {
+      if (pattern instanceof RegExp) assert.match(err.message, pattern);
+      else assert.deepEqual(err.hint, pattern);
+    }
     return true;
   };
 }
@@ -133,10 +138,10 @@ test('--server overrides: one URL for all sources, a named one wins', async () =
   });
   assert.equal(sources.resolveOperation({ operationId: 'stopConnector' }).serverUrl, 'http://127.0.0.1:18083');
   assert.equal(sources.resolveOperation({ operationId: 'resetConnectorOffsets' }).serverUrl, 'http://127.0.0.1:28083/base');
-  await assert.rejects(loadSources(doc, { overrides: { connectorsApi: CONNECTORS, offsetsApi: OFFSETS }, servers: { byName: { offsetApi: 'http://x' } } }), isError('E_SOURCE', /--server offsetApi/, /connectorsApi, offsetsApi/));
+  await assert.rejects(loadSources(doc, { overrides: { connectorsApi: CONNECTORS, offsetsApi: OFFSETS }, servers: { byName: { offsetApi: 'http://x' } } }), isError('E_SOURCE', /server given for "offsetApi"/, /connectorsApi, offsetsApi/, { kind: 'unknown-source-name', given: 'server', name: 'offsetApi' }));
 });
 
-test('no server at all, or a relative one for a local file, asks for --server', async () => {
+test('no server at all, or a relative one for a local file, asks for a server', async () => {
   const dir = await tempDir({
     'none.yaml': { openapi: '3.1.0', info: { title: 'n', version: '1' }, paths: { '/a': { get: { operationId: 'a', responses: {} } } } },
     'relative.yaml': { openapi: '3.0.0', info: { title: 'r', version: '1' }, servers: [{ url: '/api' }], paths: { '/b': { get: { operationId: 'b', responses: {} } } } },
@@ -144,15 +149,15 @@ test('no server at all, or a relative one for a local file, asks for --server', 
   });
   const sources = await loadSources(await loadDocumentFile(join(dir, 'flow.arazzo.yaml')));
   assert.deepEqual(sources.checkOperations(), []); // a missing server does not stop validation or plan
-  assert.throws(() => sources.resolveOperation({ operationId: 'a' }), isError('E_REQUEST', /"noneApi"/, /--server noneApi=/));
-  assert.throws(() => sources.resolveOperation({ operationId: 'b' }), isError('E_REQUEST', /relative server URL "\/api"/, /--server relApi=/));
+  assert.throws(() => sources.resolveOperation({ operationId: 'a' }), isError('E_REQUEST', /"noneApi"/, /set a server/, { kind: 'set-server', source: 'noneApi' }));
+  assert.throws(() => sources.resolveOperation({ operationId: 'b' }), isError('E_REQUEST', /relative server URL "\/api"/, { kind: 'set-server', source: 'relApi' }));
 });
 
-test('a missing source file names the source, the resolved path and the --source fix', async () => {
+test('a missing source file names the source, the resolved path and the map-source fix', async () => {
   const doc = await loadDocumentFile(resolve(seeds, 'reset-connector-offsets.arazzo.yaml'));
   const expected = resolve(seeds, '../openapi/kafka-connect.yml');
-  await assert.rejects(loadSources(doc), isError('E_SOURCE', /"kafkaConnectApi"/, new RegExp(expected.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), /--source kafkaConnectApi=/));
-  await assert.rejects(loadSources(doc, { overrides: { kafkaConnectApi: ALL, typo: ALL } }), isError('E_SOURCE', /--source typo=/));
+  await assert.rejects(loadSources(doc), isError('E_SOURCE', /"kafkaConnectApi"/, new RegExp(expected.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')), /map the source to a local description/, { kind: 'map-source', source: 'kafkaConnectApi' }));
+  await assert.rejects(loadSources(doc, { overrides: { kafkaConnectApi: ALL, typo: ALL } }), isError('E_SOURCE', /source mapping "typo"/, { kind: 'unknown-source-name', given: 'map', name: 'typo' }));
 });
 
 test('--source paths are resolved against baseDir (default cwd), document urls against the document folder', async () => {
@@ -246,7 +251,7 @@ test('remote sources need allowRemote; then they are fetched and relative server
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const doc = parseDocumentText(stringify(flow([{ name: 'remote', url: `${base}/specs/api.yaml` }], [{ stepId: 's', operationId: 'ping' }])), '/tmp/remote.arazzo.yaml');
-    await assert.rejects(loadSources(doc), isError('E_SOURCE', /--allow-remote/, /--source remote=/));
+    await assert.rejects(loadSources(doc), isError('E_SOURCE', /allow remote sources/, { kind: 'allow-remote', source: 'remote' }));
     const sources = await loadSources(doc, { allowRemote: true });
     assert.equal(sources.resolveOperation({ operationId: 'ping' }).serverUrl, `${base}/v2`);
     const missing = parseDocumentText(stringify(flow([{ name: 'gone', url: `${base}/nope.yaml` }], [{ stepId: 's', operationId: 'ping' }])), '/tmp/remote.arazzo.yaml');

@@ -83,7 +83,7 @@ async function loadRegistry(doc: LoadedDocument, ctx: LoadContext): Promise<_Reg
     const kind = detectKind(loaded.value);
     const declaredType = entry['type'];
     if (declaredType !== undefined && kind !== declaredType) {
-      throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI, AsyncAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source with --source ${name}=<file>`);
+      throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI, AsyncAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source to another description`, { hint: { kind: 'map-source', source: name } });
     }
     if (kind === 'asyncapi') {
       if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; run \`offsetctl workflow upgrade ${doc.file}\` to move the document to 1.1.0`);
@@ -166,7 +166,8 @@ async function readLocalSource(name: string, location: string): Promise<LoadedDo
   } catch (err) {
     const e = err as ArazzoError;
     if (e.code === 'E_DOCUMENT_READ') {
-      throw new ArazzoError('E_SOURCE', `source "${name}": cannot read ${location} (${e.message.replace(/^cannot read [^:]*: /, '').replace(/; check the path$/, '')}); map it to a local file with --source ${name}=path/to/description.yaml`, {
+      throw new ArazzoError('E_SOURCE', `source "${name}": cannot read ${location} (${e.message.replace(/^cannot read [^:]*: /, '').replace(/; check the path$/, '')}); map the source to a local description`, {
+        hint: { kind: 'map-source', source: name },
         location: { file: location },
         cause: err,
       });
@@ -177,13 +178,13 @@ async function readLocalSource(name: string, location: string): Promise<LoadedDo
 
 async function fetchSource(name: string, url: string, opts: SourceOptions): Promise<LoadedDocument> {
   if (!opts.allowRemote) {
-    throw new ArazzoError('E_SOURCE', `source "${name}" is remote (${url}); pass --allow-remote to fetch it, or map it to a local file with --source ${name}=path/to/description.yaml`);
+    throw new ArazzoError('E_SOURCE', `source "${name}" is remote (${url}); allow remote sources to fetch it, or map the source to a local description`, { hint: { kind: 'allow-remote', source: name } });
   }
   let text: string;
   try {
     text = await (opts.fetchText ?? defaultFetchText)(url);
   } catch (err) {
-    throw new ArazzoError('E_SOURCE', `source "${name}": fetching ${url} failed: ${(err as Error).message}; check the URL or map the source with --source ${name}=<file>`, { cause: err });
+    throw new ArazzoError('E_SOURCE', `source "${name}": fetching ${url} failed: ${(err as Error).message}; check the URL or map the source to a local description`, { hint: { kind: 'map-source', source: name }, cause: err });
   }
   try {
     return parseDocumentText(text, url);
@@ -199,7 +200,7 @@ async function defaultFetchText(url: string): Promise<string> {
   return response.text();
 }
 
-/** A `--source` or `--server` name that matches no source is a typo: say so before anything runs. */
+/** A source mapping or server override whose name matches no source is a typo: say so before anything runs. */
 function checkNamesExist(ctx: LoadContext, opts: SourceOptions): void {
   const all = new Set<string>();
   const openapi = new Set<string>();
@@ -209,10 +210,10 @@ function checkNamesExist(ctx: LoadContext, opts: SourceOptions): void {
     for (const name of registry.arazzoSources.keys()) all.add(name);
   }
   for (const name of Object.keys(opts.overrides ?? {})) {
-    if (!all.has(name)) throw new ArazzoError('E_SOURCE', `--source ${name}=... names no sourceDescription; the names are: ${[...all].join(', ') || 'none'}`);
+    if (!all.has(name)) throw new ArazzoError('E_SOURCE', `the source mapping "${name}" names no sourceDescription; the names are: ${[...all].join(', ') || 'none'}`, { hint: { kind: 'unknown-source-name', given: 'map', name } });
   }
   for (const name of Object.keys(opts.servers?.byName ?? {})) {
-    if (!openapi.has(name)) throw new ArazzoError('E_SOURCE', `--server ${name}=... names no OpenAPI or AsyncAPI sourceDescription; the names are: ${[...openapi].join(', ') || 'none'}`);
+    if (!openapi.has(name)) throw new ArazzoError('E_SOURCE', `the server given for "${name}" names no OpenAPI or AsyncAPI sourceDescription; the names are: ${[...openapi].join(', ') || 'none'}`, { hint: { kind: 'unknown-source-name', given: 'server', name } });
   }
 }
 

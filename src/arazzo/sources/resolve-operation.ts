@@ -79,7 +79,7 @@ function findById(sources: ReadonlyMap<string, OpenApiSource>, operationId: stri
 
 function notFound(operationId: string, searched: OpenApiSource[]): ArazzoError {
   const where = searched.map((s) => `${s.name} (${s.location})`).join(', ') || 'no OpenAPI sources';
-  return new ArazzoError('E_OPERATION', `operationId "${operationId}" is not in ${where}; check the spelling, or map the source to the right description with --source <name>=<file>`);
+  return new ArazzoError('E_OPERATION', `operationId "${operationId}" is not in ${where}; check the spelling, or map the source to the right description`, { hint: { kind: 'map-source' } });
 }
 
 function duplicateInSource(operationId: string, source: OpenApiSource, matches: OpenApiOperation[]): ArazzoError {

@@ -1,4 +1,4 @@
-// Which server an operation is sent to: --server overrides, else the OpenAPI servers
+// Which server an operation is sent to: a caller's override wins, else the OpenAPI servers
 // (operation, then path item, then root), first entry, variables set to their defaults.
 
 import { ArazzoError } from '../errors.js';
@@ -14,10 +14,10 @@ export interface ServerOverrides {
 /** The base URL for an operation, without a trailing slash (the path template starts with one). */
 export function selectServer(source: OpenApiSource, operation: OpenApiOperation, overrides: ServerOverrides = {}): string {
   const forced = overrides.byName?.[source.name] ?? overrides.all;
-  if (forced !== undefined) return trimSlash(checkAbsolute(forced, source, '--server'));
+  if (forced !== undefined) return trimSlash(checkAbsolute(forced, source));
   const declared = firstServer(operation.operation) ?? firstServer(operation.pathItem) ?? firstServer(source.doc.value);
   if (!declared) {
-    throw new ArazzoError('E_REQUEST', `source "${source.name}" (${source.location}) declares no servers; pass --server ${source.name}=http://host:port (or --server http://host:port for all sources)`);
+    throw new ArazzoError('E_REQUEST', `source "${source.name}" (${source.location}) declares no servers; set a server for it`, { hint: { kind: 'set-server', source: source.name } });
   }
   const url = substituteVariables(declared, source);
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return trimSlash(url);
@@ -25,7 +25,8 @@ export function selectServer(source: OpenApiSource, operation: OpenApiOperation,
   if (/^https?:/i.test(source.location)) return trimSlash(new URL(url, source.location).href);
   throw new ArazzoError(
     'E_REQUEST',
-    `source "${source.name}" has the relative server URL "${url}" and was loaded from a local file, so there is no host to resolve it against; pass --server ${source.name}=http://host:port`,
+    `source "${source.name}" has the relative server URL "${url}" and was loaded from a local file, so there is no host to resolve it against; set a server for it`,
+    { hint: { kind: 'set-server', source: source.name } },
   );
 }
 
@@ -40,16 +41,16 @@ function substituteVariables(server: Record<string, unknown>, source: OpenApiSou
   return String(server['url']).replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     const variable = variables[name];
     if (isRecord(variable) && variable['default'] !== undefined) return String(variable['default']);
-    throw new ArazzoError('E_REQUEST', `source "${source.name}": server variable "${name}" in "${String(server['url'])}" has no default; add one to the description or pass --server ${source.name}=<url>`);
+    throw new ArazzoError('E_REQUEST', `source "${source.name}": server variable "${name}" in "${String(server['url'])}" has no default; add one to the description or set a server for the source`, { hint: { kind: 'set-server', source: source.name } });
   });
 }
 
-function checkAbsolute(url: string, source: OpenApiSource, flag: string): string {
+function checkAbsolute(url: string, source: OpenApiSource): string {
   try {
     new URL(url);
     return url;
   } catch {
-    throw new ArazzoError('E_REQUEST', `${flag} "${url}" for source "${source.name}" is not an absolute URL; write e.g. http://localhost:8083`);
+    throw new ArazzoError('E_REQUEST', `the server "${url}" set for source "${source.name}" is not an absolute URL; write e.g. http://localhost:8083`, { hint: { kind: 'set-server', source: source.name } });
   }
 }
 

@@ -4,13 +4,14 @@ import { readFile } from 'node:fs/promises';
 // building, ajv for inputs) is imported by the commands that run or plan.
 import { assertValid, loadDocumentFile, validateArazzo } from '../../arazzo/document/index.js';
 import { loadSources } from '../../arazzo/sources/index.js';
-import type { Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
+import type { ArazzoHint, Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
+import { advisedError, advisedResult } from '../flag-advice.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -171,9 +172,11 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
         signal: abort.signal,
         ...(format === 'text' ? { onEvent: createTextProgress(out) } : {}),
       });
-      if (format === 'text') out(renderTextSummary(result));
-      else if (format === 'json') out(renderJson(result));
-      else out(renderJunit(result));
+      // The engine's errors are neutral; here they gain advice about this command's flags.
+      const shown = advisedResult(result);
+      if (format === 'text') out(renderTextSummary(shown));
+      else if (format === 'json') out(renderJson(shown));
+      else out(renderJunit(shown));
       failed = result.status === 'failed';
     } finally {
       process.off('SIGINT', onSigint);
@@ -181,8 +184,8 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     }
   } catch (err) {
     // Refusals still give scripts and CI their one document; main.ts sets the exit status.
-    if (format === 'json') out(renderJson(refusalResult(opts.workflow, err)));
-    if (format === 'junit') out(renderJunit(refusalResult(opts.workflow, err)));
+    if (format === 'json') out(renderJson(advisedResult(refusalResult(opts.workflow, err))));
+    if (format === 'junit') out(renderJunit(advisedResult(refusalResult(opts.workflow, err))));
     throw err;
   }
   // The report above is the whole account; main sets the exit status.
@@ -200,8 +203,9 @@ export async function validateCommand(file: string, opts: SourceArgs & { output?
     const { warnings } = await openDocument(file, opts);
     out(`${JSON.stringify({ file, valid: true, diagnostics: warnings }, null, 2)}\n`);
   } catch (err) {
-    const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[] };
-    out(`${JSON.stringify({ file, valid: false, error: { code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err) }, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
+    const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[]; hint?: ArazzoHint };
+    const error = advisedError({ code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) });
+    out(`${JSON.stringify({ file, valid: false, error, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
     throw err;
   }
 }
@@ -219,7 +223,7 @@ export async function planCommand(file: string, opts: SourceArgs & InputArgs & {
     plan = await planFor(opts);
   } catch (err) {
     // A plan needs no server: without one, URLs are shown under a {server} placeholder.
-    if ((err as { code?: unknown }).code !== 'E_SOURCE' || !/server/.test(String((err as Error).message))) throw err;
+    if ((err as { code?: unknown }).code !== 'E_SOURCE' || (err as { hint?: { kind?: unknown } }).hint?.kind !== 'set-server') throw err;
     plan = await planFor({ ...opts, server: [...(opts.server ?? []), PLACEHOLDER_SERVER] });
     for (const step of plan.steps) if (step.request) step.request.url = step.request.url.replace(PLACEHOLDER_SERVER, '{server}');
   }

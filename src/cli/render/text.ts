@@ -3,6 +3,7 @@
 import type { CriterionResult } from '../../arazzo/criteria/index.js';
 import type { RunEvent, RunEventListener, WorkflowResult } from '../../arazzo/index.js';
 import { redactText, redactValue } from '../../http/redact.js';
+import { advisedError } from '../flag-advice.js';
 
 interface PendingStep {
   request?: string;
@@ -64,7 +65,7 @@ export function createTextProgress(writeRaw: (text: string) => void, topWorkflow
         const message = m ? `  ${m.action} ${m.address}${m.offset !== undefined && m.offset !== '' ? ` (partition ${m.partition}, offset ${m.offset})` : ''}` : '';
         write(`${mark} ${scope}${event.stepId}${p.request ? `  ${p.request}` : ''}${response}${message}\n`);
         for (const c of p.failed) write(`       criterion failed: ${redactText(c.message ?? c.condition)}\n`);
-        if (event.error) write(`       error [${event.error.code}]: ${redactText(event.error.message)}\n`);
+        if (event.error) write(`       error [${event.error.code}]: ${redactText(advisedError(event.error).message)}\n`);
         if (p.action) write(`       action: ${p.action}\n`);
         return;
       }
