@@ -81,6 +81,21 @@ describe('workflow lint', () => {
     assert.ok(report.findings.every((f) => typeof f.line === 'number'));
   });
 
+  it('the seeds, as shipped in examples/seeds, lint with the offsets-after-stop rule firing on their PATCH/DELETE', async () => {
+    const seeds: Array<[string, string[]]> = [
+      ['rewind-connector-offsets.arazzo.yaml', ['--source', `connectorsApi=${connectApi}`, '--source', `offsetsApi=${connectApi}`]],
+      ['reset-connector-offsets.arazzo.yaml', ['--source', `kafkaConnectApi=${connectApi}`]],
+    ];
+    for (const [name, sources] of seeds) {
+      const r = await offsetctl(['workflow', 'lint', join(repoRoot, 'examples', 'seeds', name), ...sources, '--format', 'json']);
+      const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string; severity: string }> };
+      const fired = report.findings.filter((f) => f.rule === 'connect/offsets-after-stop-without-wait');
+      assert.equal(fired.length, 1, `${name}: ${r.stdout}`);
+      assert.equal(fired[0]?.severity, 'error', name);
+      assert.equal(r.code, 1, `${name}: an error finding exits 1`);
+    }
+  });
+
   it("the project's own workflows wait for STOPPED with no tasks: the offsets rule stays quiet", async () => {
     for (const name of ['rewind', 'reset', 'restore']) {
       const r = await offsetctl(['workflow', 'lint', join(repoRoot, 'workflows', `${name}-connector-offsets.arazzo.yaml`), '--format', 'json']);
