@@ -31,7 +31,9 @@ await build({
   target: 'node20.19',
   // CommonJS dependencies inside an ES module bundle still call require() for Node built-ins.
   banner: { js: "import { createRequire as __offsetctlRequire } from 'node:module'; const require = __offsetctlRequire(import.meta.url);" },
-  external: ['better-sqlite3'],
+  // @platformatic/kafka's wasm-utils read native.wasm next to their own module at run time: the
+  // Kafka client stays in node_modules (loaded only by the commands that talk to Kafka).
+  external: ['better-sqlite3', '@platformatic/kafka'],
   // ES module builds first: jsonc-parser's `main` is a UMD wrapper whose inner require()s a
   // bundler cannot follow.
   mainFields: ['module', 'main'],
