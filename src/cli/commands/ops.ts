@@ -127,6 +127,8 @@ async function runChange(opts: ConnectionOptions, change: (conn: OpsConnection, 
     onProgress: progressPrinter(),
   };
   try {
+    // Refuse workers without the offsets API (below 3.6) before anything is read or changed.
+    await (await import('../../ops/worker-version.js')).requireSupportedWorker(conn.http, conn.url);
     const outcome = await change(conn, io);
     if (json) process.stdout.write(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
