@@ -9,6 +9,7 @@ import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
+import { withKillAfterSend } from './test-hooks.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface OperationOutcome {
@@ -57,7 +58,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     });
     const result = await runWorkflow({
-      registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
+      registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: withKillAfterSend(req.http),
       onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
     });
     const snapshotId = journal.snapshotId ?? store.getRun(run.id).context.snapshotId;
