@@ -239,7 +239,11 @@ async function resolveTls(opts: ConnectionOptions, ctx: ConnectionContext | unde
     tls.key = await readPem('client key (--key)', keyPath);
     registerSecret(tls.key);
   }
-  if (opts.insecure === true || ctx?.insecure === true) tls.insecure = true;
+  if (opts.insecure === true || ctx?.insecure === true) {
+    tls.insecure = true;
+    // Every time, on stderr (stdout stays clean for --output json): an unverified server may be anyone.
+    process.stderr.write(`warning: TLS certificates are not verified (${opts.insecure === true ? '--insecure' : 'insecure: true in the context'}): anyone between you and Kafka Connect can read and change this traffic\n`);
+  }
   return tls;
 }
 

@@ -23,6 +23,8 @@ export class FaultProxy {
   #fault: Fault = { kind: 'none' };
   #port = 0;
   readonly requests: string[] = [];
+  /** Every byte sent to the worker, for tests that check what went on the wire. */
+  sent = '';
   connections = 0;
 
   private constructor(readonly target: { host: string; port: number }) {
@@ -60,6 +62,7 @@ export class FaultProxy {
     client.on('close', () => upstream.destroy());
     let seenMethod: string | undefined;
     client.on('data', (chunk: Buffer) => {
+      this.sent += chunk.toString('latin1');
       const line = /^(GET|PUT|POST|PATCH|DELETE|HEAD|OPTIONS) (\S+)/.exec(chunk.toString('latin1'));
       if (line) {
         this.requests.push(`${line[1]} ${line[2]}`);
