@@ -35,3 +35,8 @@ test('a root that does not say its version is let through (the pre-flight reads 
   assert.equal(await requireSupportedWorker(root(200, '<html>'), 'http://w'), undefined);
   assert.equal(await requireSupportedWorker(root(200, '{"name":"gateway"}'), 'http://w'), undefined);
 });
+
+test('an unreachable worker is not this check\'s to report: the command\'s own reads say it', async () => {
+  const failing: HttpSender = { send: async () => { throw Object.assign(new Error('connection refused'), { code: 'E_HTTP' }); } };
+  assert.equal(await requireSupportedWorker(failing, 'http://127.0.0.1:9'), undefined);
+});

@@ -42,7 +42,14 @@ function below(a: [number, number, number], b: [number, number, number]): boolea
  * that follow fail clearly enough if it is not Kafka Connect at all.
  */
 export async function requireSupportedWorker(http: HttpSender, url: string): Promise<WorkerVersion | undefined> {
-  const res = await http.send({ method: 'GET', url: `${url.replace(/\/+$/, '')}/`, headers: { accept: 'application/json' } });
+  let res;
+  try {
+    res = await http.send({ method: 'GET', url: `${url.replace(/\/+$/, '')}/`, headers: { accept: 'application/json' } });
+  } catch {
+    // Unreachable: the command's own checks and reads come next and say so in their words
+    // (and local refusals, like an unknown snapshot id, still come first).
+    return undefined;
+  }
   if (res.status < 200 || res.status >= 300) return undefined;
   let version: unknown;
   try {
