@@ -40,3 +40,25 @@ test('an unreachable worker is not this check\'s to report: the command\'s own r
   const failing: HttpSender = { send: async () => { throw Object.assign(new Error('connection refused'), { code: 'E_HTTP' }); } };
   assert.equal(await requireSupportedWorker(failing, 'http://127.0.0.1:9'), undefined);
 });
+
+test('planReset and planRewind refuse a worker below 3.6 before they read the connector (the console gets it too)', async () => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { openStore } = await import('../store/index.js');
+  const { planRewind, planReset } = await import('./plan.js');
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-wv-')));
+  try {
+    const plans = [
+      (ctx: Parameters<typeof planReset>[0]) => planReset(ctx, { connector: 'c' }),
+      (ctx: Parameters<typeof planReset>[0]) => planRewind(ctx, { connector: 'c', offsets: { offsets: [] } }),
+    ];
+    for (const make of plans) {
+      const http = root(200, JSON.stringify({ version: '3.5.2' }));
+      await assert.rejects(make({ url: 'http://w:8083', http, store }), (e: Error & { code?: string }) => e.code === 'E_PREFLIGHT' && e.message.includes('3.5.2'));
+      assert.deepEqual(http.seen.map((r) => `${r.method} ${r.url}`), ['GET http://w:8083/'], 'nothing but the version read was sent');
+    }
+  } finally {
+    await store.close();
+  }
+});
