@@ -249,7 +249,9 @@ export class SqliteStore implements Store {
       body();
       this.#db.exec('COMMIT');
     } catch (err) {
-      this.#db.exec('ROLLBACK');
+      // SQLite rolls back on its own after some errors (SQLITE_FULL, SQLITE_IOERR): a ROLLBACK
+      // then throws "no transaction is active" and would hide the real cause ("disk is full").
+      if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
       throw err;
     }
   }
