@@ -9,6 +9,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
+import type { FailoverClient } from '../http/failover.js';
 import { registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
@@ -27,9 +28,11 @@ export interface ConnectionOptions extends Partial<Omit<ConnectionContext, 'auth
 }
 
 export interface Connection {
-  /** Base URL of the Kafka Connect REST API, without a trailing slash. */
+  /** Base URL of the Kafka Connect REST API, without a trailing slash (the first of several). */
   url: string;
-  http: HttpClient;
+  /** Every worker URL given (`--url w1,w2`); requests fail over from one to the next on connection errors. */
+  urls: string[];
+  http: HttpClient | FailoverClient;
   contextName?: string;
   stateDir: string;
   output: OutputFormat;
@@ -48,7 +51,7 @@ Connection: --url, else --context, else OFFSETCTL_URL, else the current context
  */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
-    .option('--url <connect-url>', 'Kafka Connect REST URL (env OFFSETCTL_URL)')
+    .option('--url <connect-url>', 'Kafka Connect REST URL; several workers of one cluster comma-separated, tried in order on connection errors (env OFFSETCTL_URL)')
     .option('--context <name>', 'named context from the config file (see offsetctl config get-contexts)')
     .option('--state-dir <dir>', 'folder for snapshots and the run journal (env OFFSETCTL_STATE_DIR; default ${XDG_STATE_HOME:-~/.local/state}/offsetctl)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']))
@@ -103,14 +106,19 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   if (!rawUrl) {
     throw new OpsError('E_CONFIG', 'no Kafka Connect URL: pass --url <connect-url>, set OFFSETCTL_URL, or create a context with `offsetctl config set-context <name> --url <connect-url>` and select it with `offsetctl config use-context <name>`', { field: 'url' });
   }
-  const url = validateUrl(rawUrl, contextName);
+  // Several workers of one cluster: `--url http://w1:8083,http://w2:8083` (also in a context's url).
+  const urls = rawUrl.split(',').map((u) => u.trim()).filter((u) => u !== '').map((u) => validateUrl(u, contextName));
+  const url = urls[0] ?? validateUrl(rawUrl, contextName);
   const auth = await resolveAuth(opts, ctx, env);
   const tls = await resolveTls(opts, ctx);
   const timeoutMs = parseTimeout(opts.timeout);
   const { HttpClient } = await import('../http/client.js');
-  const http = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const client = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const http = urls.length > 1
+    ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
+    : client;
   const stateDir = resolveStateDir(opts.stateDir, env);
-  return { url, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
+  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
 }
 
 /**
@@ -141,6 +149,7 @@ function refuseLiteralSecrets(opts: ConnectionOptions): void {
 }
 
 function sameUrl(a: string, b: string): boolean {
+  if (a.trim() === b.trim()) return true; // also a list of worker URLs, which URL() cannot parse
   try {
     return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
   } catch {
@@ -228,7 +237,11 @@ async function resolveTls(opts: ConnectionOptions, ctx: ConnectionContext | unde
     tls.key = await readPem('client key (--key)', keyPath);
     registerSecret(tls.key);
   }
-  if (opts.insecure === true || ctx?.insecure === true) tls.insecure = true;
+  if (opts.insecure === true || ctx?.insecure === true) {
+    tls.insecure = true;
+    // Every time, on stderr (stdout stays clean for --output json): an unverified server may be anyone.
+    process.stderr.write(`warning: TLS certificates are not verified (${opts.insecure === true ? '--insecure' : 'insecure: true in the context'}): anyone between you and Kafka Connect can read and change this traffic\n`);
+  }
   return tls;
 }
 

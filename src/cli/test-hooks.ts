@@ -6,8 +6,13 @@
 //   OFFSETCTL_TEST_PAUSE_BEFORE_STEP=<stepId>   the process holds there, with its lock, until the
 //     OFFSETCTL_TEST_RELEASE_FILE=<path>        file exists (deterministic: the test decides), or
 //     OFFSETCTL_TEST_PAUSE_MS=<ms>              else for that long (default 5000)
+//   OFFSETCTL_TEST_KILL_AFTER_SEND=<METHOD>     SIGKILL as soon as Kafka Connect has answered the
+//                                               first <METHOD> (PATCH or DELETE) on .../offsets,
+//                                               before offsetctl reads the answer: the change was
+//                                               made, its answer is lost (docs/reliability.md)
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { HttpSender } from '../http/client.js';
 
 export function testHooksFromEnv(env: NodeJS.ProcessEnv = process.env): ((stepId: string, runId: string) => Promise<void>) | undefined {
   const kill = env.OFFSETCTL_TEST_KILL_BEFORE_STEP;
@@ -28,5 +33,24 @@ export function testHooksFromEnv(env: NodeJS.ProcessEnv = process.env): ((stepId
         await sleep(Number(env.OFFSETCTL_TEST_PAUSE_MS ?? 5000));
       }
     }
+  };
+}
+
+/**
+ * OFFSETCTL_TEST_KILL_AFTER_SEND as a wrapper of the sender the CLI hands to applyPlan (never to
+ * planning, which only reads); the sender itself when unset.
+ */
+export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = process.env): HttpSender {
+  const method = env.OFFSETCTL_TEST_KILL_AFTER_SEND?.toUpperCase();
+  if (!method) return http;
+  return {
+    send: async (req) => {
+      const res = await http.send(req);
+      if (req.method.toUpperCase() === method && /\/offsets$/.test(new URL(req.url).pathname)) {
+        process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}) after ${method} ${req.url} was answered ${res.status}, before reading the answer\n`);
+        process.kill(process.pid, 'SIGKILL');
+      }
+      return res;
+    },
   };
 }

@@ -113,6 +113,11 @@ function toTasks(raw: RawStatus['tasks']): TaskState[] {
 }
 
 function connectorPath(name: string): string {
+  // Such names cannot be addressed: Connect 4.x (Jetty 12) answers 400 "Ambiguous URI path
+  // separator" to %2F, and URL normalisation turns /connectors/.. into / (the root resource).
+  if (name.includes('/') || name === '.' || name === '..' || name === '') {
+    throw new OpsError('E_USAGE', `connector name ${JSON.stringify(name)} cannot be addressed through the Kafka Connect REST API (a name with "/", or "." / ".."); check the name with \`offsetctl connectors\``, { field: 'connector' });
+  }
   return `/connectors/${encodeURIComponent(name)}`;
 }
 

@@ -124,7 +124,7 @@ function summarize(event: RunEvent): Record<string, unknown> {
     case 'request.sent':
       return { method: event.method, url: event.url, headers: event.headers, ...(event.body === undefined ? {} : { body: cut(event.body) }) };
     case 'response.received':
-      return { status: event.status, durationMs: Math.round(event.durationMs), ...(event.body === undefined ? {} : { body: cut(typeof event.body === 'string' ? event.body : JSON.stringify(event.body)) }) };
+      return { status: event.status, durationMs: Math.round(event.durationMs), ...workerOf(event.headers), ...(event.body === undefined ? {} : { body: cut(typeof event.body === 'string' ? event.body : JSON.stringify(event.body)) }) };
     case 'criterion.evaluated':
       return { source: event.source, passed: event.result.passed, condition: event.result.condition, ...(event.result.message ? { message: event.result.message } : {}) };
     case 'action.taken':
@@ -134,6 +134,12 @@ function summarize(event: RunEvent): Record<string, unknown> {
     case 'workflow.finished':
       return { workflowId: event.workflowId, status: event.status, ...(event.error ? { error: event.error } : {}) };
   }
+}
+
+/** Which worker answered, when the connection has several (src/http/failover.ts sets the header). */
+function workerOf(headers: Record<string, string | string[]>): { worker?: string } {
+  const worker = headers['x-offsetctl-worker'];
+  return typeof worker === 'string' ? { worker } : {};
 }
 
 function summarizeInputs(inputs: Record<string, unknown>): Record<string, unknown> {

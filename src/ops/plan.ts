@@ -12,6 +12,7 @@ import { offsetEntries, planSnapshotRestore, type ConnectorType, type OffsetEntr
 import { validateOffsetsShape } from './offsets-shape.js';
 import { specFor, targetStateFor } from './operations.js';
 import { checkPluginRules } from './plugin-rules.js';
+import { requireSupportedWorker } from './worker-version.js';
 import { loadOpsWorkflow, WORKFLOW_FILES, type OpsWorkflow, type WorkflowKind } from './workflow-files.js';
 
 /** After the change: `auto` puts the connector back as it was, `always` resumes it, `never` leaves it STOPPED. */
@@ -80,6 +81,8 @@ export interface ResumeRequest {
  */
 export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<Plan> {
   const resumeAfter = req.resumeAfter ?? 'auto';
+  // Refuse workers without the offsets API (below 3.6) before the connector is read.
+  await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   validateOffsetsShape(info.type, req.offsets);
   const target = offsetEntries(req.offsets);
@@ -95,6 +98,8 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
 /** Every offset of the connector deleted (a snapshot is kept by the run). */
 export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Plan> {
   const resumeAfter = req.resumeAfter ?? 'auto';
+  // Refuse workers without the offsets API (below 3.6) before the connector is read.
+  await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   return plan(ctx, info, {
@@ -107,6 +112,8 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
 /** A snapshot put back exactly: its partitions written, partitions it does not have removed. */
 export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promise<Plan> {
   const snapshot = await findSnapshot(ctx, req);
+  // Refuse workers without the offsets API (below 3.6) before the connector is read.
+  await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
@@ -145,6 +152,8 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   const spec = specFor(run.operation);
   const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
   const resume = resumePointFor(workflow, await ctx.store.stepsOf(run.id));
+  // Refuse workers without the offsets API (below 3.6) before the connector is read.
+  await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, run.connector);
   // The type as Kafka Connect reports it now: a journal may lack it (older versions did not
   // record it), and a source's rules applied to a sink would store the wrong snapshot. A

@@ -103,14 +103,17 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       `The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
     ].filter(Boolean).join(' ');
-    await store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
+    // A store that cannot write (a full disk) must not hide the account of the connector's state.
+    const unrecorded = await store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) })
+      .then(() => '', (err: unknown) => ` The run's end could not be recorded in the state store: ${(err as Error).message}.`);
     return {
       ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
-      message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
+      message: `${message}${unrecorded}`, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
     const now = await readState(req.http, run.clusterUrl, run.connector);
-    await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) });
+    // The original error is the one to report, even when recording it fails too.
+    await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) }).catch(() => undefined);
     throw err;
   } finally {
     req.signal?.removeEventListener('abort', onAbort);

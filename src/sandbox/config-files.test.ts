@@ -14,7 +14,7 @@ test('placeholders are filled in and a missing value is an error', () => {
 
 test('the shipped templates render completely: broker, two workers, logging', () => {
   const layout = sandboxLayout(mkdtempSync(join(tmpdir(), 'offsetctl-config-')));
-  const files = writeSandboxConfig(sandboxAssets(), layout, { broker: 19092, controller: 19093, workers: [18083, 18084] });
+  const files = writeSandboxConfig(sandboxAssets(), layout, { broker: 19092, controller: 19093, workers: [18083, 18084] }, '4.4.0');
   const server = readFileSync(files.server, 'utf8');
   assert.match(server, /^listeners=PLAINTEXT:\/\/127\.0\.0\.1:19092,CONTROLLER:\/\/127\.0\.0\.1:19093$/m);
   assert.match(server, /^group\.initial\.rebalance\.delay\.ms=0$/m);
@@ -24,4 +24,15 @@ test('the shipped templates render completely: broker, two workers, logging', ()
   assert.match(worker2, /^bootstrap\.servers=127\.0\.0\.1:19092$/m);
   assert.match(worker2, /^offset\.flush\.interval\.ms=1000$/m);
   for (const file of [files.server, ...files.workers, files.log4j]) assert.doesNotMatch(readFileSync(file, 'utf8'), /\$\{/);
+});
+
+test('the broker quorum follows the version: bootstrap servers from 3.9, a static voter list before', () => {
+  const layout = sandboxLayout(mkdtempSync(join(tmpdir(), 'offsetctl-config-')));
+  const ports = { broker: 19092, controller: 19093, workers: [18083] };
+  const newer = readFileSync(writeSandboxConfig(sandboxAssets(), layout, ports, '3.9.1').server, 'utf8');
+  assert.match(newer, /^controller\.quorum\.bootstrap\.servers=127\.0\.0\.1:19093$/m);
+  assert.doesNotMatch(newer, /^controller\.quorum\.voters/m);
+  const older = readFileSync(writeSandboxConfig(sandboxAssets(), layout, ports, '3.6.2').server, 'utf8');
+  assert.match(older, /^controller\.quorum\.voters=1@127\.0\.0\.1:19093$/m);
+  assert.doesNotMatch(older, /^controller\.quorum\.bootstrap/m);
 });

@@ -1,5 +1,6 @@
-// Readiness: a worker is ready when GET /health answers 200 (Kafka 3.9+); the broker when its
-// client port accepts connections. Both waits watch the process so a crash ends them at once.
+// Readiness: a worker is ready when GET /health answers 200 (Kafka 3.9+, KIP-1017); a worker
+// before 3.9 has no /health (404) and is ready when GET /connectors answers 200, which its REST
+// server does once the herder has started. The broker is ready when its client port accepts connections. Both waits watch the process so a crash ends them at once.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isListening } from './ports.js';
 
@@ -8,7 +9,10 @@ export type WorkerHealth = { status: number; body: string } | { status: 0; body:
 export async function probeHealth(url: string, timeoutMs = 2000): Promise<WorkerHealth> {
   try {
     const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(timeoutMs) });
-    return { status: res.status, body: await res.text() };
+    const body = await res.text();
+    if (res.status !== 404) return { status: res.status, body };
+    const older = await fetch(`${url}/connectors`, { signal: AbortSignal.timeout(timeoutMs) });
+    return { status: older.status, body: await older.text() };
   } catch (err) {
     return { status: 0, body: (err as Error).message };
   }

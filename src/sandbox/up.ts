@@ -3,11 +3,12 @@
 // gone (a reboot, a CI machine), the rest are stopped and everything starts fresh.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError } from './errors.js';
 import { waitForHealth, waitForPort, type WaitOutcome } from './health.js';
-import { kafkaVersionOf, resolveJars } from './jars.js';
+import { resolveJars } from './jars.js';
+import { DEFAULT_KAFKA_VERSION, checkSandboxKafkaVersion, kraftQuorum } from './kafka-versions.js';
 import { resolveSandboxDir, sandboxAssets, sandboxLayout, type SandboxLayout } from './layout.js';
 import { withUpLock } from './lock.js';
 import { isSandboxProcess, stopGroups, tailFile } from './processes.js';
@@ -29,6 +30,8 @@ export interface SandboxUpOptions {
   progress?: (line: string) => void;
   /** Per-process start-up deadline in ms (default 180 s: 2 shared cores can be slow). */
   startTimeoutMs?: number;
+  /** Kafka release to run (default DEFAULT_KAFKA_VERSION); a running sandbox of another version is refused. */
+  kafkaVersion?: string;
 }
 
 export interface SandboxUpResult extends SandboxStatus {
@@ -47,6 +50,7 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   if (!Number.isInteger(workers) || workers < 1 || workers > 8) {
     throw new SandboxError('E_SANDBOX_START', `--workers must be a whole number from 1 to 8, got ${String(options.workers)}`);
   }
+  const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
   const progress = options.progress ?? (() => {});
   mkdirSync(dir, { recursive: true });
   return withUpLock(layout.lockFile, progress, async () => {
@@ -54,6 +58,9 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     if (previous && previous.processes.length > 0) {
       const alive = previous.processes.filter((p) => isSandboxProcess(p.pid, dir));
       if (alive.length === previous.processes.length) {
+        if (options.kafkaVersion !== undefined && previous.kafkaVersion !== kafkaVersion) {
+          throw new SandboxError('E_SANDBOX_VERSION', `the sandbox in ${dir} runs Kafka ${previous.kafkaVersion}, not ${kafkaVersion}: stop it first (\`offsetctl sandbox down --dir ${dir}\`) or use another --dir`);
+        }
         const running = previous.processes.filter((p) => p.role !== 'broker').length;
         progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`offsetctl sandbox down\` first to change that)` : ''}`);
         await waitUntilReady(previous.processes, dir, options.startTimeoutMs ?? 180_000);
@@ -66,10 +73,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     checkJava();
     const ports = await choosePorts(previous?.ports, workers, options);
     const pom = join(sandboxAssets(), 'pom.xml');
-    const resolvedJars = await resolveJars(layout, pom, progress);
+    const resolvedJars = await resolveJars(layout, pom, kafkaVersion, progress);
     const state: SandboxState = {
       version: 1,
-      kafkaVersion: kafkaVersionOf(readFileSync(pom, 'utf8')),
+      kafkaVersion,
       clusterId: newClusterId(),
       ports,
       processes: [],
@@ -86,17 +93,17 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, progress: 
   rmSync(layout.logs, { recursive: true, force: true });
   mkdirSync(layout.data, { recursive: true });
   mkdirSync(layout.logs, { recursive: true });
-  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports);
-  formatStorage(layout, files.server, files.log4j, state.clusterId ?? newClusterId());
+  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
+  formatStorage(layout, state.kafkaVersion, state.ports.controller, files.server, files.log4j, state.clusterId ?? newClusterId());
   writeState(layout.stateFile, state);
   try {
-    progress(`starting the broker on 127.0.0.1:${state.ports.broker}`);
-    const broker = startBroker(layout, files, state.ports.broker);
+    progress(`starting the Kafka ${state.kafkaVersion} broker on 127.0.0.1:${state.ports.broker}`);
+    const broker = startBroker(layout, state.kafkaVersion, files, state.ports.broker);
     state.processes.push(broker);
     writeState(layout.stateFile, state);
     await expectReady(broker, layout, await waitForPort(broker.port, () => isSandboxProcess(broker.pid, layout.dir), timeoutMs));
     progress(`starting ${state.ports.workers.length} Connect worker(s) on ports ${state.ports.workers.join(', ')}`);
-    const workers = state.ports.workers.map((port, i) => startWorker(layout, files, i + 1, port));
+    const workers = state.ports.workers.map((port, i) => startWorker(layout, state.kafkaVersion, files, i + 1, port));
     state.processes.push(...workers);
     writeState(layout.stateFile, state);
     await Promise.all(workers.map(async (w) => expectReady(w, layout, await waitForHealth(`http://127.0.0.1:${w.port}`, () => isSandboxProcess(w.pid, layout.dir), timeoutMs))));
@@ -124,8 +131,9 @@ function expectReady(proc: SandboxProcess, layout: SandboxLayout, outcome: WaitO
   throw new SandboxError('E_SANDBOX_START', `the sandbox ${proc.role} (pid ${proc.pid}) ${what}. Last lines of ${proc.log}:\n${tail || '(empty log)'}\nAll logs: ${layout.logs}`);
 }
 
-function formatStorage(layout: SandboxLayout, serverProperties: string, log4j: string, clusterId: string): void {
-  const result = spawnSync('java', [...javaClasspathArgs(layout, log4j, '256m'), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', serverProperties, '--standalone'], { cwd: layout.dir, encoding: 'utf8' });
+function formatStorage(layout: SandboxLayout, kafkaVersion: string, controllerPort: number, serverProperties: string, log4j: string, clusterId: string): void {
+  const args = [...javaClasspathArgs(layout, kafkaVersion, log4j, '256m'), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', serverProperties, ...kraftQuorum(kafkaVersion, controllerPort).formatArgs];
+  const result = spawnSync('java', args, { cwd: layout.dir, encoding: 'utf8' });
   if (result.status !== 0) {
     throw new SandboxError('E_SANDBOX_START', `formatting the KRaft storage failed (exit ${result.status}):\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-20).join('\n')}`);
   }

@@ -251,7 +251,13 @@ export class SqliteStore implements Store {
       body();
       this.#db.exec('COMMIT');
     } catch (err) {
-      this.#db.exec('ROLLBACK');
+      // SQLite rolls back on its own after some errors (SQLITE_FULL, SQLITE_IOERR): a ROLLBACK
+      // then throws "no transaction is active" and would hide the real cause ("disk is full").
+      try {
+        this.#db.exec('ROLLBACK');
+      } catch {
+        // Already rolled back by SQLite itself: the original error is the one to report.
+      }
       throw err;
     }
   }

@@ -22,9 +22,18 @@ const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const KEYWORD = /(true|false|null)(?![A-Za-z0-9_$])/y;
 const PROPERTY = /[\p{L}\p{N}_$-]+/uy;
 
+// Nesting deeper than this is refused: each level is a recursive call, and a hostile or broken
+// document with 10^5 '(' or '!' would otherwise end in a stack overflow instead of a typed error.
+const MAX_NESTING = 200;
+
 class ConditionParser {
   pos = 0;
+  depth = 0;
   constructor(readonly text: string) {}
+
+  enter(): void {
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested '(' or '!'`);
+  }
 
   fail(expected: string, at = this.pos): never {
     const found = at < this.text.length ? `'${this.text[at]}'` : 'the end';
@@ -93,7 +102,10 @@ class ConditionParser {
     this.skipSpace();
     if (this.text[this.pos] === '!' && this.text[this.pos + 1] !== '=') {
       this.pos++;
-      return { kind: 'not', operand: this.parseUnary() };
+      this.enter();
+      const operand = this.parseUnary();
+      this.depth--;
+      return { kind: 'not', operand };
     }
     return this.parsePrimary();
   }
@@ -103,10 +115,12 @@ class ConditionParser {
     const ch = this.text[this.pos];
     if (ch === '(') {
       this.pos++;
+      this.enter();
       const inner = this.parseOr();
       this.skipSpace();
       if (this.text[this.pos] !== ')') this.fail("')'");
       this.pos++;
+      this.depth--;
       return inner;
     }
     if (ch === "'") return { kind: 'literal', value: this.parseString() };

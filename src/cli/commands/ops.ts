@@ -200,10 +200,10 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Pr
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const { testHooksFromEnv, killAfterSendFromEnv } = await import('../test-hooks.js');
   const beforeStep = testHooksFromEnv();
   try {
-    return await ops.applyPlan(ctx, plan, { onEvent: progressPrinter(), signal: controller.signal, ...(beforeStep ? { beforeStep } : {}) });
+    return await ops.applyPlan({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, { onEvent: progressPrinter(), signal: controller.signal, ...(beforeStep ? { beforeStep } : {}) });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

@@ -34,11 +34,13 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder (default $OFFSETCTL_SANDBOX_DIR or ~/.cache/offsetctl/sandbox)')
     .option('--broker-port <port>', 'fixed broker port instead of a free one', positiveInt('--broker-port'))
     .option('--connect-port <port>', 'fixed REST port of the first worker (the next workers use the following ports)', positiveInt('--connect-port'))
+    .option('--kafka-version <version>', 'Kafka release to run, 3.6.0 or newer (default: the newest, 4.4.0); each version\'s jars are downloaded once')
     .addOption(outputOption())
-    .action(async (opts: DirOption & { workers: number; brokerPort?: number; connectPort?: number; output: string }) => {
+    .action(async (opts: DirOption & { workers: number; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string }) => {
       const { sandboxUp } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
         workers: opts.workers,
+        ...(opts.kafkaVersion ? { kafkaVersion: opts.kafkaVersion } : {}),
         progress,
         ...(opts.dir ? { dir: opts.dir } : {}),
         ...(opts.brokerPort ? { brokerPort: opts.brokerPort } : {}),
@@ -64,7 +66,7 @@ export function register(program: Command): void {
       const { sandboxStatus } = await import('../../sandbox/index.js');
       const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, dir: status.dir })}\n`);
+        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null })}\n`);
         return;
       }
       if (status.processes.length === 0) {

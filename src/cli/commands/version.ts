@@ -1,7 +1,5 @@
 // `offsetctl version [-o json]`: what is running — offsetctl, Node, the SQLite driver, and the
-// Kafka version the sandbox uses (pinned in sandbox/pom.xml, shipped in the package).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Kafka version the sandbox runs by default (src/sandbox/kafka-versions.ts).
 import { Option, type Command } from 'commander';
 
 export function register(program: Command): void {
@@ -12,15 +10,10 @@ export function register(program: Command): void {
     .addHelpText('after', '\nExamples:\n  offsetctl version\n  offsetctl version -o json | jq -r .node')
     .action(async (opts: { output: 'text' | 'json' }) => {
       const { readVersion } = await import('../main.js');
-      const { projectRoot } = await import('../../sandbox/layout.js');
-      const { kafkaVersionOf } = await import('../../sandbox/jars.js');
+      const { DEFAULT_KAFKA_VERSION } = await import('../../sandbox/kafka-versions.js');
       const { sqliteDriver } = await import('../../store/sqlite.js');
-      let kafka: string | null = null;
-      try {
-        kafka = kafkaVersionOf(readFileSync(join(projectRoot(), 'sandbox', 'pom.xml'), 'utf8'));
-      } catch {
-        kafka = null;
-      }
+      // The release `sandbox up` runs unless told otherwise (--kafka-version).
+      const kafka = DEFAULT_KAFKA_VERSION;
       let sqlite: string;
       try {
         sqlite = sqliteDriver();

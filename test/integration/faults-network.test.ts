@@ -1,0 +1,110 @@
+// A network that misbehaves, and workers that cannot be reached: offsetctl talks to the sandbox's
+// workers through loopback TCP proxies of the test's own (test/support/proxy.ts) that add latency,
+// reset connections, stall answers, half-close connections or refuse outright. Several worker URLs
+// (`--url p1,p2`) fail over on connection errors only; a change request whose answer was lost is
+// never sent again blindly. docs/reliability.md, "Network faults" and "Several workers".
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
+import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
+import { FaultProxy } from '../support/proxy.js';
+
+let cluster: ConnectFixture;
+let workers: string[];
+let source: { name: string; file: string };
+const proxies: FaultProxy[] = [];
+
+before(async () => {
+  cluster = await connectFixture();
+  workers = (JSON.parse((await runCli(['sandbox', 'status', '--output', 'json'])).stdout) as { connect: string[] }).connect;
+  source = await cluster.createSource(5);
+});
+after(async () => {
+  for (const p of proxies) await p.close().catch(() => undefined);
+  await cluster?.cleanup();
+});
+
+async function proxy(target: string): Promise<FaultProxy> {
+  const p = await FaultProxy.start(target);
+  proxies.push(p);
+  return p;
+}
+
+const marker = (position: number) => ({ offsets: [{ partition: { filename: join(cluster.dir, 'marker.txt') }, offset: { position } }] });
+
+interface JournalEvent { type: string; stepId?: string; detail: { worker?: string; method?: string; status?: number } }
+
+test('--url with a dead first worker: the run fails over to the next and the journal names the worker of every answer', async () => {
+  const dead = await proxy(workers[0]!);
+  await dead.close(); // its port now refuses connections
+  const state = tempDir('offsetctl-failover-');
+  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', `${dead.url},${workers[1] ?? workers[0]}`, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(marker(11)) });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, new RegExp(`worker ${dead.url} unreachable \\(.*connection refused.*\\); trying ${workers[1] ?? workers[0]}`));
+  const runId = (JSON.parse(r.stdout) as { runId: string }).runId;
+  const shown = JSON.parse((await runCli(['runs', 'show', runId, '--state-dir', state, '--output', 'json'])).stdout) as { events: JournalEvent[]; clusterUrl: string };
+  const answers = shown.events.filter((e) => e.type === 'response.received');
+  assert.ok(answers.length >= 6);
+  assert.ok(answers.every((e) => e.detail.worker === (workers[1] ?? workers[0])), 'every step was served by the live worker, and the journal says so');
+  assert.equal(shown.clusterUrl, dead.url, 'the run is recorded under the first URL given (runs resume uses the same --url list)');
+  const text = (await runCli(['runs', 'show', runId, '--state-dir', state])).stdout;
+  assert.match(text, new RegExp(`response.received rewindOffsets 200 from ${workers[1] ?? workers[0]}`));
+});
+
+test('an HTTP answer is never a reason to fail over: 404 from the first worker is final', async () => {
+  const p1 = await proxy(workers[0]!);
+  const p2 = await proxy(workers[1] ?? workers[0]!);
+  const r = await runCli(['offsets', 'get', 'no-such-connector-xyz', '--url', `${p1.url},${p2.url}`]);
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /not found/);
+  assert.ok(p1.requests.length > 0);
+  assert.equal(p2.connections, 0, 'the second worker was never asked');
+});
+
+test('a stalled read times out (--timeout) and is retried on the next worker', async () => {
+  const p1 = await proxy(workers[0]!);
+  const p2 = await proxy(workers[1] ?? workers[0]!);
+  p1.fault = { kind: 'stall-after-request' };
+  const started = Date.now();
+  const r = await runCli(['offsets', 'get', source.name, '--url', `${p1.url},${p2.url}`, '--timeout', '2000', '--output', 'json']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /timed out waiting for the server/);
+  assert.ok(p2.requests.some((l) => l.startsWith('GET ')));
+  assert.ok(Date.now() - started < 60_000);
+  assert.ok((JSON.parse(r.stdout) as { offsets: unknown[] }).offsets.length > 0);
+});
+
+test('half-closed connections on one worker: reads fail over; latency of 300 ms per packet only slows the run', async () => {
+  const p1 = await proxy(workers[0]!);
+  const p2 = await proxy(workers[1] ?? workers[0]!);
+  p1.fault = { kind: 'half-close' };
+  p2.fault = { kind: 'latency', ms: 300 };
+  const state = tempDir('offsetctl-half-');
+  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', `${p1.url},${p2.url}`, '--state-dir', state], { stdin: JSON.stringify(marker(12)) });
+  assert.equal(r.status, 0, r.stderr);
+  await cluster.waitRunning(source.name);
+  const entry = (await cluster.offsets(source.name)).offsets.find((o) => o.partition.filename === join(cluster.dir, 'marker.txt'));
+  assert.deepEqual(entry?.offset, { position: 12 });
+});
+
+test('a PATCH whose answer is lost is not sent again: the run stops, reads back, and puts the snapshot back', async () => {
+  await cluster.waitRunning(source.name);
+  const before = sortedOffsets(await cluster.offsets(source.name));
+  const p1 = await proxy(workers[0]!);
+  const p2 = await proxy(workers[1] ?? workers[0]!);
+  p1.fault = { kind: 'reset-after-request', method: 'PATCH' };
+  const state = tempDir('offsetctl-lost-');
+  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', `${p1.url},${p2.url}`, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(marker(99)) });
+  assert.equal(r.status, 1, r.stderr);
+  const outcome = JSON.parse(r.stdout) as { status: string; failedStep?: string; message: string; recovery?: { succeeded: boolean; offsetsWritten: boolean } };
+  assert.equal(outcome.status, 'failed');
+  assert.equal(outcome.failedStep, 'rewindOffsets');
+  assert.equal(outcome.recovery?.succeeded, true, outcome.message);
+  const patches = [...p1.requests, ...p2.requests].filter((l) => l.startsWith('PATCH '));
+  // The lost change, then the recovery's write-back of the snapshot; the change itself never twice.
+  assert.equal(patches.length, 2, patches.join('\n'));
+  assert.equal(p2.requests.filter((l) => l.startsWith('PATCH ')).length <= 1, true);
+  await cluster.waitRunning(source.name);
+  assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)).filter((o) => o.partition.filename !== source.file), before.filter((o) => o.partition.filename !== source.file));
+});
