@@ -12,8 +12,8 @@ import { WORKFLOW_FILES } from './workflow-files.js';
 
 export interface RewindRequest extends ChangeFlags {
   connector: string;
-  /** A file, or `-` for stdin: `{"offsets": [...]}` or a bare list. */
-  offsets: string;
+  /** A file, or `-` for stdin: `{"offsets": [...]}` or a bare list; or the list itself (positions). */
+  offsets: string | readonly unknown[];
 }
 
 /**
@@ -23,7 +23,7 @@ export interface RewindRequest extends ChangeFlags {
  */
 export async function rewindConnector(conn: OpsConnection, req: RewindRequest, io: OpsIO): Promise<OperationOutcome> {
   const resumeAfter = resumeAfterFrom(req);
-  const raw = await readOffsetsInput(req.offsets);
+  const raw = typeof req.offsets === 'string' ? await readOffsetsInput(req.offsets) : req.offsets;
   const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   validateOffsetsShape(info.type, raw);
   const target = offsetsList(raw);

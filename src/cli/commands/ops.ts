@@ -8,6 +8,7 @@ import type { OperationOutcome } from '../../ops/run-operation.js';
 import type { OpsConnection, OpsIO } from '../../ops/begin-change.js';
 import type { RunRecord, SnapshotRecord } from '../../store/index.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 
 interface ChangeOptions extends ConnectionOptions {
   yes?: boolean;
@@ -19,15 +20,22 @@ interface ChangeOptions extends ConnectionOptions {
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  withChangeFlags(addConnectionOptions(
+  addPositionOptions(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('<connector>', 'connector name')
-      .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
+      .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: opts.offsets }, io));
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (connector: string, opts: ChangeOptions & PositionOptions) => {
+      await runChange(opts, async (conn, io) => {
+        // Positions (issue 8): an offsets list computed from Kafka instead of a file; runChange
+        // hands over the resolved Connection, whose context carries the Kafka settings.
+        const positioned = wantsPosition(opts) ? await (await import('./rewind-positions.js')).positionOffsets(conn as Connection, connector, opts, io) : undefined;
+        const outcome = await (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: positioned?.offsets ?? (opts.offsets as string) }, io);
+        const withPlan: OperationOutcome = positioned ? Object.assign(outcome, { positions: positioned.targets }) : outcome;
+        return withPlan;
+      });
     });
 
   withChangeFlags(addConnectionOptions(
