@@ -8,22 +8,15 @@
 import { Admin, ListOffsetTimestamps } from '@platformatic/kafka';
 import { OpsError } from '../ops/errors.js';
 import { clientOptions, describeKafka, type KafkaSettings } from './connection.js';
+import { tpKey, type TopicPartition } from './topic-partition.js';
 
-export interface TopicPartition {
-  topic: string;
-  partition: number;
-}
+export { tpKey, type TopicPartition };
 
 export interface LogRange {
   /** First offset still in the log (after retention or deleteRecords). */
   start: number;
   /** The next offset to be written (the high watermark for read-uncommitted). */
   end: number;
-}
-
-/** `topic:partition`, the key every map of this module uses. */
-export function tpKey(topic: string, partition: number): string {
-  return `${topic}:${partition}`;
 }
 
 /**

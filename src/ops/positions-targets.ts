@@ -2,7 +2,8 @@
 // writes: find which cluster to ask and check it is the right one, gather the facts of every
 // partition the connector reads, plan (positions.ts), and shape the result as Connect offsets.
 // Read-only: nothing here changes the cluster, and every refusal happens before the rewind starts.
-import { KafkaAdmin, tpKey, type TopicPartition } from '../kafka/admin.js';
+import type { KafkaAdmin } from '../kafka/admin.js';
+import { tpKey, type TopicPartition } from '../kafka/topic-partition.js';
 import { describeKafka, type KafkaAccess, type KafkaSettings } from '../kafka/connection.js';
 import type { HttpSender } from '../http/client.js';
 import { getConnectorInfo, getOffsets, type ConnectorInfo } from './connect-client.js';
@@ -50,7 +51,7 @@ async function sinkTargets(conn: TargetsConnection, info: ConnectorInfo, connect
   const override = info.config['consumer.override.bootstrap.servers']?.trim() || undefined;
   const servers = access.bootstrapFromFlag ? access.bootstrap : override ? splitServers(override) : access.bootstrap;
   if (!servers) throw noBootstrap(info.name, 'its topics');
-  const admin = new KafkaAdmin(await access.settingsFor(servers), clientId);
+  const admin = await openAdmin(await access.settingsFor(servers), clientId);
   try {
     const clusterId = await admin.clusterId();
     let check: NonNullable<PositionTargets['kafka']>['clusterIdCheck'] = 'skipped-connector-override';
@@ -109,7 +110,7 @@ async function mirrorTargets(conn: TargetsConnection, info: ConnectorInfo, conne
     const o = e.offset as { offset?: unknown } | null;
     if (o && typeof o.offset === 'number') committed.set(tpKey(p.topic, Number(p.partition)), o.offset + 1);
   }
-  const admin = new KafkaAdmin(await access.settingsFor(servers), clientId);
+  const admin = await openAdmin(await access.settingsFor(servers), clientId);
   try {
     const clusterId = await admin.clusterId();
     const existing = new Set(await admin.listTopics());
@@ -190,6 +191,12 @@ async function workerClusterId(conn: TargetsConnection): Promise<string> {
     throw new OpsError('E_PREFLIGHT', `GET ${conn.url}/ answered ${res.status} without kafka_cluster_id: cannot check that the Kafka cluster is the worker's`, { status: res.status });
   }
   return id;
+}
+
+/** The Kafka client loads only once a connector really needs it (its import costs ~0.5 s of CPU). */
+async function openAdmin(settings: KafkaSettings, clientId?: string): Promise<KafkaAdmin> {
+  const { KafkaAdmin } = await import('../kafka/admin.js');
+  return new KafkaAdmin(settings, clientId);
 }
 
 function noBootstrap(connector: string, what: string): OpsError {
