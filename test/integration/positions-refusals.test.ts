@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ConnectFixture, runCli, tempDir, uniqueName, waitFor, type OffsetsBody } from '../ops/support/cluster.js';
-import { MINUTE, createTimedTopic, deleteTopics, sandboxBootstrap } from '../support/positions-kafka.js';
+import { MINUTE, createTimedTopic, deleteTopics, logEnds, sandboxBootstrap } from '../support/positions-kafka.js';
 
 let cluster: ConnectFixture;
 let bootstrap: string;
@@ -15,7 +15,7 @@ let gone: string;
 let sink: string;
 let sinkWithGoneTopic: string;
 let heartbeat: string;
-let fileSource: { name: string };
+let fileSource: { name: string; file: string; topic: string };
 const base = Math.floor(Date.now() / MINUTE) * MINUTE - 3_600_000;
 
 before(async () => {
@@ -56,7 +56,7 @@ before(async () => {
 after(async () => {
   for (const name of [sink, sinkWithGoneTopic, heartbeat]) await cluster?.request('DELETE', `/connectors/${name}`);
   await cluster?.cleanup();
-  if (bootstrap) await deleteTopics(bootstrap, [topic]);
+  if (bootstrap) await deleteTopics(bootstrap, [topic, ...(fileSource ? [fileSource.topic] : [])]);
 });
 
 const sortKey = (o: OffsetsBody) => JSON.stringify(o.offsets.map((e) => JSON.stringify(e)).sort());
@@ -100,4 +100,13 @@ test('no bootstrap servers configured anywhere', async () => {
 
 test('a topic of the sink that no longer exists', async () => {
   await refused(sinkWithGoneTopic, ['--bootstrap', bootstrap, '--to-earliest'], new RegExp(`consumes topic ${gone}, which no longer exists`));
+});
+
+// Last: this one changes the cluster on purpose.
+test('FileStreamSource --to-earliest is position 0: the file is read again', async () => {
+  assert.deepEqual(await logEnds(bootstrap, fileSource.topic, 1), [3]);
+  const r = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-earliest', '--yes', '--output', 'json'], { env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((JSON.parse(r.stdout) as { positions: { offsets: unknown[] } }).positions.offsets, [{ partition: { filename: fileSource.file }, offset: { position: 0 } }]);
+  await waitFor('the 3 lines sent again', async () => (await logEnds(bootstrap, fileSource.topic, 1))[0] === 6, 60_000);
 });

@@ -2,7 +2,7 @@
 // topics with records at chosen timestamps, reading a topic back, and a second single-node
 // cluster (from the sandbox's own jars) for the cluster-id mismatch refusal.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,9 @@ export async function logEnds(bootstrap: string, topic: string, partitions: numb
   }
 }
 
+/** user → password, for a SASL listener (PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512). */
+export type SaslUsers = Record<string, string>;
+
 export interface SecondBroker {
   bootstrap: string;
   stop(): Promise<void>;
@@ -90,16 +93,35 @@ export interface SecondBroker {
  * A second single-node KRaft cluster (its own cluster id) from the sandbox's jars: ~256 MB and a
  * few seconds. Stopped and its data removed by stop().
  */
-export async function startSecondBroker(): Promise<SecondBroker> {
+export async function startSecondBroker(options: { sasl?: SaslUsers } = {}): Promise<SecondBroker> {
   const layout = sandboxLayout(resolveSandboxDir());
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-second-broker-'));
   const brokerPort = await findFreePort();
   const controllerPort = await findFreePort();
   const server = writeConfig(sandboxAssets(), dir, 'server.properties.template', 'server.properties', { dataDir: dir, brokerPort, controllerPort });
+  const scram: string[] = [];
+  if (options.sasl) {
+    // The sandbox template with its client listener switched to SASL_PLAINTEXT (PLAIN and SCRAM).
+    const users = Object.entries(options.sasl);
+    const plainUsers = users.map(([u, p]) => `user_${u}="${p}"`).join(' ');
+    const text = readFileSync(server, 'utf8')
+      .replaceAll(`PLAINTEXT://127.0.0.1:${brokerPort}`, `SASL_PLAINTEXT://127.0.0.1:${brokerPort}`)
+      .replace('inter.broker.listener.name=PLAINTEXT', 'inter.broker.listener.name=SASL_PLAINTEXT')
+      .replace('listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT', 'listener.security.protocol.map=CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT');
+    const [firstUser, firstPassword] = users[0] as [string, string];
+    writeFileSync(server, `${text}
+sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+sasl.mechanism.inter.broker.protocol=PLAIN
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="${firstUser}" password="${firstPassword}" ${plainUsers};
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+`);
+    for (const [u, p] of users) scram.push('--add-scram', `SCRAM-SHA-256=[name=${u},password=${p}]`, '--add-scram', `SCRAM-SHA-512=[name=${u},password=${p}]`);
+  }
   const log4j = writeConfig(sandboxAssets(), dir, 'log4j2.properties.template', 'log4j2.properties', {});
   const jvm = ['-Xms256m', '-Xmx256m', `-Dlog4j2.configurationFile=${log4j}`, '-cp', join(layout.lib, '*')];
   const id = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'random-uuid'], { encoding: 'utf8' }).stdout.trim();
-  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', id, '-c', server, '--standalone'], { encoding: 'utf8' });
+  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', id, '-c', server, '--standalone', ...scram], { encoding: 'utf8' });
   if (format.status !== 0) throw new Error(`formatting the second broker failed: ${format.stdout}${format.stderr}`);
   const child: ChildProcess = spawn('java', [...jvm, 'kafka.Kafka', server], { stdio: 'ignore' });
   const stop = async (): Promise<void> => {
