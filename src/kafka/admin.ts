@@ -123,9 +123,20 @@ export class KafkaAdmin {
       return await fn();
     } catch (err) {
       if (err instanceof OpsError) throw err;
-      const e = err as { message?: string; errors?: Array<{ message?: string }> };
-      const inner = (e.errors ?? []).map((x) => x.message).filter(Boolean).slice(0, 2).join('; ');
-      throw new OpsError('E_PREFLIGHT', `Kafka at ${describeKafka(this.settings)}: cannot ${what}: ${e.message ?? String(err)}${inner ? ` (${inner})` : ''}`, { cause: err });
+      const top = (err as { message?: string }).message ?? String(err);
+      const inner = causes(err).filter((m) => m !== top).slice(0, 3).join('; ');
+      const hint = /SASL authentication failed/i.test(inner) ? '; check --kafka-sasl-user, --kafka-sasl-mechanism and the password reference (or the context\'s)' : '';
+      throw new OpsError('E_PREFLIGHT', `Kafka at ${describeKafka(this.settings)}: cannot ${what}: ${top}${inner ? ` (${inner})` : ''}${hint}`, { cause: err });
     }
   }
+}
+
+/** Distinct messages of the errors inside an error (the client nests them: retries, brokers, causes). */
+function causes(err: unknown, depth = 0, out: string[] = []): string[] {
+  if (depth > 5 || err === null || typeof err !== 'object') return out;
+  const e = err as { message?: unknown; errors?: unknown; cause?: unknown };
+  if (depth > 0 && typeof e.message === 'string' && !out.includes(e.message)) out.push(e.message);
+  if (Array.isArray(e.errors)) for (const inner of e.errors) causes(inner, depth + 1, out);
+  if (e.cause !== undefined) causes(e.cause, depth + 1, out);
+  return out;
 }

@@ -60,7 +60,7 @@ test('a wrong password is refused (exit 2) without printing it', async () => {
   const wrong = 'not-the-right-pw-4711';
   const r = await runCli(['rewind', sink, '--state-dir', dir, '--to-earliest', '--dry-run'], { env: { ...env(), OFFSETCTL_TEST_KAFKA_PW: wrong } });
   assert.equal(r.status, 2, r.stderr);
-  assert.match(r.stderr, /E_PREFLIGHT.*Kafka at .* as ops \(SCRAM-SHA-512\): cannot read the cluster metadata/);
+  assert.match(r.stderr, /E_PREFLIGHT.*Kafka at .* as ops \(SCRAM-SHA-512\): cannot read the cluster metadata.*SASL authentication failed.*check --kafka-sasl-user/);
   assert.ok(!`${r.stdout}${r.stderr}`.includes(wrong), 'the password was printed');
   assert.equal((await cluster.status(sink)).connector.state, 'STOPPED');
 });
