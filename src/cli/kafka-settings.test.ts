@@ -35,3 +35,18 @@ test('a literal --kafka-password, a missing password variable and half an mTLS p
   await assert.rejects(resolveKafkaAccess({ kafkaCert: '/c.pem' }, undefined, {}).settingsFor(['a:1']), /both --kafka-cert and --kafka-key/);
   assert.throws(() => resolveKafkaAccess({ kafkaSaslMechanism: 'GSSAPI' }, undefined), /must be one of PLAIN/);
 });
+
+test('contexts keep Kafka references (paths made absolute) and refuse a literal kafka-password or a bad mechanism', async () => {
+  const { loadConfig, saveConfig, setContext } = await import('./config-file.js');
+  const dir = mkdtempSync(join(tmpdir(), 'ks-ctx-'));
+  const file = join(dir, 'config.yaml');
+  const { config } = setContext({ contexts: {} }, 'prod', { url: 'http://c:8083', bootstrap: 'k:9092', kafkaSaslUser: 'ops', kafkaPasswordFile: 'pw.txt', kafkaCa: 'ca.pem' }, '/etc/x');
+  await saveConfig(config, file);
+  const back = await loadConfig(file);
+  assert.deepEqual(back.contexts['prod'], { url: 'http://c:8083', auth: 'none', bootstrap: 'k:9092', kafkaSaslUser: 'ops', kafkaPasswordFile: '/etc/x/pw.txt', kafkaCa: '/etc/x/ca.pem' });
+  // Switching the password to a variable drops the file reference.
+  assert.equal(setContext(back, 'prod', { kafkaPasswordEnv: 'KP' }).config.contexts['prod']?.kafkaPasswordFile, undefined);
+  assert.throws(() => setContext(back, 'prod', { kafkaSaslMechanism: 'GSSAPI' }), /kafka-sasl-mechanism: must be one of/);
+  writeFileSync(file, 'contexts:\n  p:\n    url: http://c:8083\n    kafka-password: hunter2\n');
+  await assert.rejects(loadConfig(file), /kafka-password: secrets are not stored.*kafka-password-env or kafka-password-file/);
+});
