@@ -116,15 +116,18 @@ async function mirrorTargets(conn: TargetsConnection, info: ConnectorInfo, conne
     const existing = new Set(await admin.listTopics());
     // Plain names in `topics` (not patterns) count too: a topic MirrorMaker has not copied yet.
     for (const t of (info.config['topics'] ?? '').split(',').map((s) => s.trim())) if (/^[A-Za-z0-9._-]+$/.test(t) && existing.has(t)) topics.add(t);
-    const gone = [...topics].filter((t) => !existing.has(t));
-    if (gone.length > 0) throw new OpsError('E_PREFLIGHT', `${info.name} copies ${gone.join(', ')} from cluster ${alias} (${clusterId}), where ${gone.length === 1 ? 'it no longer exists' : 'they no longer exist'}; use an --offsets file for the other topics`, { field: 'topics' });
+    // Offsets of a topic deleted upstream stay in Connect forever; MirrorMaker no longer copies it,
+    // so it is left as it is rather than blocking every later rewind.
+    const gone = [...topics].filter((t) => !existing.has(t)).sort();
+    for (const t of gone) topics.delete(t);
     if (topics.size === 0) throw new OpsError('E_PREFLIGHT', `${info.name} has copied nothing yet and its topics setting is a pattern: no partitions to position. Let it run first, or write an --offsets file`, { field: 'topics' });
     const partitions = await allPartitions(admin, [...topics].sort());
     const plan = planPositions(position, await gatherFacts(admin, partitions, committed, position));
     const offsets: OffsetEntry[] = plan.rows
       .filter((r) => r.target !== null)
       .map((r) => ({ partition: { cluster: alias, topic: r.topic, partition: r.partition }, offset: (r.target as number) > 0 ? { offset: (r.target as number) - 1 } : null }));
-    const notes = [`MirrorSourceConnector ${info.name}: offsets of source cluster ${alias} looked up on ${describeKafka(admin.settings)} (cluster ${clusterId}); COMMITTED and TARGET are the next upstream offset to copy (Connect stores one less; a target of 0 removes the stored offset so MirrorMaker starts from the beginning)`];
+    const notes = gone.length === 0 ? [] : [`${gone.join(', ')}: no longer on source cluster ${alias}; ${gone.length === 1 ? 'its' : 'their'} stored offsets are left as they are`];
+    notes.unshift(`MirrorSourceConnector ${info.name}: offsets of source cluster ${alias} looked up on ${describeKafka(admin.settings)} (cluster ${clusterId}); COMMITTED and TARGET are the next upstream offset to copy (Connect stores one less; a target of 0 removes the stored offset so MirrorMaker starts from the beginning)`);
     return { connector: info.name, connectorType: 'source', connectorClass, kafka: { servers: servers.join(','), clusterId, clusterIdCheck: 'not-applicable-source-cluster' }, plan, offsets, notes };
   } finally {
     await admin.close();

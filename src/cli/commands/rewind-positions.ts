@@ -36,7 +36,8 @@ export type PositionOptions = PositionFlags & KafkaFlags & { offsets?: string };
 
 /** A position flag, or no --offsets at all (then the missing position is what is refused). */
 export function wantsPosition(opts: PositionOptions): boolean {
-  return opts.offsets === undefined || hasPosition(opts);
+  // A literal --kafka-password is refused even beside --offsets (resolveKafkaAccess says why).
+  return opts.offsets === undefined || hasPosition(opts) || opts.kafkaPassword !== undefined;
 }
 
 /**
@@ -46,9 +47,9 @@ export function wantsPosition(opts: PositionOptions): boolean {
 export async function positionOffsets(conn: Connection, connector: string, opts: PositionOptions, io: OpsIO): Promise<{ offsets: OffsetEntry[]; targets: PositionTargets }> {
   const { parsePosition, positionTable } = await import('../../ops/positions.js');
   if (opts.offsets !== undefined && hasPosition(opts)) throw new OpsError('E_USAGE', '--offsets and a position (--to-time, --to-earliest, ...) contradict each other: give one', { field: 'offsets' });
-  const position = parsePosition(opts, Date.now());
   const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
+  const position = parsePosition(opts, Date.now());
   const { positionTargets } = await import('../../ops/positions-targets.js');
   const targets = await positionTargets(conn, connector, position, access);
   for (const note of targets.notes) io.info(note);
