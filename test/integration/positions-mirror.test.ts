@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ConnectFixture, runCli, tempDir, uniqueName, waitFor } from '../ops/support/cluster.js';
 import { join } from 'node:path';
-import { MINUTE, createTimedTopic, deleteTopics, logEnds, readValues, sandboxBootstrap } from '../support/positions-kafka.js';
+import { MINUTE, createTimedTopic, deleteTopics, listTopics, logEnds, readValues, sandboxBootstrap } from '../support/positions-kafka.js';
 
 let cluster: ConnectFixture;
 let bootstrap: string;
@@ -42,7 +42,11 @@ before(async () => {
     'key.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter', 'value.converter': 'org.apache.kafka.connect.converters.ByteArrayConverter',
   } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
-  await cluster.waitRunning(mirror);
+  // The shared sandbox may be rebalancing for others' connectors: give the start more time.
+  await waitFor(`${mirror} and its task RUNNING`, async () => {
+    const s = await cluster.status(mirror);
+    return s.connector.state === 'RUNNING' && s.tasks.length > 0 && s.tasks.every((t) => t.state === 'RUNNING');
+  }, 180_000, 500);
   await waitFor('MirrorMaker to copy the 20 records', async () => (await logEnds(bootstrap, copy, 2).catch(() => [0, 0])).join() === '10,10', 90_000);
   // It stores the offset of the last record copied: 9 on both partitions.
   await waitFor('its offsets to be stored', async () => (await cluster.offsets(mirror)).offsets.filter((o) => o.offset?.offset === 9).length === 2, 60_000);
@@ -50,7 +54,9 @@ before(async () => {
 
 after(async () => {
   await cluster?.request('DELETE', `/connectors/${mirror}`);
-  if (bootstrap && topic) await deleteTopics(bootstrap, [topic, copy]);
+  // Everything this alias created: the copy, and any heartbeat topic MirrorMaker copied (it copies
+  // those whatever its topic filter says; left behind, the next run would copy the copies).
+  if (bootstrap && topic) await deleteTopics(bootstrap, [topic, ...(await listTopics(bootstrap)).filter((t) => t.startsWith(`${alias}.`))]);
 });
 
 test('--to-earliest dry run: next upstream offset 10 → 0, written as removed offsets (MirrorMaker then starts at the beginning)', async () => {
@@ -71,7 +77,7 @@ test('--to-time: MirrorMaker re-copies exactly the records written after the tim
   assert.deepEqual(json.positions.plan.rows.map((row) => [row.partition, row.committed, row.target]), [[0, 10, 7], [1, 10, 6]]);
   // Connect stores "last copied": one less than the next offset to copy.
   assert.deepEqual(json.positions.offsets.map((o) => [o.partition.partition, o.offset?.offset]), [[0, 6], [1, 5]]);
-  await waitFor('the 7 re-copied records', async () => (await logEnds(bootstrap, copy, 2)).join() === '13,14', 90_000);
+  await waitFor('the 7 re-copied records', async () => (await logEnds(bootstrap, copy, 2)).join() === '13,14', 180_000);
   const values = await readValues(bootstrap, copy, 27);
   const recopied = values.filter((v, i) => values.indexOf(v) !== i).map((v) => Number(v.slice(4))).sort((a, b) => a - b);
   assert.deepEqual(recopied, [13, 14, 15, 16, 17, 18, 19]);

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ConnectFixture, runCli, tempDir, uniqueName, waitFor, type OffsetsBody } from '../ops/support/cluster.js';
-import { MINUTE, createTimedTopic, deleteTopics, logEnds, sandboxBootstrap } from '../support/positions-kafka.js';
+import { MINUTE, createTimedTopic, deleteTopics, listTopics, logEnds, sandboxBootstrap } from '../support/positions-kafka.js';
 
 let cluster: ConnectFixture;
 let bootstrap: string;
@@ -14,7 +14,7 @@ let topic: string;
 let gone: string;
 let sink: string;
 let sinkWithGoneTopic: string;
-let heartbeat: string;
+let checkpoint: string;
 let fileSource: { name: string; file: string; topic: string };
 const base = Math.floor(Date.now() / MINUTE) * MINUTE - 3_600_000;
 
@@ -27,7 +27,7 @@ before(async () => {
   gone = `${topic}-gone`;
   sink = `${topic}-sink`;
   sinkWithGoneTopic = `${topic}-sink2`;
-  heartbeat = `${topic}-heartbeat`;
+  checkpoint = `${topic}-checkpoint`;
   await createTimedTopic(bootstrap, topic, { partitions: 2, count: 10, baseMs: base });
   await createTimedTopic(bootstrap, gone, { partitions: 1, count: 2, baseMs: base });
   const sinkConfig = (topics: string) => ({
@@ -40,9 +40,12 @@ before(async () => {
     const res = await cluster.request('POST', '/connectors', { name, config });
     assert.equal(res.status, 201, JSON.stringify(res.body));
   }
-  const hb = await cluster.request('POST', '/connectors', { name: heartbeat, config: {
-    'connector.class': 'org.apache.kafka.connect.mirror.MirrorHeartbeatConnector', 'source.cluster.alias': 'hbsrc', 'target.cluster.alias': 'hbtgt',
-    'source.cluster.bootstrap.servers': bootstrap, 'target.cluster.bootstrap.servers': bootstrap, 'emit.heartbeats.enabled': 'false', 'heartbeats.topic.replication.factor': '1',
+  // A source whose offsets mean nothing in Kafka terms. Not MirrorHeartbeatConnector: it creates
+  // the `heartbeats` topic, which every same-cluster MirrorSourceConnector then copies (MirrorMaker
+  // replicates heartbeat topics whatever its topic filter says), and copies of copies pile up.
+  const hb = await cluster.request('POST', '/connectors', { name: checkpoint, config: {
+    'connector.class': 'org.apache.kafka.connect.mirror.MirrorCheckpointConnector', 'source.cluster.alias': `${topic}-a`, 'target.cluster.alias': `${topic}-b`,
+    'source.cluster.bootstrap.servers': bootstrap, 'target.cluster.bootstrap.servers': bootstrap, 'emit.checkpoints.enabled': 'false', 'checkpoints.topic.replication.factor': '1', groups: 'none-such',
   } });
   assert.equal(hb.status, 201, JSON.stringify(hb.body));
   fileSource = await cluster.createSource(3);
@@ -54,9 +57,9 @@ before(async () => {
 });
 
 after(async () => {
-  for (const name of [sink, sinkWithGoneTopic, heartbeat]) await cluster?.request('DELETE', `/connectors/${name}`);
+  for (const name of [sink, sinkWithGoneTopic, checkpoint]) await cluster?.request('DELETE', `/connectors/${name}`);
   await cluster?.cleanup();
-  if (bootstrap) await deleteTopics(bootstrap, [topic, ...(fileSource ? [fileSource.topic] : [])]);
+  if (bootstrap) await deleteTopics(bootstrap, [topic, ...(fileSource ? [fileSource.topic] : []), ...(await listTopics(bootstrap)).filter((t) => t.startsWith(`${topic}-a.`))]);
 });
 
 const sortKey = (o: OffsetsBody) => JSON.stringify(o.offsets.map((e) => JSON.stringify(e)).sort());
@@ -90,7 +93,7 @@ test('--shift-by 0, and two positions at once', async () => {
 });
 
 test('positions on a plain source connector explain how to write an --offsets file', async () => {
-  await refused(heartbeat, ['--bootstrap', bootstrap, '--to-time', '-1h'], /MirrorHeartbeatConnector\) whose offsets are plugin-specific.*offsetctl offsets get .* --output json/);
+  await refused(checkpoint, ['--bootstrap', bootstrap, '--to-time', '-1h'], /MirrorCheckpointConnector\) whose offsets are plugin-specific.*offsetctl offsets get .* --output json/);
   await refused(fileSource.name, ['--to-time', '-1h'], /FileStreamSource: .*only --to-earliest/);
 });
 

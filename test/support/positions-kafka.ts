@@ -48,6 +48,15 @@ export async function deleteTopics(bootstrap: string, topics: string[]): Promise
   }
 }
 
+export async function listTopics(bootstrap: string): Promise<string[]> {
+  const admin = new Admin({ clientId: 'positions-test', bootstrapBrokers: [bootstrap] });
+  try {
+    return await admin.listTopics();
+  } finally {
+    await admin.close();
+  }
+}
+
 /** Every value of `topic` from the beginning, once `count` are there (or throws after the timeout). */
 export async function readValues(bootstrap: string, topic: string, count: number, timeoutMs = 60_000): Promise<string[]> {
   const consumer = new Consumer({ clientId: 'positions-test', groupId: `positions-read-${Date.now()}-${Math.random().toString(36).slice(2)}`, bootstrapBrokers: [bootstrap], deserializers: stringDeserializers, autocommit: false, maxWaitTime: 500 });
