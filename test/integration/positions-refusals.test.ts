@@ -45,7 +45,7 @@ before(async () => {
   // replicates heartbeat topics whatever its topic filter says), and copies of copies pile up.
   const hb = await cluster.request('POST', '/connectors', { name: checkpoint, config: {
     'connector.class': 'org.apache.kafka.connect.mirror.MirrorCheckpointConnector', 'source.cluster.alias': `${topic}-a`, 'target.cluster.alias': `${topic}-b`,
-    'source.cluster.bootstrap.servers': bootstrap, 'target.cluster.bootstrap.servers': bootstrap, 'emit.checkpoints.enabled': 'false', 'checkpoints.topic.replication.factor': '1', groups: 'none-such',
+    'source.cluster.bootstrap.servers': bootstrap, 'target.cluster.bootstrap.servers': bootstrap, 'checkpoints.topic.replication.factor': '1', groups: 'none-such',
   } });
   assert.equal(hb.status, 201, JSON.stringify(hb.body));
   fileSource = await cluster.createSource(3);
