@@ -59,7 +59,7 @@ before(async () => {
 after(async () => {
   for (const name of [sink, sinkWithGoneTopic, checkpoint]) await cluster?.request('DELETE', `/connectors/${name}`);
   await cluster?.cleanup();
-  if (bootstrap) await deleteTopics(bootstrap, [topic, ...(fileSource ? [fileSource.topic] : []), ...(await listTopics(bootstrap)).filter((t) => t.startsWith(`${topic}-a.`))]);
+  if (bootstrap) await deleteTopics(bootstrap, [topic, gone, ...(fileSource ? [fileSource.topic] : []), ...(await listTopics(bootstrap)).filter((t) => t.startsWith(`${topic}-a.`))]);
 });
 
 const sortKey = (o: OffsetsBody) => JSON.stringify(o.offsets.map((e) => JSON.stringify(e)).sort());
