@@ -27,6 +27,8 @@ before(async () => {
   const res = await cluster.request('POST', '/connectors', { name: sink, config: {
     'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: join(cluster.dir, `${sink}.out`), topics: topic,
     'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
+    // Its consumer must not create the topic again while the connector is being deleted.
+    'consumer.override.allow.auto.create.topics': 'false',
   } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   await cluster.waitRunning(sink);
