@@ -31,6 +31,8 @@ export interface Connection {
   url: string;
   http: HttpClient;
   contextName?: string;
+  /** The context whose credentials apply (see above); its Kafka fields feed kafka-settings.ts. */
+  context?: ConnectionContext;
   stateDir: string;
   output: OutputFormat;
 }
@@ -110,7 +112,7 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const { HttpClient } = await import('../http/client.js');
   const http = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   const stateDir = resolveStateDir(opts.stateDir, env);
-  return { url, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
+  return { url, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, output };
 }
 
 /**

@@ -67,7 +67,7 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   started(options, run, plan);
   const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs });
   const restored = plan.operation === 'rollback' && outcome.status === 'succeeded' ? `; restored snapshot ${plan.snapshotId}` : '';
-  return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts } };
+  return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts }, ...(plan.positions ? { positions: plan.positions } : {}) };
 }
 
 function started(options: ApplyOptions, run: RunRecord, plan: Plan, resumeAt?: string): void {

@@ -16,4 +16,8 @@ export { validateOffsetsShape } from './offsets-shape.js';
 export { diffOffsets } from './diff.js';
 export type { OffsetDiff, OffsetDiffEntry, DiffKind, DiffOptions } from './diff.js';
 export { OpsError, type OpsErrorCode } from './errors.js';
+export { hasPosition, parsePosition, parseTime, planPositions, describePosition } from './positions.js';
+export type { Position, PositionFlags, PartitionFacts, PositionNote, PositionRow, PositionPlan } from './positions.js';
+export { positionTargets } from './positions-targets.js';
+export type { PositionTargets, TargetsConnection } from './positions-targets.js';
 export type { Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord } from '../store/index.js';

@@ -12,6 +12,7 @@ import { offsetEntries, planSnapshotRestore, type ConnectorType, type OffsetEntr
 import { validateOffsetsShape } from './offsets-shape.js';
 import { specFor, targetStateFor } from './operations.js';
 import { checkPluginRules } from './plugin-rules.js';
+import type { PositionTargets } from './positions-targets.js';
 import { loadOpsWorkflow, WORKFLOW_FILES, type OpsWorkflow, type WorkflowKind } from './workflow-files.js';
 
 /** After the change: `auto` puts the connector back as it was, `always` resumes it, `never` leaves it STOPPED. */
@@ -47,6 +48,11 @@ export interface Plan {
   /** Resume: the interrupted run, and the step it continues at. */
   runId?: string;
   resumeAt?: string;
+  /**
+   * Rewind to a position (`--to-time`, `--to-earliest`, ...): how the target offsets were
+   * computed, per partition (committed, target, log start/end, replayed/skipped records).
+   */
+  positions?: PositionTargets;
 }
 
 export interface RewindRequest {
@@ -54,6 +60,8 @@ export interface RewindRequest {
   /** The target offsets as data: `{"offsets": [...]}` or a bare list (never a file path). */
   offsets: unknown;
   resumeAfter?: ResumeAfter;
+  /** The position these offsets were computed from (positionTargets), carried into the plan. */
+  positions?: PositionTargets;
 }
 
 export interface ResetRequest {
@@ -85,11 +93,16 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   const target = offsetEntries(req.offsets);
   const warnings = checkPluginRules(info.config, target);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
-  return plan(ctx, info, {
+  const planned = plan(ctx, info, {
     operation: 'rewind', kind: 'rewind', current, target, diff: diffOffsets(current, target), warnings,
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
     inputs: { connectorName: req.connector, offsets: target, resumeAfter },
   });
+  if (req.positions) {
+    if (req.positions.connector !== req.connector) throw new OpsError('E_USAGE', `positions computed for ${req.positions.connector} cannot plan a rewind of ${req.connector}`, { field: 'positions' });
+    planned.positions = req.positions;
+  }
+  return planned;
 }
 
 /** Every offset of the connector deleted (a snapshot is kept by the run). */
@@ -176,6 +189,7 @@ export function dryRunOutcome(plan: Plan): import('./run-operation.js').Operatio
     operation: plan.operation, connector: plan.connector, clusterUrl: plan.clusterUrl, status: 'dry-run',
     message: 'dry run: nothing was changed', warnings: plan.warnings, diff: { ...plan.diff.counts },
     ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}),
+    ...(plan.positions ? { positions: plan.positions } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
+import type { PositionTargets } from './positions-targets.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface OperationOutcome {
@@ -27,6 +28,8 @@ export interface OperationOutcome {
   failedStep?: string;
   recovery?: RecoveryOutcome;
   diff?: { unchanged: number; changed: number; added: number; removed: number };
+  /** A rewind to a position: the plan's per-partition targets (plan.positions). */
+  positions?: PositionTargets;
 }
 
 /** What a journaled workflow run works with (the operation's own run, and its recovery). */

@@ -8,6 +8,7 @@ import { OpsError } from '../../ops/errors.js';
 import { stdout, stderr } from './say.js';
 import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 
 interface ChangeOptions extends ConnectionOptions {
   yes?: boolean;
@@ -19,18 +20,24 @@ interface ChangeOptions extends ConnectionOptions {
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  withChangeFlags(addConnectionOptions(
+  addPositionOptions(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('<connector>', 'connector name')
-      .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
+      .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
-      await runChange(opts, async (ops, ctx) => {
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (connector: string, opts: ChangeOptions & PositionOptions) => {
+      await runChange(opts, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
+        if (wantsPosition(opts)) {
+          // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
+          // the per-partition table travels in the plan (plan.positions).
+          const positions = await (await import('./rewind-positions.js')).positionTargetsFor(conn, connector, opts);
+          return ops.planRewind(ctx, { connector, offsets: positions.offsets, resumeAfter, positions });
+        }
         const { readOffsetsInput } = await import('../offsets-input.js');
-        return ops.planRewind(ctx, { connector, offsets: await readOffsetsInput(opts.offsets), resumeAfter });
+        return ops.planRewind(ctx, { connector, offsets: await readOffsetsInput(opts.offsets as string), resumeAfter });
       });
     });
 
@@ -125,7 +132,7 @@ type OpsModule = typeof import('../../ops/index.js');
  * The CLI face of a change: connect, plan, show the plan, stop at --dry-run, ask (or --yes),
  * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main).
  */
-async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
+async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
@@ -143,9 +150,10 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
   const store = openStore(conn.stateDir);
   const ctx: OpsContext = { url: conn.url, http: conn.http, store };
   try {
-    const plan = await makePlan(ops, ctx);
+    const plan = await makePlan(ops, ctx, conn);
     const { planHeading, planQuestion } = await import('../render/ops-plan.js');
     info(planHeading(plan));
+    if (plan.positions) info((await import('../render/positions.js')).renderPositions(plan.positions));
     // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (plan.operation !== 'resume') {
