@@ -50,3 +50,14 @@ test('contexts keep Kafka references (paths made absolute) and refuse a literal 
   writeFileSync(file, 'contexts:\n  p:\n    url: http://c:8083\n    kafka-password: hunter2\n');
   await assert.rejects(loadConfig(file), /kafka-password: secrets are not stored.*kafka-password-env or kafka-password-file/);
 });
+
+test('bootstrap: --bootstrap, else OFFSETCTL_BOOTSTRAP, else the context\'s; the first two are explicit (they win over a connector\'s own servers)', () => {
+  const ctx = { bootstrap: 'ctx:9092' };
+  assert.deepEqual(resolveKafkaAccess({ bootstrap: 'a:1, b:2' }, ctx, { OFFSETCTL_BOOTSTRAP: 'c:3' }).bootstrap, ['a:1', 'b:2']);
+  const fromEnv = resolveKafkaAccess({}, ctx, { OFFSETCTL_BOOTSTRAP: 'c:3' });
+  assert.deepEqual([fromEnv.bootstrap, fromEnv.bootstrapFromFlag], [['c:3'], true]);
+  const fromContext = resolveKafkaAccess({}, ctx, { OFFSETCTL_BOOTSTRAP: ' ' });
+  assert.deepEqual([fromContext.bootstrap, fromContext.bootstrapFromFlag], [['ctx:9092'], false]);
+  assert.equal(resolveKafkaAccess({}, undefined, {}).bootstrap, undefined);
+  assert.throws(() => resolveKafkaAccess({}, undefined, { OFFSETCTL_BOOTSTRAP: 'nohost' }), /OFFSETCTL_BOOTSTRAP: "nohost" is not host:port/);
+});

@@ -49,7 +49,7 @@ export interface KafkaFlags extends KafkaContextFields {
 /** The Kafka options, for `rewind` and for `config set-context`. */
 export function addKafkaOptions(cmd: Command): Command {
   return cmd
-    .option('--bootstrap <host:port,...>', 'Kafka bootstrap servers (for positions: --to-time, --to-earliest, ...)')
+    .option('--bootstrap <host:port,...>', 'Kafka bootstrap servers (env OFFSETCTL_BOOTSTRAP; default: the context\'s): positions (--to-time, ...) and the sink pre-flight checks')
     .addOption(new Option('--kafka-security-protocol <protocol>', 'Kafka security protocol').choices([...SECURITY_PROTOCOLS]))
     .addOption(new Option('--kafka-sasl-mechanism <mechanism>', 'Kafka SASL mechanism').choices([...SASL_MECHANISMS]))
     .option('--kafka-sasl-user <name>', 'Kafka SASL user; the password comes from --kafka-password-env or --kafka-password-file')
@@ -98,7 +98,10 @@ export function resolveKafkaAccess(flags: KafkaFlags, ctx: KafkaContextFields | 
     throw new OpsError('E_USAGE', '--kafka-password is not accepted: a secret on the command line is kept in shell history and visible to ps; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
   }
   checkKafkaFields(flags, '');
-  const flagBootstrap = flags.bootstrap === undefined ? undefined : parseBootstrap(flags.bootstrap);
+  // --bootstrap, else OFFSETCTL_BOOTSTRAP: both are this invocation's explicit choice (like --url
+  // and OFFSETCTL_URL), so both win over the servers a connector names; the context's come last.
+  const envBootstrap = env.OFFSETCTL_BOOTSTRAP === undefined || env.OFFSETCTL_BOOTSTRAP.trim() === '' ? undefined : env.OFFSETCTL_BOOTSTRAP;
+  const flagBootstrap = flags.bootstrap !== undefined ? parseBootstrap(flags.bootstrap) : envBootstrap !== undefined ? parseBootstrap(envBootstrap, 'OFFSETCTL_BOOTSTRAP') : undefined;
   const ctxBootstrap = ctx?.bootstrap === undefined ? undefined : parseBootstrap(ctx.bootstrap, 'context bootstrap');
   const securityFlags = [flags.kafkaSecurityProtocol, flags.kafkaSaslMechanism, flags.kafkaSaslUser, flags.kafkaPasswordEnv, flags.kafkaPasswordFile, flags.kafkaCa, flags.kafkaCert, flags.kafkaKey].some((v) => v !== undefined);
   return {

@@ -12,6 +12,12 @@ import { tpKey, type TopicPartition } from './topic-partition.js';
 
 export { tpKey, type TopicPartition };
 
+/** A topic's partition count and the log end of each partition (by partition number). */
+export interface TopicPartitions {
+  partitions: number;
+  endOffsets: Map<number, number>;
+}
+
 export interface LogRange {
   /** First offset still in the log (after retention or deleteRecords). */
   start: number;
@@ -54,6 +60,31 @@ export class KafkaAdmin {
       const t = md.topics.get(topic);
       if (!t) throw new KafkaError('E_KAFKA_TOPIC_NOT_FOUND', `topic ${topic} does not exist on ${describeKafka(this.settings)}`, { field: 'topic' });
       out.set(topic, t.partitionsCount);
+    }
+    return out;
+  }
+
+  /**
+   * The topics among `topics` that exist, with their partition count and each partition's log
+   * end (the offset the next record gets); a topic that does not exist is absent from the map.
+   * What the sink pre-flight needs to check offsets written from a file.
+   */
+  async topicPartitions(topics: readonly string[]): Promise<Map<string, TopicPartitions>> {
+    const out = new Map<string, TopicPartitions>();
+    if (topics.length === 0) return out;
+    const existing = new Set(await this.listTopics());
+    const wanted = [...new Set(topics)].filter((t) => existing.has(t));
+    const counts = await this.partitionCounts(wanted);
+    const partitions: TopicPartition[] = [];
+    for (const topic of wanted) {
+      const count = counts.get(topic) ?? 0;
+      out.set(topic, { partitions: count, endOffsets: new Map() });
+      for (let partition = 0; partition < count; partition++) partitions.push({ topic, partition });
+    }
+    const ends = await this.#listOffsets(partitions, ListOffsetTimestamps.LATEST);
+    for (const { topic, partition } of partitions) {
+      const end = ends.get(tpKey(topic, partition));
+      if (end !== undefined) out.get(topic)?.endOffsets.set(partition, end);
     }
     return out;
   }
