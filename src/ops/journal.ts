@@ -7,6 +7,7 @@ import type { RunEvent } from '../arazzo/index.js';
 import type { RunRecord, Store } from '../store/index.js';
 import { describeMismatches, findMismatches, offsetsList } from './offsets-plan.js';
 import type { OperationSpec } from './operations.js';
+import { stateTextBefore } from './outcome-text.js';
 import { applyTestHooks } from './test-hooks.js';
 
 const BODY_LIMIT = 2000;
@@ -27,6 +28,8 @@ export interface JournalOptions {
 export class RunJournal {
   readonly #o: JournalOptions;
   initialState: string | undefined;
+  /** `RUNNING with task 0 FAILED`: the state and tasks read at the start, to compare the end with. */
+  initialStateText: string | undefined;
   snapshotId: string | undefined;
   /** The offsets the snapshot step read (for any spec, stored or not). */
   capturedOffsets: unknown[] | undefined;
@@ -39,7 +42,11 @@ export class RunJournal {
   readonly warnings: string[] = [];
   /** Last response body per step, to explain a failure (a FAILED task's trace). */
   readonly lastResponses = new Map<string, { status: number; body: unknown }>();
+  /** The last step that failed for good (a failed attempt the workflow retries is not a failure). */
   lastFailedStep: string | undefined;
+  /** The step running (or last started): where a cancelled run stood. */
+  currentStep: string | undefined;
+  #retrying: string | undefined;
 
   constructor(options: JournalOptions) {
     this.#o = options;
@@ -49,16 +56,19 @@ export class RunJournal {
   readonly onEvent = async (event: RunEvent): Promise<void> => {
     const { store, run, spec } = this.#o;
     if (event.type === 'step.started') {
+      this.currentStep = event.stepId;
       if (spec.operation !== 'recovery') await applyTestHooks(event.stepId, run.id);
       if (event.stepId === spec.stopStep) this.stopStarted = true;
       if (event.stepId === spec.mutatingStep && event.attempt === 1) this.#beforeMutation();
     }
     store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: summarize(event) });
+    if (event.type === 'action.taken' && event.action.type === 'retry') this.#retrying = event.stepId;
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
       store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
       if (event.status === 'passed') this.#afterStep(event.stepId, event.outputs);
-      else this.lastFailedStep = event.stepId;
+      else if (this.#retrying !== event.stepId) this.lastFailedStep = event.stepId;
+      this.#retrying = undefined;
     }
     this.#o.onProgress?.(event);
   };
@@ -78,6 +88,7 @@ export class RunJournal {
     const { store, run, spec, connectorType, inputs, controller } = this.#o;
     if (stepId === spec.initialStateStep && typeof outputs.initialState === 'string') {
       this.initialState = outputs.initialState;
+      this.initialStateText = stateTextBefore(outputs.initialState, outputs.initialTasks);
       store.updateRunContext(run.id, { stateBefore: outputs.initialState });
     }
     if (stepId === spec.snapshotStep) {

@@ -1,6 +1,8 @@
 // `offsetctl reset`: pre-flight, then the reset workflow (DELETE of every offset).
+import { describeState } from './failure-text.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
+import { changesNothing, nothingToChange } from './empty-change.js';
 import { RESET } from './operations.js';
 import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
@@ -21,9 +23,10 @@ export async function resetConnector(conn: OpsConnection, req: ResetRequest, io:
   const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, [], { mode: 'replace' });
   const base = { operation: 'reset', connector: req.connector, clusterUrl: conn.url };
+  if (changesNothing(diff)) return nothingToChange(base, diff, `${req.connector} has no offsets`);
   const stop = await presentAndConfirm({
     io, flags: req, diff, base,
-    heading: `Connector ${req.connector} (${info.type}, ${info.state}) on ${conn.url}: every offset will be deleted`,
+    heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: every offset will be deleted`,
     question: `Reset ${req.connector}? All ${diff.entries.length} partition offset(s) are deleted (a snapshot is kept for rollback).`,
   });
   if (stop) return stop;

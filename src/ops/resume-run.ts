@@ -5,7 +5,8 @@ import type { ResumePoint } from '../arazzo/index.js';
 import { openStore, type StepRecord } from '../store/index.js';
 import { OpsError } from './errors.js';
 import { specFor } from './operations.js';
-import type { OpsConnection, OpsIO } from './begin-change.js';
+import type { ChangeFlags, OpsConnection, OpsIO } from './begin-change.js';
+import { confirmResume } from './resume-confirm.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { loadOpsWorkflow, type OpsWorkflow } from './workflow-files.js';
 
@@ -15,7 +16,7 @@ import { loadOpsWorkflow, type OpsWorkflow } from './workflow-files.js';
  *
  * @example await resumeRun(conn, 'run-20261130-010400-3f2a', io)
  */
-export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): Promise<OperationOutcome> {
+export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO, flags: ChangeFlags = {}): Promise<OperationOutcome> {
   const store = openStore(conn.stateDir);
   try {
     const found = store.getRun(runId);
@@ -31,6 +32,9 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO): 
     const spec = specFor(found.operation);
     const workflow = await loadOpsWorkflow(spec.workflow, found.clusterUrl);
     const resume = resumePointFor(workflow, store.stepsOf(runId));
+    // Resuming changes offsets like any change: show what is left to do and ask (--yes for scripts).
+    const stop = await confirmResume(conn, found, resume?.stepId ?? workflow.stepOrder[0] ?? '', io, flags);
+    if (stop) return stop;
     const run = store.takeOverRun(runId);
     const connectorType = run.context.connectorType ?? 'source';
     const initialState = resume?.steps.readInitialState?.outputs.initialState;

@@ -1,6 +1,8 @@
 // `offsetctl rewind`: pre-flight (nothing changes if it fails), then the rewind workflow.
+import { describeState } from './failure-text.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
+import { changesNothing, nothingToChange } from './empty-change.js';
 import { validateOffsetsShape } from './offsets-shape.js';
 import { checkPluginRules } from './plugin-rules.js';
 import { offsetsList } from './offsets-plan.js';
@@ -31,9 +33,10 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, target);
   const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
+  if (changesNothing(diff)) return nothingToChange(base, diff, `the ${target.length} partition(s) already have these offsets`);
   const stop = await presentAndConfirm({
     io, flags: req, diff, base,
-    heading: `Connector ${req.connector} (${info.type}, ${info.state}) on ${conn.url}: ${target.length} partition(s) to write`,
+    heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: ${target.length} partition(s) to write`,
     question: `Rewind ${req.connector}? It is stopped while its offsets change, then ${resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : `put back to ${info.state}`}.`,
   });
   if (stop) return stop;

@@ -3,8 +3,10 @@
 // when the snapshot was taken, through the restore workflow. Allowed over a stale lock: undoing
 // a run that died half-way is what rollback is for.
 import { openStore, type SnapshotRecord } from '../store/index.js';
+import { describeState } from './failure-text.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
+import { changesNothing, defaultRollbackSnapshot, nothingToChange } from './empty-change.js';
 import { OpsError } from './errors.js';
 import { offsetsList, planSnapshotRestore } from './offsets-plan.js';
 import { ROLLBACK, targetStateFor } from './operations.js';
@@ -25,7 +27,7 @@ export interface RollbackRequest extends ChangeFlags {
  */
 export async function rollbackConnector(conn: OpsConnection, req: RollbackRequest, io: OpsIO): Promise<OperationOutcome> {
   if (req.leaveStopped && req.resume) throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
-  const snapshot = findSnapshot(conn, req);
+  const snapshot = findSnapshot(conn, req, io);
   const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
@@ -35,9 +37,10 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
   const targetState = req.leaveStopped ? 'STOPPED' : req.resume ? 'RUNNING' : targetStateFor(snapshot.stateBefore);
   const diff = diffOffsets(current, snapshot.offsets, { mode: 'replace' });
   const base = { operation: 'rollback', connector: req.connector, clusterUrl: conn.url };
+  if (changesNothing(diff) && info.state === targetState) return { ...nothingToChange(base, diff, `${req.connector} already has the offsets of snapshot ${snapshot.id} and is ${info.state}`), snapshotId: snapshot.id };
   const stop = await presentAndConfirm({
     io, flags: req, diff, base,
-    heading: `Connector ${req.connector} (${info.type}, ${info.state}) on ${conn.url}: back to snapshot ${snapshot.id} taken ${snapshot.takenAt} (${snapshot.partitions} partition(s), state ${snapshot.stateBefore} → ${targetState})`,
+    heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: back to snapshot ${snapshot.id} taken ${snapshot.takenAt} (${snapshot.partitions} partition(s), state ${snapshot.stateBefore} → ${targetState})`,
     question: `Roll ${req.connector} back to snapshot ${snapshot.id}? It is stopped while its offsets change, then left ${targetState}.`,
   });
   if (stop) return { ...stop, snapshotId: snapshot.id };
@@ -53,7 +56,7 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
   return { ...outcome, diff: diffCounts(diff), message: outcome.status === 'succeeded' ? `${outcome.message}; restored snapshot ${snapshot.id}` : outcome.message };
 }
 
-function findSnapshot(conn: OpsConnection, req: RollbackRequest): SnapshotRecord {
+function findSnapshot(conn: OpsConnection, req: RollbackRequest, io: OpsIO): SnapshotRecord {
   const store = openStore(conn.stateDir);
   try {
     if (req.snapshotId) {
@@ -63,7 +66,9 @@ function findSnapshot(conn: OpsConnection, req: RollbackRequest): SnapshotRecord
       }
       return snapshot;
     }
-    const latest = store.latestSnapshot(conn.url, req.connector);
+    const { snapshot: latest, skipped } = defaultRollbackSnapshot(store, store.listSnapshots({ connector: req.connector, clusterUrl: conn.url }));
+    if (skipped.length > 0) io.info(`skipped ${skipped.length} empty snapshot(s) taken by a reset of a connector that had no offsets (${skipped.map((s) => s.id).join(', ')})`);
+    if (latest && latest.partitions === 0) io.info(`warning: snapshot ${latest.id} is empty (${req.connector} had no offsets when it was taken): rolling back to it removes every current offset`);
     if (!latest) {
       throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${conn.url} in ${store.file}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
     }

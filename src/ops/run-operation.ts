@@ -8,6 +8,7 @@ import { getConnectorInfo } from './connect-client.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
+import { endStateSentence, failureHeadline, recoveryAsBefore } from './outcome-text.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
@@ -15,7 +16,8 @@ export interface OperationOutcome {
   operation: string;
   connector: string;
   clusterUrl: string;
-  status: 'succeeded' | 'failed' | 'dry-run';
+  /** `unchanged`: the diff was empty, so nothing ran (no stop, no snapshot). */
+  status: 'succeeded' | 'failed' | 'dry-run' | 'unchanged';
   runId?: string;
   /** The snapshot taken before the change (rollback and `runs show` use it). */
   snapshotId?: string;
@@ -46,7 +48,11 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
   const base = { operation: spec.operation, connector: run.connector, clusterUrl: run.clusterUrl, runId: run.id };
   const controller = new AbortController();
   // Ctrl-C at the wrong moment must not strand a stopped connector: cancel, then recover.
-  const onInterrupt = (): void => controller.abort();
+  let cancelledByUser = false;
+  const onInterrupt = (): void => {
+    cancelledByUser = true;
+    controller.abort();
+  };
   process.once('SIGINT', onInterrupt);
   process.once('SIGTERM', onInterrupt);
   try {
@@ -73,7 +79,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     }
 
     const why = describeFailure(result, journal);
-    const failedStep = journal.lastFailedStep;
+    const failedStep = cancelledByUser ? journal.currentStep : journal.lastFailedStep ?? journal.currentStep;
     let recovery: RecoveryOutcome | undefined;
     if (journal.stopStarted || req.resume) {
       try {
@@ -88,10 +94,11 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     }
     const now = await readState(req.http, run.clusterUrl, run.connector);
     const connectorState = now?.state;
+    recovery = recoveryAsBefore(recovery, now?.text, journal.initialStateText);
     const message = [
-      `${spec.operation} of ${run.connector} failed${failedStep ? ` at step ${failedStep}` : ''}: ${why}.`,
+      failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: journal.lastFailedStep, currentStep: journal.currentStep, why }),
       describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
-      `The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
+      endStateSentence(now?.text, journal.initialStateText),
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
     ].filter(Boolean).join(' ');
     store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });

@@ -68,10 +68,10 @@ export function register(program: Command): void {
   ).action(async (opts: ConnectionOptions & { connector?: string }) => listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showRun(id, withParentOptions(cmd)));
-  addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing').description('finish an interrupted run from its last finished step'))
+  addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'do not ask for confirmation (scripts)').option('--dry-run', 'show what the run would still change, change nothing').description('finish an interrupted run from its last finished step (shows the diff and asks, like any change)'))
     .addHelpText('after', EXIT_HELP)
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
-      const opts = withParentOptions(cmd);
+      const opts = withParentOptions(cmd) as ChangeOptions;
       // The run knows its cluster: --url is only needed to override it.
       const { resolveStateDir } = await import('../connection.js');
       const { openStore } = await import('../../store/index.js');
@@ -84,7 +84,7 @@ export function register(program: Command): void {
       } finally {
         store.close();
       }
-      await runChange(opts, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io), clusterUrl);
+      await runChange(opts, async (conn, io) => (await import('../../ops/resume-run.js')).resumeRun(conn, id, io, changeFlags(opts)), clusterUrl);
     });
 }
 
