@@ -95,7 +95,7 @@ export class RunJournal {
       this.capturedOffsets = offsetsList(outputs[spec.snapshotOutput]);
       if (spec.persistSnapshot) {
         const snapshot = store.saveSnapshot({
-          runId: run.id, clusterUrl: run.clusterUrl, connector: run.connector, connectorType,
+          runId: run.id, clusterUrl: run.clusterUrl, clusterKey: run.clusterKey, connector: run.connector, connectorType,
           stateBefore: this.initialState ?? 'UNKNOWN', offsets: this.capturedOffsets,
         });
         this.snapshotId = snapshot.id;

@@ -1,5 +1,6 @@
 // `offsetctl reset`: pre-flight, then the reset workflow (DELETE of every offset).
 import { describeState } from './failure-text.js';
+import { clusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
 import { changesNothing, nothingToChange } from './empty-change.js';
@@ -32,7 +33,7 @@ export async function resetConnector(conn: OpsConnection, req: ResetRequest, io:
   if (stop) return stop;
   const inputs = { connectorName: req.connector, resumeAfter };
   const outcome = await withNewRun(conn.stateDir, {
-    clusterUrl: conn.url, connector: req.connector, operation: 'reset',
+    clusterUrl: conn.url, clusterKey: (await clusterIdentity(conn.http, conn.url)).key, connector: req.connector, operation: 'reset',
     workflowFile: WORKFLOW_FILES.reset.file, workflowId: WORKFLOW_FILES.reset.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state },
   }, {}, (store, run) => runOperation({

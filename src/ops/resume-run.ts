@@ -3,6 +3,7 @@
 // decision point, which only reads), with the finished steps' outputs preloaded.
 import type { ResumePoint } from '../arazzo/index.js';
 import { openStore, type StepRecord } from '../store/index.js';
+import { clusterIdentity, lookupKeys } from './cluster-identity.js';
 import { OpsError } from './errors.js';
 import { specFor } from './operations.js';
 import type { ChangeFlags, OpsConnection, OpsIO } from './begin-change.js';
@@ -26,8 +27,8 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO, f
     if (found.context.recoveryStarted) {
       throw new OpsError('E_PREFLIGHT', `run ${runId} died while putting the connector back after a failure; undo it with \`offsetctl rollback ${found.connector}\` instead`);
     }
-    if (found.clusterUrl !== conn.url) {
-      throw new OpsError('E_PREFLIGHT', `run ${runId} ran against ${found.clusterUrl}, but this command is connected to ${conn.url}; pass --url ${found.clusterUrl} (with its credentials) or the matching --context`);
+    if (!lookupKeys(await clusterIdentity(conn.http, conn.url)).includes(found.clusterKey)) {
+      throw new OpsError('E_PREFLIGHT', `run ${runId} ran against ${found.clusterUrl}, but this command is connected to ${conn.url}, which is another cluster; pass --url ${found.clusterUrl} (with its credentials) or the matching --context`);
     }
     const spec = specFor(found.operation);
     const workflow = await loadOpsWorkflow(spec.workflow, found.clusterUrl);

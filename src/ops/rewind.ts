@@ -1,5 +1,6 @@
 // `offsetctl rewind`: pre-flight (nothing changes if it fails), then the rewind workflow.
 import { describeState } from './failure-text.js';
+import { clusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
 import { changesNothing, nothingToChange } from './empty-change.js';
@@ -42,7 +43,7 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   if (stop) return stop;
   const inputs = { connectorName: req.connector, offsets: target, resumeAfter };
   const outcome = await withNewRun(conn.stateDir, {
-    clusterUrl: conn.url, connector: req.connector, operation: 'rewind',
+    clusterUrl: conn.url, clusterKey: (await clusterIdentity(conn.http, conn.url)).key, connector: req.connector, operation: 'rewind',
     workflowFile: WORKFLOW_FILES.rewind.file, workflowId: WORKFLOW_FILES.rewind.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state },
   }, {}, (store, run) => runOperation({

@@ -4,6 +4,7 @@
 // a run that died half-way is what rollback is for.
 import { openStore, type SnapshotRecord } from '../store/index.js';
 import { describeState } from './failure-text.js';
+import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
 import { changesNothing, defaultRollbackSnapshot, nothingToChange } from './empty-change.js';
@@ -27,7 +28,8 @@ export interface RollbackRequest extends ChangeFlags {
  */
 export async function rollbackConnector(conn: OpsConnection, req: RollbackRequest, io: OpsIO): Promise<OperationOutcome> {
   if (req.leaveStopped && req.resume) throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
-  const snapshot = findSnapshot(conn, req, io);
+  const cluster = await clusterIdentity(conn.http, conn.url);
+  const snapshot = findSnapshot(conn, cluster, req, io);
   const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
@@ -46,7 +48,7 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
   if (stop) return { ...stop, snapshotId: snapshot.id };
   const inputs = { connectorName: req.connector, offsets, targetState };
   const outcome = await withNewRun(conn.stateDir, {
-    clusterUrl: conn.url, connector: req.connector, operation: 'rollback',
+    clusterUrl: conn.url, clusterKey: cluster.key, connector: req.connector, operation: 'rollback',
     workflowFile: WORKFLOW_FILES.restore.file, workflowId: WORKFLOW_FILES.restore.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state, restoringSnapshotId: snapshot.id },
   }, { takeOverStale: true }, (store, run) => runOperation({
@@ -56,19 +58,20 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
   return { ...outcome, diff: diffCounts(diff), message: outcome.status === 'succeeded' ? `${outcome.message}; restored snapshot ${snapshot.id}` : outcome.message };
 }
 
-function findSnapshot(conn: OpsConnection, req: RollbackRequest, io: OpsIO): SnapshotRecord {
+function findSnapshot(conn: OpsConnection, cluster: ClusterIdentity, req: RollbackRequest, io: OpsIO): SnapshotRecord {
   const store = openStore(conn.stateDir);
   try {
     if (req.snapshotId) {
       const snapshot = store.getSnapshot(req.snapshotId);
-      if (snapshot.connector !== req.connector || snapshot.clusterUrl !== conn.url) {
+      if (snapshot.connector !== req.connector || !lookupKeys(cluster).includes(snapshot.clusterKey)) {
         throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} belongs to connector ${snapshot.connector} on ${snapshot.clusterUrl}, not ${req.connector} on ${conn.url}; nothing was changed`, { field: 'snapshot' });
       }
       return snapshot;
     }
-    const { snapshot: latest, skipped } = defaultRollbackSnapshot(store, store.listSnapshots({ connector: req.connector, clusterUrl: conn.url }));
+    const { snapshot: latest, skipped } = defaultRollbackSnapshot(store, store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) }));
     if (skipped.length > 0) io.info(`skipped ${skipped.length} empty snapshot(s) taken by a reset of a connector that had no offsets (${skipped.map((s) => s.id).join(', ')})`);
     if (latest && latest.partitions === 0) io.info(`warning: snapshot ${latest.id} is empty (${req.connector} had no offsets when it was taken): rolling back to it removes every current offset`);
+    if (latest && latest.clusterUrl !== conn.url) io.info(`snapshot ${latest.id} was taken through ${latest.clusterUrl}, another URL of the same cluster (${cluster.kafkaClusterId ?? cluster.key})`);
     if (!latest) {
       throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${conn.url} in ${store.file}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
     }

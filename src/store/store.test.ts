@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import { registerSecret } from '../http/redact.js';
-import { openStore, type Store } from './index.js';
+import { openStore, urlKey, type Store } from './index.js';
 
 function withStore(fn: (store: Store, dir: string) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-store-'));
@@ -97,7 +97,7 @@ test('a lock whose process died is reported stale, resumable, and can be taken o
     store.finishRun(run.id, { status: 'succeeded' });
     const dead = store.beginRun(newRun());
     rewritePid(store, dead.id, pid);
-    assert.equal(store.lockOf(CLUSTER, 'orders-sink')?.alive, false);
+    assert.equal(store.lockOf(urlKey(CLUSTER), 'orders-sink')?.alive, false);
     assert.equal(store.getRun(dead.id).displayStatus, 'interrupted');
     assert.throws(() => store.beginRun(newRun()), (err: Error & { code?: string }) => {
       assert.equal(err.code, 'E_LOCKED');
@@ -108,12 +108,12 @@ test('a lock whose process died is reported stale, resumable, and can be taken o
     // runs resume: this process takes over the dead run.
     const resumed = store.takeOverRun(dead.id);
     assert.equal(resumed.pid, process.pid);
-    assert.equal(store.lockOf(CLUSTER, 'orders-sink')?.alive, true);
+    assert.equal(store.lockOf(urlKey(CLUSTER), 'orders-sink')?.alive, true);
     // Kill it again; now a rollback takes over and the dead run becomes abandoned.
     rewritePid(store, dead.id, pid);
     const rollback = store.beginRun({ ...newRun(), operation: 'rollback' }, { takeOverStale: true });
     assert.equal(store.getRun(dead.id).status, 'abandoned');
-    assert.equal(store.lockOf(CLUSTER, 'orders-sink')?.runId, rollback.id);
+    assert.equal(store.lockOf(urlKey(CLUSTER), 'orders-sink')?.runId, rollback.id);
   });
 });
 

@@ -11,7 +11,7 @@ import { redactValue } from '../http/redact.js';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
 import { isProcessAlive, thisHost } from './process.js';
-import { migrate } from './schema.js';
+import { migrate, urlKey } from './schema.js';
 import type { EventRecord, LockRecord, NewRun, NewSnapshot, RunContext, RunRecord, RunStatus, SnapshotRecord, StepRecord } from './types.js';
 
 export const STORE_FILE = 'offsetctl.db';
@@ -57,19 +57,22 @@ export class Store {
     const now = options.now ?? new Date();
     const id = newId('run', now);
     const at = now.toISOString();
+    const key = run.clusterKey ?? urlKey(run.clusterUrl);
     this.#db.transaction(() => {
-      const held = this.lockOf(run.clusterUrl, run.connector);
-      if (held) {
+      // A lock taken before the store knew cluster identities is keyed by its URL: it counts too.
+      for (const lockKey of new Set([key, urlKey(run.clusterUrl)])) {
+        const held = this.lockOf(lockKey, run.connector);
+        if (!held) continue;
         if (held.alive || !options.takeOverStale) throw lockedError(held);
         this.#db.prepare(`UPDATE runs SET status = 'abandoned', finished_at = ?, message = ? WHERE id = ? AND status = 'running'`)
           .run(at, `interrupted (pid ${held.pid} died); superseded by run ${id}`, held.runId);
-        this.#db.prepare('DELETE FROM locks WHERE cluster_url = ? AND connector = ?').run(run.clusterUrl, run.connector);
+        this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(lockKey, run.connector);
       }
-      this.#db.prepare(`INSERT INTO runs (id, cluster_url, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context)
-        VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`)
-        .run(id, run.clusterUrl, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(redactValue(run.inputs)), process.pid, thisHost(), JSON.stringify(run.context ?? {}));
-      this.#db.prepare('INSERT INTO locks (cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(run.clusterUrl, run.connector, id, process.pid, thisHost(), at);
+      this.#db.prepare(`INSERT INTO runs (id, cluster_url, cluster_key, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context)
+        VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`)
+        .run(id, run.clusterUrl, key, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(redactValue(run.inputs)), process.pid, thisHost(), JSON.stringify(run.context ?? {}));
+      this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(key, run.clusterUrl, run.connector, id, process.pid, thisHost(), at);
     }).immediate();
     return this.getRun(id);
   }
@@ -84,12 +87,12 @@ export class Store {
       if (run.status !== 'running') {
         throw new StoreError('E_LOCKED', `run ${runId} is ${run.status}; only an interrupted run can be resumed`);
       }
-      const held = this.lockOf(run.clusterUrl, run.connector);
+      const held = this.lockOf(run.clusterKey, run.connector);
       if (held && held.alive && !(held.pid === process.pid && held.hostname === thisHost())) throw lockedError(held);
       if (held && held.runId !== runId) throw lockedError(held);
-      this.#db.prepare('DELETE FROM locks WHERE cluster_url = ? AND connector = ?').run(run.clusterUrl, run.connector);
-      this.#db.prepare('INSERT INTO locks (cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(run.clusterUrl, run.connector, runId, process.pid, thisHost(), new Date().toISOString());
+      this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(run.clusterKey, run.connector);
+      this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(run.clusterKey, run.clusterUrl, run.connector, runId, process.pid, thisHost(), new Date().toISOString());
       this.#db.prepare('UPDATE runs SET pid = ?, hostname = ? WHERE id = ?').run(process.pid, thisHost(), runId);
     }).immediate();
     return this.getRun(runId);
@@ -122,13 +125,14 @@ export class Store {
     return rows.map(toRun);
   }
 
-  lockOf(clusterUrl: string, connector: string): LockRecord | undefined {
-    const row = this.#db.prepare('SELECT * FROM locks WHERE cluster_url = ? AND connector = ?').get(clusterUrl, connector) as Row | undefined;
+  /** The lock on (cluster key, connector); a key is `kafka:<id>` or, for rows of unknown identity, `url:<url>`. */
+  lockOf(clusterKey: string, connector: string): LockRecord | undefined {
+    const row = this.#db.prepare('SELECT * FROM locks WHERE cluster_key = ? AND connector = ?').get(clusterKey, connector) as Row | undefined;
     if (!row) return undefined;
     const pid = Number(row.pid);
     const host = String(row.hostname);
     return {
-      clusterUrl, connector, runId: String(row.run_id), pid, hostname: host, acquiredAt: String(row.acquired_at),
+      clusterKey, clusterUrl: String(row.cluster_url), connector, runId: String(row.run_id), pid, hostname: host, acquiredAt: String(row.acquired_at),
       alive: host !== thisHost() || isProcessAlive(pid),
     };
   }
@@ -173,12 +177,12 @@ export class Store {
   // ---- snapshots --------------------------------------------------------------------
 
   saveSnapshot(snapshot: NewSnapshot, now: Date = new Date()): SnapshotRecord {
-    const record: SnapshotRecord = { ...snapshot, id: newId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
+    const record: SnapshotRecord = { ...snapshot, clusterKey: snapshot.clusterKey ?? urlKey(snapshot.clusterUrl), id: newId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
     this.#db.pragma('synchronous = FULL');
     try {
-      this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, connector, connector_type, state_before, offsets, partitions, taken_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(record.id, record.runId ?? null, record.clusterUrl, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
+      this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(record.id, record.runId ?? null, record.clusterUrl, record.clusterKey, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
     } finally {
       this.#db.pragma('synchronous = NORMAL');
     }
@@ -192,10 +196,12 @@ export class Store {
   }
 
   /** Newest first; offsets are left out (empty array) to keep listings cheap. */
-  listSnapshots(filter: { connector?: string; clusterUrl?: string } = {}): SnapshotRecord[] {
-    const rows = this.#db.prepare(`SELECT id, run_id, cluster_url, connector, connector_type, state_before, '[]' AS offsets, partitions, taken_at
-      FROM snapshots WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?) ORDER BY taken_at DESC, rowid DESC`)
-      .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null) as Row[];
+  listSnapshots(filter: { connector?: string; clusterUrl?: string; clusterKeys?: string[] } = {}): SnapshotRecord[] {
+    const keys = filter.clusterKeys ?? [];
+    const rows = this.#db.prepare(`SELECT id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, '[]' AS offsets, partitions, taken_at
+      FROM snapshots WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?)
+      AND (? = 0 OR cluster_key IN (SELECT value FROM json_each(?))) ORDER BY taken_at DESC, rowid DESC`)
+      .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null, keys.length, JSON.stringify(keys)) as Row[];
     return rows.map((r) => toSnapshot(r, false));
   }
 
@@ -214,9 +220,14 @@ export class Store {
 function lockedError(held: LockRecord): StoreError {
   const who = `run ${held.runId} (pid ${held.pid} on ${held.hostname}, since ${held.acquiredAt})`;
   if (held.alive) {
-    return new StoreError('E_LOCKED', `connector ${held.connector} on ${held.clusterUrl} is busy: ${who} is working on it. Wait for it to finish, or inspect it with \`offsetctl runs show ${held.runId}\`.`);
+    return new StoreError('E_LOCKED', `connector ${held.connector} on ${describeKey(held)} is busy: ${who} is working on it. Wait for it to finish, or inspect it with \`offsetctl runs show ${held.runId}\`.`);
   }
-  return new StoreError('E_LOCKED', `connector ${held.connector} on ${held.clusterUrl} has a stale lock: ${who} died before finishing. Inspect it with \`offsetctl runs show ${held.runId}\`, then finish it with \`offsetctl runs resume ${held.runId}\` or undo it with \`offsetctl rollback ${held.connector}\`.`);
+  return new StoreError('E_LOCKED', `connector ${held.connector} on ${describeKey(held)} has a stale lock: ${who} died before finishing. Inspect it with \`offsetctl runs show ${held.runId}\`, then finish it with \`offsetctl runs resume ${held.runId}\` or undo it with \`offsetctl rollback ${held.connector}\`.`);
+}
+
+/** `cluster TKT… (run started through http://…)`, or the URL alone when the identity is unknown. */
+function describeKey(held: LockRecord): string {
+  return held.clusterKey.startsWith('kafka:') ? `Kafka cluster ${held.clusterKey.slice(6)} (locked through ${held.clusterUrl})` : held.clusterUrl;
 }
 
 function toRun(r: Row): RunRecord {
@@ -225,7 +236,7 @@ function toRun(r: Row): RunRecord {
   const host = String(r.hostname);
   const interrupted = status === 'running' && host === thisHost() && !isProcessAlive(pid);
   return {
-    id: String(r.id), clusterUrl: String(r.cluster_url), connector: String(r.connector),
+    id: String(r.id), clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key || urlKey(String(r.cluster_url))), connector: String(r.connector),
     operation: String(r.operation) as RunRecord['operation'], status,
     displayStatus: interrupted ? 'interrupted' : status,
     startedAt: String(r.started_at),
@@ -244,7 +255,7 @@ function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
   return {
     id: String(r.id),
     ...(r.run_id ? { runId: String(r.run_id) } : {}),
-    clusterUrl: String(r.cluster_url), connector: String(r.connector),
+    clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key || urlKey(String(r.cluster_url))), connector: String(r.connector),
     connectorType: r.connector_type === 'sink' ? 'sink' : 'source',
     stateBefore: String(r.state_before),
     offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],

@@ -20,6 +20,8 @@ export interface RunContext {
 
 export interface NewRun {
   clusterUrl: string;
+  /** The cluster's identity (`kafka:<id>`); default `url:<clusterUrl>`. Locks and lookups use it. */
+  clusterKey?: string;
   connector: string;
   operation: Operation;
   workflowFile: string;
@@ -31,6 +33,7 @@ export interface NewRun {
 export interface RunRecord {
   id: string;
   clusterUrl: string;
+  clusterKey: string;
   connector: string;
   operation: Operation;
   status: RunStatus;
@@ -70,6 +73,8 @@ export interface EventRecord {
 export interface NewSnapshot {
   runId?: string;
   clusterUrl: string;
+  /** As NewRun.clusterKey. */
+  clusterKey?: string;
   connector: string;
   connectorType: 'source' | 'sink';
   stateBefore: string;
@@ -78,11 +83,14 @@ export interface NewSnapshot {
 
 export interface SnapshotRecord extends NewSnapshot {
   id: string;
+  clusterKey: string;
   partitions: number;
   takenAt: string;
 }
 
 export interface LockRecord {
+  clusterKey: string;
+  /** The URL the holder connected through (information only). */
   clusterUrl: string;
   connector: string;
   runId: string;

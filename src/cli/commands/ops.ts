@@ -267,15 +267,15 @@ function eventText(detail: Record<string, unknown>): string {
 
 function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
   return {
-    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
+    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl, clusterKey: r.clusterKey,
     startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
     ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
     ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
   };
 }
 
-function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
-  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
+function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; clusterKey: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
+  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, clusterKey: s.clusterKey, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
 }
 
 /** An unknown id is a refusal (exit 2), not a failed run. */
