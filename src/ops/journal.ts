@@ -5,7 +5,7 @@
 // stored snapshot, and read-back verification against the requested offsets.
 import type { RunEvent } from '../arazzo/index.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { describeMismatches, findMismatches, offsetsList } from './offsets-plan.js';
+import { describeMismatches, findMismatches, offsetsList, type OffsetEntry, type OffsetMismatch } from './offsets-plan.js';
 import type { OperationSpec } from './operations.js';
 import { stateTextBefore } from './outcome-text.js';
 import { applyTestHooks } from './test-hooks.js';
@@ -23,6 +23,11 @@ export interface JournalOptions {
   /** Known already when an interrupted run is resumed. */
   initialState?: string;
   onProgress?: (event: RunEvent) => void;
+  /**
+   * Reads the offsets again, for a bounded time, until they show `requested`; returns what still
+   * differs. Called when the workflow's read-back differs, before the run is failed for it.
+   */
+  reverify?: (requested: OffsetEntry[]) => Promise<OffsetMismatch[]>;
 }
 
 export class RunJournal {
@@ -47,14 +52,18 @@ export class RunJournal {
   /** The step running (or last started): where a cancelled run stood. */
   currentStep: string | undefined;
   #retrying: string | undefined;
+  /** The inputs of the workflow run in progress (a chunked write runs the workflow once per chunk). */
+  #inputs: Record<string, unknown>;
 
   constructor(options: JournalOptions) {
     this.#o = options;
     this.initialState = options.initialState;
+    this.#inputs = options.inputs;
   }
 
   readonly onEvent = async (event: RunEvent): Promise<void> => {
     const { store, run, spec } = this.#o;
+    if (event.type === 'workflow.started') this.#inputs = event.inputs;
     if (event.type === 'step.started') {
       this.currentStep = event.stepId;
       if (spec.operation !== 'recovery') await applyTestHooks(event.stepId, run.id);
@@ -66,7 +75,7 @@ export class RunJournal {
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
       store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
-      if (event.status === 'passed') this.#afterStep(event.stepId, event.outputs);
+      if (event.status === 'passed') await this.#afterStep(event.stepId, event.outputs);
       else if (this.#retrying !== event.stepId) this.lastFailedStep = event.stepId;
       this.#retrying = undefined;
     }
@@ -84,8 +93,8 @@ export class RunJournal {
     store.updateRunContext(run.id, { offsetsMayHaveChanged: true });
   }
 
-  #afterStep(stepId: string, outputs: Record<string, unknown>): void {
-    const { store, run, spec, connectorType, inputs, controller } = this.#o;
+  async #afterStep(stepId: string, outputs: Record<string, unknown>): Promise<void> {
+    const { store, run, spec, connectorType, controller } = this.#o;
     if (stepId === spec.initialStateStep && typeof outputs.initialState === 'string') {
       this.initialState = outputs.initialState;
       this.initialStateText = stateTextBefore(outputs.initialState, outputs.initialTasks);
@@ -110,7 +119,10 @@ export class RunJournal {
       }
     }
     if (spec.verify && stepId === spec.verify.step) {
-      const mismatches = findMismatches(offsetsList(inputs.offsets), offsetsList(outputs[spec.verify.output]));
+      const requested = offsetsList(this.#inputs.offsets);
+      let mismatches = findMismatches(requested, offsetsList(outputs[spec.verify.output]));
+      // A read right after a write can be stale: only a difference that persists is a mismatch.
+      if (mismatches.length > 0 && this.#o.reverify) mismatches = await this.#o.reverify(requested).catch(() => mismatches);
       if (mismatches.length > 0) {
         this.safetyError = { code: 'E_VERIFY', message: `the offsets read back differ from the ones written: ${describeMismatches(mismatches)}` };
         controller.abort();

@@ -9,6 +9,7 @@ import { RunJournal } from './journal.js';
 import { getOffsets } from './connect-client.js';
 import { findMismatches, offsetsList, planUndoOfWrite, type OffsetEntry } from './offsets-plan.js';
 import { RECOVERY, targetStateFor, type OperationSpec } from './operations.js';
+import { readBackUntilMatch } from './verify-read.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface RecoveryOutcome {
@@ -24,6 +25,8 @@ export interface RecoveryOutcome {
   offsetsUnchanged?: boolean;
   /** The restore workflow's write step succeeded. */
   offsetsWritten: boolean;
+  /** The run failed only because its read-back did not show the write; a later read did, so the write was kept. */
+  offsetsKept?: boolean;
 }
 
 export interface RecoveryRequest {
@@ -37,6 +40,8 @@ export interface RecoveryRequest {
   inputs: Record<string, unknown>;
   initialState: string | undefined;
   mutationStarted: boolean;
+  /** The run failed because its read-back did not show the write: that is not proof the write was wrong. */
+  writeUnproven?: boolean;
   onProgress?: (event: RunEvent) => void;
 }
 
@@ -47,8 +52,12 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   let offsets: OffsetEntry[] = [];
   let offsetsUnrecoverable = false;
   let offsetsUnchanged = false;
+  let offsetsKept = false;
   const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
-  if (mayHaveChanged) {
+  // Never undo a write that was not proven wrong: when the run failed only because its read-back
+  // lagged, read once more; if the write shows now, it stays and only the state is put back.
+  if (mayHaveChanged && req.writeUnproven && spec.operation !== 'reset' && await writeShows(req)) offsetsKept = true;
+  else if (mayHaveChanged) {
     if (context.snapshotId) {
       const snapshot = offsetsList(store.getSnapshot(context.snapshotId).offsets);
       offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetsList(req.inputs.offsets), snapshot);
@@ -69,6 +78,7 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   const journal = new RunJournal({
     store, run, spec: RECOVERY, connectorType: req.connectorType, inputs, controller,
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested),
   });
   const result = await runWorkflow({ registry: workflow.registry, workflowId: workflow.workflowId, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal });
   return {
@@ -79,8 +89,18 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(result.status !== 'passed' || journal.safetyError ? { error: `step ${journal.lastFailedStep ?? '?'} of the restore workflow failed: ${describeFailure(result, journal)}` } : {}),
     ...(offsetsUnrecoverable ? { offsetsUnrecoverable } : {}),
     ...(offsetsUnchanged ? { offsetsUnchanged } : {}),
+    ...(offsetsKept ? { offsetsKept } : {}),
     offsetsWritten: journal.mutationPassed,
   };
+}
+
+/** True when a (retried) read shows every offset the failed run asked for. */
+async function writeShows(req: RecoveryRequest): Promise<boolean> {
+  try {
+    return (await readBackUntilMatch(req.http, req.run.clusterUrl, req.run.connector, offsetsList(req.inputs.offsets), { timeoutMs: 5_000 })).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** True when a read shows every planned partition already as planned; false when unsure. */

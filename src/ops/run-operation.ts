@@ -10,6 +10,7 @@ import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
 import { endStateSentence, failureHeadline, recoveryAsBefore } from './outcome-text.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
+import { readBackUntilMatch } from './verify-read.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface OperationOutcome {
@@ -61,6 +62,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       store, run, spec, connectorType: req.connectorType, inputs: req.inputs, controller,
       ...(req.initialState ? { initialState: req.initialState } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested),
     });
     const result = await runWorkflow({
       registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
@@ -85,7 +87,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       try {
         recovery = await recoverConnector({
           store, http: req.http, run, spec, connectorType: req.connectorType, inputs: req.inputs,
-          initialState: journal.initialState, mutationStarted: journal.mutationStarted,
+          initialState: journal.initialState, mutationStarted: journal.mutationStarted, writeUnproven: journal.safetyError?.code === 'E_VERIFY',
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
       } catch (err) {
@@ -119,7 +121,9 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
 function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolean): string {
   if (!stopped) return 'Nothing had been changed yet.';
   if (!recovery) return '';
-  const offsets = recovery.offsetsUnrecoverable
+  const offsets = recovery.offsetsKept
+    ? 'The offsets read back as written after all, so they were kept (not undone).'
+    : recovery.offsetsUnrecoverable
     ? 'Offsets may have changed but no snapshot was stored, so they could not be restored.'
     : recovery.offsetsUnchanged
       ? `Offsets had not changed (they still match snapshot ${recovery.snapshotId}).`
