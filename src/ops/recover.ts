@@ -3,7 +3,8 @@
 // connector to the state it was in before.
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { runWorkflow, type RunEvent } from '../arazzo/index.js';
+import type { RunEvent } from '../arazzo/index.js';
+import { runWorkflowInChunks } from './chunked-write.js';
 import { describeFailure } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import { getOffsets } from './connect-client.js';
@@ -40,6 +41,8 @@ export interface RecoveryRequest {
   inputs: Record<string, unknown>;
   initialState: string | undefined;
   mutationStarted: boolean;
+  /** Partitions per PATCH when writing back (src/ops/limits.ts). */
+  chunkSize?: number;
   /** The run failed because its read-back did not show the write: that is not proof the write was wrong. */
   writeUnproven?: boolean;
   onProgress?: (event: RunEvent) => void;
@@ -80,7 +83,7 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested),
   });
-  const result = await runWorkflow({ registry: workflow.registry, workflowId: workflow.workflowId, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal });
+  const result = await runWorkflowInChunks({ workflow, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, mutatingStep: RECOVERY.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY });
   return {
     restoredOffsets: offsets,
     ...(context.snapshotId ? { snapshotId: context.snapshotId } : {}),

@@ -5,6 +5,7 @@ import type { ResumePoint } from '../arazzo/index.js';
 import { openStore, type StepRecord } from '../store/index.js';
 import { clusterIdentity, lookupKeys } from './cluster-identity.js';
 import { OpsError } from './errors.js';
+import { resolveLimits } from './limits.js';
 import { specFor } from './operations.js';
 import type { ChangeFlags, OpsConnection, OpsIO } from './begin-change.js';
 import { confirmResume } from './resume-confirm.js';
@@ -41,7 +42,8 @@ export async function resumeRun(conn: OpsConnection, runId: string, io: OpsIO, f
     const initialState = resume?.steps.readInitialState?.outputs.initialState;
     io.info(`Resuming run ${runId} (${run.operation} of ${run.connector} on ${run.clusterUrl}) at step ${resume?.stepId ?? workflow.stepOrder[0]}`);
     return await runOperation({
-      store, http: conn.http, run, spec, connectorType, inputs: run.inputs,
+      store, http: conn.http, run, spec, connectorType, inputs: run.inputs, chunkSize: resolveLimits().chunkSize,
+      onChunk: (i, n, size) => io.info(`writing chunk ${i}/${n} (${size} partitions)`),
       ...(resume ? { resume } : {}),
       ...(typeof initialState === 'string' ? { initialState } : {}),
       ...(io.onProgress ? { onProgress: io.onProgress } : {}),

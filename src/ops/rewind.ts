@@ -8,12 +8,13 @@ import { validateOffsetsShape } from './offsets-shape.js';
 import { checkPluginRules } from './plugin-rules.js';
 import { offsetsList } from './offsets-plan.js';
 import { readOffsetsInput } from './preflight-input.js';
+import { checkInputSize, checkPartitionCount, resolveLimits, type LimitFlags } from './limits.js';
 import { REWIND } from './operations.js';
 import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
-export interface RewindRequest extends ChangeFlags {
+export interface RewindRequest extends ChangeFlags, LimitFlags {
   connector: string;
   /** A file, or `-` for stdin: `{"offsets": [...]}` or a bare list. */
   offsets: string;
@@ -26,7 +27,10 @@ export interface RewindRequest extends ChangeFlags {
  */
 export async function rewindConnector(conn: OpsConnection, req: RewindRequest, io: OpsIO): Promise<OperationOutcome> {
   const resumeAfter = resumeAfterFrom(req);
+  const limits = resolveLimits(req);
+  await checkInputSize(req.offsets, limits);
   const raw = await readOffsetsInput(req.offsets);
+  checkPartitionCount(offsetsList(raw).length, limits, req.offsets === '-' ? 'the offsets input' : req.offsets);
   const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   validateOffsetsShape(info.type, raw);
   const target = offsetsList(raw);
@@ -47,7 +51,8 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
     workflowFile: WORKFLOW_FILES.rewind.file, workflowId: WORKFLOW_FILES.rewind.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state },
   }, {}, (store, run) => runOperation({
-    store, http: conn.http, run, spec: REWIND, connectorType: info.type, inputs,
+    store, http: conn.http, run, spec: REWIND, connectorType: info.type, inputs, chunkSize: limits.chunkSize,
+    onChunk: (i, n, size) => io.info(`writing chunk ${i}/${n} (${size} partitions)`),
     ...(io.onProgress ? { onProgress: io.onProgress } : {}),
   }));
   return { ...outcome, diff: diffCounts(diff) };

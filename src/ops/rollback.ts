@@ -7,6 +7,7 @@ import { describeState } from './failure-text.js';
 import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets } from './connect-client.js';
 import { diffOffsets } from './diff.js';
+import { checkPartitionCount, resolveLimits, type LimitFlags } from './limits.js';
 import { changesNothing, defaultRollbackSnapshot, nothingToChange } from './empty-change.js';
 import { OpsError } from './errors.js';
 import { offsetsList, planSnapshotRestore } from './offsets-plan.js';
@@ -15,7 +16,7 @@ import { presentAndConfirm, withNewRun, diffCounts, type ChangeFlags, type OpsCo
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
-export interface RollbackRequest extends ChangeFlags {
+export interface RollbackRequest extends ChangeFlags, LimitFlags {
   connector: string;
   /** Default: the connector's latest snapshot on this cluster. */
   snapshotId?: string;
@@ -36,6 +37,8 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
   }
   const current = offsetsList(await getOffsets(conn.http, conn.url, req.connector));
   const offsets = planSnapshotRestore(offsetsList(snapshot.offsets), current);
+  const limits = resolveLimits(req);
+  checkPartitionCount(offsets.length, limits, `the rollback to snapshot ${snapshot.id}`);
   const targetState = req.leaveStopped ? 'STOPPED' : req.resume ? 'RUNNING' : targetStateFor(snapshot.stateBefore);
   const diff = diffOffsets(current, snapshot.offsets, { mode: 'replace' });
   const base = { operation: 'rollback', connector: req.connector, clusterUrl: conn.url };
@@ -52,7 +55,8 @@ export async function rollbackConnector(conn: OpsConnection, req: RollbackReques
     workflowFile: WORKFLOW_FILES.restore.file, workflowId: WORKFLOW_FILES.restore.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state, restoringSnapshotId: snapshot.id },
   }, { takeOverStale: true }, (store, run) => runOperation({
-    store, http: conn.http, run, spec: ROLLBACK, connectorType: info.type, inputs,
+    store, http: conn.http, run, spec: ROLLBACK, connectorType: info.type, inputs, chunkSize: limits.chunkSize,
+    onChunk: (i, n, size) => io.info(`writing chunk ${i}/${n} (${size} partitions)`),
     ...(io.onProgress ? { onProgress: io.onProgress } : {}),
   }));
   return { ...outcome, diff: diffCounts(diff), message: outcome.status === 'succeeded' ? `${outcome.message}; restored snapshot ${snapshot.id}` : outcome.message };

@@ -3,7 +3,8 @@
 // run's outcome recorded in every case (a crash leaves it `running`, which reads `interrupted`).
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { runWorkflow, type ResumePoint, type RunEvent } from '../arazzo/index.js';
+import type { ResumePoint, RunEvent } from '../arazzo/index.js';
+import { runWorkflowInChunks } from './chunked-write.js';
 import { getConnectorInfo } from './connect-client.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
@@ -42,6 +43,9 @@ export interface OperationRun {
   resume?: ResumePoint;
   initialState?: string;
   onProgress?: (event: RunEvent) => void;
+  /** Partitions per PATCH (src/ops/limits.ts); a larger set is written chunk by chunk. */
+  chunkSize?: number;
+  onChunk?: (index: number, total: number, size: number) => void;
 }
 
 export async function runOperation(req: OperationRun): Promise<OperationOutcome> {
@@ -64,9 +68,9 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested),
     });
-    const result = await runWorkflow({
-      registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
-      onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
+    const result = await runWorkflowInChunks({
+      workflow, inputs: req.inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
+      mutatingStep: spec.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY, ...(req.onChunk ? { onChunk: req.onChunk } : {}),
     });
     const snapshotId = journal.snapshotId ?? store.getRun(run.id).context.snapshotId;
     if (result.status === 'passed' && !journal.safetyError) {
@@ -88,6 +92,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
         recovery = await recoverConnector({
           store, http: req.http, run, spec, connectorType: req.connectorType, inputs: req.inputs,
           initialState: journal.initialState, mutationStarted: journal.mutationStarted, writeUnproven: journal.safetyError?.code === 'E_VERIFY',
+          ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
       } catch (err) {

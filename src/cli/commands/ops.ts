@@ -19,15 +19,15 @@ interface ChangeOptions extends ConnectionOptions {
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  withChangeFlags(addConnectionOptions(
+  withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('<connector>', 'connector name')
       .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { offsets: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), connector, offsets: opts.offsets }, io));
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (connector: string, opts: ChangeOptions & LimitOptions & { offsets: string }) => {
+      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), ...limitFlags(opts), connector, offsets: opts.offsets }, io));
     });
 
   withChangeFlags(addConnectionOptions(
@@ -40,15 +40,15 @@ export function register(program: Command): void {
       await runChange(opts, async (conn, io) => (await import('../../ops/reset.js')).resetConnector(conn, { ...changeFlags(opts), connector }, io));
     });
 
-  withChangeFlags(addConnectionOptions(
+  withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
       .argument('<connector>', 'connector name')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & { snapshot?: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rollback.js')).rollbackConnector(conn, { ...changeFlags(opts), connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}) }, io));
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (connector: string, opts: ChangeOptions & LimitOptions & { snapshot?: string }) => {
+      await runChange(opts, async (conn, io) => (await import('../../ops/rollback.js')).rollbackConnector(conn, { ...changeFlags(opts), ...limitFlags(opts), connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}) }, io));
     });
 
   const snapshots = addConnectionOptions(
@@ -102,6 +102,28 @@ function withChangeFlags(cmd: Command): Command {
     .option('--dry-run', 'run the pre-flight checks and show the diff, change nothing')
     .option('--leave-stopped', 'leave the connector STOPPED afterwards')
     .option('--resume', 'resume the connector afterwards even if it was PAUSED or STOPPED before');
+}
+
+interface LimitOptions {
+  maxPartitions?: string;
+  maxOffsetsBytes?: string;
+  chunkSize?: string;
+}
+
+/** The pre-flight limits (src/ops/limits.ts, docs/limits.md). */
+function withLimitFlags(cmd: Command): Command {
+  return cmd
+    .option('--max-partitions <n>', 'refuse a change that writes more partitions (env OFFSETCTL_MAX_PARTITIONS; default 100000)')
+    .option('--max-offsets-bytes <bytes>', 'refuse a larger offsets file (env OFFSETCTL_MAX_OFFSETS_BYTES; default 33554432 = 32 MiB)')
+    .option('--chunk-size <n>', 'partitions per PATCH; larger sets are written and verified chunk by chunk (env OFFSETCTL_CHUNK_SIZE; default 10000)');
+}
+
+function limitFlags(opts: LimitOptions): LimitOptions {
+  return {
+    ...(opts.maxPartitions !== undefined ? { maxPartitions: opts.maxPartitions } : {}),
+    ...(opts.maxOffsetsBytes !== undefined ? { maxOffsetsBytes: opts.maxOffsetsBytes } : {}),
+    ...(opts.chunkSize !== undefined ? { chunkSize: opts.chunkSize } : {}),
+  };
 }
 
 function changeFlags(opts: ChangeOptions): { yes: boolean; dryRun: boolean; leaveStopped: boolean; resume: boolean } {
