@@ -49,11 +49,14 @@ export function diffCounts(diff: OffsetDiff): NonNullable<OperationOutcome['diff
  */
 export async function presentAndConfirm(args: {
   io: OpsIO; flags: ChangeFlags; heading: string; diff: OffsetDiff; question: string;
+  /** Lines shown right after the diff (targets beyond the end, say). */
+  notes?: string[];
   base: Pick<OperationOutcome, 'operation' | 'connector' | 'clusterUrl'>;
 }): Promise<OperationOutcome | undefined> {
   const { io, diff } = args;
   io.info(args.heading);
   io.info(renderDiff(diff, { color: io.color ?? false, showUnchanged: diff.entries.length <= 50 }));
+  for (const line of args.notes ?? []) io.info(line);
   if (args.flags.dryRun) {
     return { ...args.base, status: 'dry-run', message: 'dry run: nothing was changed', warnings: [], diff: diffCounts(diff) };
   }

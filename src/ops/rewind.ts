@@ -8,6 +8,8 @@ import { validateOffsetsShape } from './offsets-shape.js';
 import { checkPluginRules } from './plugin-rules.js';
 import { offsetsList } from './offsets-plan.js';
 import { readOffsetsInput } from './preflight-input.js';
+import { checkTargetsOnCluster } from './target-preflight.js';
+import { confirmForwardTargets, describeForwardTargets } from './forward-targets.js';
 import { checkInputSize, checkPartitionCount, resolveLimits, type LimitFlags } from './limits.js';
 import { REWIND } from './operations.js';
 import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
@@ -15,6 +17,10 @@ import { runOperation, type OperationOutcome } from './run-operation.js';
 import { WORKFLOW_FILES } from './workflow-files.js';
 
 export interface RewindRequest extends ChangeFlags, LimitFlags {
+  /** Kafka bootstrap servers for the broker checks (sink partitions, log ends); else OFFSETCTL_BOOTSTRAP. */
+  bootstrap?: string;
+  /** Write targets beyond a partition's end without asking. */
+  allowForward?: boolean;
   connector: string;
   /** A file, or `-` for stdin: `{"offsets": [...]}` or a bare list. */
   offsets: string;
@@ -35,16 +41,18 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   validateOffsetsShape(info.type, raw);
   const target = offsetsList(raw);
   for (const warning of checkPluginRules(info.config, target as Parameters<typeof checkPluginRules>[1])) io.info(`warning: ${warning}`);
+  const forward = await checkTargetsOnCluster(conn, info, target, req, io);
   const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, target);
   const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
   if (changesNothing(diff)) return nothingToChange(base, diff, `the ${target.length} partition(s) already have these offsets`);
   const stop = await presentAndConfirm({
-    io, flags: req, diff, base,
+    io, flags: req, diff, base, notes: describeForwardTargets(forward),
     heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: ${target.length} partition(s) to write`,
     question: `Rewind ${req.connector}? It is stopped while its offsets change, then ${resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : `put back to ${info.state}`}.`,
   });
   if (stop) return stop;
+  await confirmForwardTargets(forward, req);
   const inputs = { connectorName: req.connector, offsets: target, resumeAfter };
   const outcome = await withNewRun(conn.stateDir, {
     clusterUrl: conn.url, clusterKey: (await clusterIdentity(conn.http, conn.url)).key, connector: req.connector, operation: 'rewind',

@@ -23,11 +23,15 @@ export function register(program: Command): void {
     program
       .command('rewind')
       .argument('<connector>', 'connector name')
+      .option('--bootstrap <host:port,...>', 'Kafka bootstrap servers, to check sink partitions and log ends in pre-flight (env OFFSETCTL_BOOTSTRAP; PLAINTEXT)')
+      .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
       .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   ))).addHelpText('after', EXIT_HELP)
-    .action(async (connector: string, opts: ChangeOptions & LimitOptions & { offsets: string }) => {
-      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, { ...changeFlags(opts), ...limitFlags(opts), connector, offsets: opts.offsets }, io));
+    .action(async (connector: string, opts: ChangeOptions & LimitOptions & { offsets: string; bootstrap?: string; allowForward?: boolean }) => {
+      await runChange(opts, async (conn, io) => (await import('../../ops/rewind.js')).rewindConnector(conn, {
+        ...changeFlags(opts), ...limitFlags(opts), connector, offsets: opts.offsets, allowForward: opts.allowForward === true, ...(opts.bootstrap ? { bootstrap: opts.bootstrap } : {}),
+      }, io));
     });
 
   withChangeFlags(addConnectionOptions(
