@@ -211,6 +211,12 @@ export class Store {
     return row ? toSnapshot(row, true) : undefined;
   }
 
+  /** Deletes these snapshots (see src/store/prune.ts for which); returns how many went. */
+  deleteSnapshots(ids: string[]): number {
+    const del = this.#db.prepare('DELETE FROM snapshots WHERE id = ?');
+    return this.#db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+  }
+
   #nextSeq(table: 'run_steps' | 'run_events', runId: string): number {
     const row = this.#db.prepare(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${table} WHERE run_id = ?`).get(runId) as { next: number };
     return row.next;

@@ -64,12 +64,20 @@ export function register(program: Command): void {
   addConnectionOptions(snapshots.command('show').argument('<id>', 'snapshot id').description('show a snapshot with its offsets (JSON: the snapshot with "offsets")'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showSnapshot(id, withParentOptions(cmd)));
 
+  addConnectionOptions(snapshots.command('prune').argument('[connector]', 'only this connector')
+    .option('--keep <n>', 'keep the N newest snapshots of each connector')
+    .option('--older-than <age>', 'prune only snapshots older than this: 30d, 12h, 90m, 2w')
+    .option('--dry-run', 'list what would be pruned, delete nothing')
+    .description('delete old snapshots (at least one of --keep / --older-than; both: a snapshot must be beyond the N newest and older than the age); a running run\'s snapshot is always kept'))
+    .action(async (connector: string | undefined, _opts: ConnectionOptions, cmd: Command) => pruneSnapshots(connector, cmd.optsWithGlobals() as PruneOptions));
+
   const runs = addConnectionOptions(
     program
       .command('runs')
       .option('--connector <name>', 'only runs on this connector')
+      .option('--limit <n>', 'only the N newest runs (default 1000)')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string }) => listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string; limit?: string }) => listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => showRun(id, withParentOptions(cmd)));
   addConnectionOptions(runs.command('resume').argument('<id>', 'run id').option('--yes', 'do not ask for confirmation (scripts)').option('--dry-run', 'show what the run would still change, change nothing').description('finish an interrupted run from its last finished step (shows the diff and asks, like any change)'))
@@ -236,10 +244,11 @@ async function showSnapshot(id: string, opts: ConnectionOptions): Promise<void> 
   }
 }
 
-async function listRuns(opts: ConnectionOptions & { connector?: string }): Promise<void> {
+async function listRuns(opts: ConnectionOptions & { connector?: string; limit?: string }): Promise<void> {
+  const limit = opts.limit === undefined ? undefined : positiveInteger(opts.limit, '--limit');
   const { store, json } = await openHistory(opts);
   try {
-    const list = store.listRuns(opts.connector ? { connector: opts.connector } : {}).map(runSummary);
+    const list = store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(limit ? { limit } : {}) }).map(runSummary);
     if (json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
     process.stdout.write(`${list.length === 0 ? `no runs in ${store.file}` : renderTable(
@@ -249,6 +258,42 @@ async function listRuns(opts: ConnectionOptions & { connector?: string }): Promi
   } finally {
     store.close();
   }
+}
+
+interface PruneOptions extends ConnectionOptions {
+  keep?: string;
+  olderThan?: string;
+  dryRun?: boolean;
+}
+
+async function pruneSnapshots(connector: string | undefined, opts: PruneOptions): Promise<void> {
+  const { parseAge, snapshotsToPrune } = await import('../../store/index.js');
+  if (opts.keep === undefined && opts.olderThan === undefined) {
+    throw Object.assign(new Error('snapshots prune needs --keep <n> or --older-than <age> (or both); nothing was deleted'), { code: 'E_USAGE' });
+  }
+  const keep = opts.keep === undefined ? undefined : positiveInteger(opts.keep, '--keep', 0);
+  const age = opts.olderThan === undefined ? undefined : parseAge(opts.olderThan);
+  if (opts.olderThan !== undefined && age === undefined) {
+    throw Object.assign(new Error(`--older-than ${JSON.stringify(opts.olderThan)}: give an age like 30d, 12h, 90m or 2w; nothing was deleted`), { code: 'E_USAGE' });
+  }
+  const { store, json } = await openHistory(opts);
+  try {
+    const doomed = snapshotsToPrune(store, { ...(keep !== undefined ? { keep } : {}), ...(age !== undefined ? { olderThan: new Date(Date.now() - age) } : {}), ...(connector ? { connector } : {}) });
+    if (!opts.dryRun) store.deleteSnapshots(doomed.map((s) => s.id));
+    const list = doomed.map(snapshotSummary);
+    if (json) return void process.stdout.write(`${JSON.stringify({ dryRun: opts.dryRun === true, pruned: list }, null, 2)}\n`);
+    const verb = opts.dryRun ? 'would prune' : 'pruned';
+    process.stdout.write(`${verb} ${list.length} snapshot(s)${list.length > 0 ? `:\n${list.map((s) => `  ${s.id}  ${s.connector}  ${s.takenAt}  ${s.partitions} partition(s)`).join('\n')}` : ''}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+/** A whole number ≥ min from an option, else a usage error (exit 2). */
+function positiveInteger(text: string, flag: string, min = 1): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) throw Object.assign(new Error(`${flag} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`), { code: 'E_USAGE' });
+  return n;
 }
 
 async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
