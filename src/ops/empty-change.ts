@@ -2,12 +2,21 @@
 // Stopping and restarting a connector to write the offsets it already has only costs a
 // rebalance, and an empty snapshot would become the default rollback target.
 import type { SnapshotRecord, Store } from '../store/index.js';
+import type { ResumeAfter } from './begin-change.js';
 import type { OffsetDiff } from './diff.js';
+import { targetStateFor } from './operations.js';
 import type { OperationOutcome } from './run-operation.js';
 
-/** True when the diff has nothing changed, added or removed. */
-export function changesNothing(diff: OffsetDiff): boolean {
-  return diff.counts.changed + diff.counts.added + diff.counts.removed === 0;
+/**
+ * True when the diff has nothing changed, added or removed and the run would leave the connector
+ * in the state it is in (`--resume` on a PAUSED connector, or `--leave-stopped` on a RUNNING one,
+ * is still a change).
+ */
+export function changesNothing(diff: OffsetDiff, state?: { now: string; resumeAfter: ResumeAfter }): boolean {
+  const same = diff.counts.changed + diff.counts.added + diff.counts.removed === 0;
+  if (!same || !state) return same;
+  const end = state.resumeAfter === 'never' ? 'STOPPED' : state.resumeAfter === 'always' ? 'RUNNING' : targetStateFor(state.now);
+  return end === state.now;
 }
 
 /** The outcome of a change with nothing to do: status `unchanged`, exit 0. */

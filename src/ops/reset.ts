@@ -24,7 +24,7 @@ export async function resetConnector(conn: OpsConnection, req: ResetRequest, io:
   const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, [], { mode: 'replace' });
   const base = { operation: 'reset', connector: req.connector, clusterUrl: conn.url };
-  if (changesNothing(diff)) return nothingToChange(base, diff, `${req.connector} has no offsets`);
+  if (changesNothing(diff, { now: info.state, resumeAfter })) return nothingToChange(base, diff, `${req.connector} has no offsets`);
   const stop = await presentAndConfirm({
     io, flags: req, diff, base,
     heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: every offset will be deleted`,

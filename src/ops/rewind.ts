@@ -45,7 +45,7 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   const current = await getOffsets(conn.http, conn.url, req.connector);
   const diff = diffOffsets(current, target);
   const base = { operation: 'rewind', connector: req.connector, clusterUrl: conn.url };
-  if (changesNothing(diff)) return nothingToChange(base, diff, `the ${target.length} partition(s) already have these offsets`);
+  if (changesNothing(diff, { now: info.state, resumeAfter })) return nothingToChange(base, diff, `the ${target.length} partition(s) already have these offsets`);
   const stop = await presentAndConfirm({
     io, flags: req, diff, base, notes: describeForwardTargets(forward),
     heading: `Connector ${req.connector} (${info.type}, ${describeState(info)}) on ${conn.url}: ${target.length} partition(s) to write`,
