@@ -4,6 +4,7 @@
 // limit and how to raise it; a set within them is written in chunks of `chunkSize` partitions
 // (Connect merges PATCHes, so chunks add up to the whole), each verified before the next.
 import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { OpsError } from './errors.js';
 
 export interface OffsetLimits {
@@ -49,8 +50,25 @@ export async function checkInputSize(fileOrDash: string, limits: OffsetLimits, r
   let bytes = readBytes;
   if (bytes === undefined && fileOrDash !== '-') bytes = await stat(fileOrDash).then((s) => (s.isFile() ? s.size : undefined), () => undefined);
   if (bytes !== undefined && bytes > limits.maxInputBytes) {
-    throw new OpsError('E_PREFLIGHT', `${fileOrDash === '-' ? '<stdin>' : fileOrDash}: the offsets input is ${bytes.toLocaleString('en-US')} bytes, above the limit of ${limits.maxInputBytes.toLocaleString('en-US')}; nothing was changed. Split the change into several files, or raise the limit with ${SOURCES.maxInputBytes.flag} <bytes> (env ${SOURCES.maxInputBytes.env}) if the workers have the memory for it`, { field: 'offsets' });
+    throw new OpsError('E_PREFLIGHT', `${fileOrDash === '-' ? '<stdin>' : fileOrDash}: the offsets input ${fileOrDash === '-' ? 'goes past' : `is ${bytes.toLocaleString('en-US')} bytes, above`} the limit of ${limits.maxInputBytes.toLocaleString('en-US')} bytes; nothing was changed. Split the change into several files, or raise the limit with ${SOURCES.maxInputBytes.flag} <bytes> (env ${SOURCES.maxInputBytes.env}) if the workers have the memory for it`, { field: 'offsets' });
   }
+}
+
+/**
+ * stdin that stops with the size refusal as soon as more than the limit has arrived, so a huge
+ * pipe is never held in memory whole. Read lazily: nothing is consumed unless `-` was given.
+ */
+export function boundedStdin(limits: OffsetLimits, stdin: NodeJS.ReadableStream = process.stdin): NodeJS.ReadableStream {
+  async function* bounded(): AsyncGenerator<Buffer> {
+    let bytes = 0;
+    for await (const chunk of stdin) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+      bytes += buffer.length;
+      if (bytes > limits.maxInputBytes) await checkInputSize('-', limits, bytes);
+      yield buffer;
+    }
+  }
+  return Readable.from(bounded());
 }
 
 /** Refuses a change that writes more partitions than the limit. */

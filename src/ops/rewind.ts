@@ -10,7 +10,7 @@ import { offsetsList } from './offsets-plan.js';
 import { readOffsetsInput } from './preflight-input.js';
 import { checkTargetsOnCluster } from './target-preflight.js';
 import { confirmForwardTargets, describeForwardTargets } from './forward-targets.js';
-import { checkInputSize, checkPartitionCount, resolveLimits, type LimitFlags } from './limits.js';
+import { boundedStdin, checkInputSize, checkPartitionCount, resolveLimits, type LimitFlags } from './limits.js';
 import { REWIND } from './operations.js';
 import { presentAndConfirm, resumeAfterFrom, withNewRun, diffCounts, type ChangeFlags, type OpsConnection, type OpsIO } from './begin-change.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
@@ -35,7 +35,7 @@ export async function rewindConnector(conn: OpsConnection, req: RewindRequest, i
   const resumeAfter = resumeAfterFrom(req);
   const limits = resolveLimits(req);
   await checkInputSize(req.offsets, limits);
-  const raw = await readOffsetsInput(req.offsets);
+  const raw = await readOffsetsInput(req.offsets, req.offsets === '-' ? boundedStdin(limits) : undefined);
   checkPartitionCount(offsetsList(raw).length, limits, req.offsets === '-' ? 'the offsets input' : req.offsets);
   const info = await getConnectorInfo(conn.http, conn.url, req.connector);
   validateOffsetsShape(info.type, raw);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
 import { waitForSourceCaughtUp } from '../../src/sandbox/index.js';
-import { offsetsFile, sorted } from './defects-support.js';
+import { offsetsFile, sorted, startCli } from './defects-support.js';
 
 let rest: ConnectRest;
 let pipeline: FilePipeline;
@@ -42,8 +42,12 @@ test('1: a file above the byte limit is refused before it is read; a bad limit v
   const file = offsetsFile(manyPartitions(50));
   const r = await runCli(['rewind', pipeline.source, '--offsets', file, '--yes', '--max-offsets-bytes', '1000', '--url', url, '--state-dir', stateDir]);
   assert.equal(r.status, 2, r.stderr);
-  assert.match(r.stderr, /bytes, above the limit of 1,000/);
+  assert.match(r.stderr, /is [0-9,]+ bytes, above the limit of 1,000 bytes/);
   assert.match(r.stderr, /--max-offsets-bytes/);
+  // stdin is cut off as soon as it goes past the limit, not read whole.
+  const piped = await startCli(['rewind', pipeline.source, '--offsets', '-', '--yes', '--max-offsets-bytes', '1000', '--url', url, '--state-dir', stateDir], {}, Buffer.alloc(4 * 1024 * 1024, 0x20)).done;
+  assert.equal(piped.status, 2, piped.stderr);
+  assert.match(piped.stderr, /<stdin>: the offsets input goes past the limit of 1,000 bytes/);
   const bad = await runCli(['rewind', pipeline.source, '--offsets', file, '--yes', '--chunk-size', '0', '--url', url, '--state-dir', stateDir]);
   assert.equal(bad.status, 2, bad.stderr);
   assert.match(bad.stderr, /--chunk-size must be a positive whole number/);

@@ -31,8 +31,12 @@ export async function snapshotsOf(stateDir: string, connector: string): Promise<
 }
 
 /** A CLI process the test can signal; `done` resolves with its result. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], env: NodeJS.ProcessEnv = {}, input?: Buffer): { child: ChildProcess; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: [input ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  if (input) {
+    child.stdin!.on('error', () => undefined); // the CLI may stop reading early: that is the point
+    child.stdin!.end(input);
+  }
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
