@@ -29,6 +29,8 @@ export interface OperationOutcome {
   warnings: string[];
   outputs?: Record<string, unknown>;
   failedStep?: string;
+  /** The operator cancelled the run (Ctrl-C / SIGTERM); `failedStep` is where it stood. */
+  cancelled?: boolean;
   recovery?: RecoveryOutcome;
   diff?: { unchanged: number; changed: number; added: number; removed: number };
 }
@@ -111,7 +113,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) });
     return {
       ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
-      message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
+      message, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(cancelledByUser ? { cancelled: true } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
     const now = await readState(req.http, run.clusterUrl, run.connector);
