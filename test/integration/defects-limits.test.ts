@@ -81,3 +81,22 @@ test('1: 5,000 partitions with --chunk-size 1000 are written in five verified PA
   await rest.waitForRunning(pipeline.source);
   assert.deepEqual(sorted((await rest.offsets(pipeline.source)).offsets), sorted(before.offsets));
 });
+
+test('1: a chunked rewind killed after its first write is finished by runs resume, which writes every chunk', async () => {
+  const stateDir = tempDir('defects-state');
+  const target = manyPartitions(3_000, 7);
+  const env = { OFFSETCTL_CHUNK_SIZE: '1000' };
+  const killed = await runCli(['rewind', pipeline.source, '--offsets', offsetsFile(target), '--yes', '--url', url, '--state-dir', stateDir], { env: { ...env, OFFSETCTL_TEST_KILL_BEFORE_STEP: 'verifyOffsets' } });
+  assert.notEqual(killed.status, 0);
+  assert.match(killed.stdout, /writing chunk 1\/3/);
+  assert.doesNotMatch(killed.stdout, /writing chunk 2\/3/);
+  const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ id: string; status: string; lastStep: string }>;
+  assert.equal(runs[0]?.status, 'interrupted');
+  assert.equal(runs[0]?.lastStep, 'rewindOffsets');
+  const resumed = await runCli(['runs', 'resume', runs[0]!.id, '--yes', '--state-dir', stateDir], { env });
+  assert.equal(resumed.status, 0, resumed.stderr.slice(-3000));
+  assert.match(resumed.stdout, /writing chunk 3\/3/);
+  await rest.waitForRunning(pipeline.source);
+  const now = new Map((await rest.offsets(pipeline.source)).offsets.map((o) => [String(o.partition['filename']), o.offset]));
+  for (const t of target) assert.deepEqual(now.get(t.partition.filename), t.offset);
+});
