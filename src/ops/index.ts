@@ -2,7 +2,7 @@
 // for each change, and the data types they exchange. Data in, events and results out; nothing
 // here prompts, prints, reads files or stdin, or touches process state.
 export type { OpsContext } from './context.js';
-export { planRewind, planReset, planRollback, planResume, dryRunOutcome, resumePointFor } from './plan.js';
+export { planRewind, planReset, planRollback, planResume, dryRunOutcome, unchangedOutcome, resumePointFor } from './plan.js';
 export type { Plan, ResumeAfter, TargetState, RewindRequest, ResetRequest, RollbackRequest, ResumeRequest } from './plan.js';
 export { applyPlan } from './apply.js';
 export type { ApplyOptions, OpsEvent, OpsRunEvent } from './apply.js';
@@ -16,4 +16,8 @@ export { validateOffsetsShape } from './offsets-shape.js';
 export { diffOffsets } from './diff.js';
 export type { OffsetDiff, OffsetDiffEntry, DiffKind, DiffOptions } from './diff.js';
 export { OpsError, type OpsErrorCode } from './errors.js';
+export { DEFAULT_LIMITS, resolveLimits, type OffsetLimits, type LimitFlags } from './limits.js';
+export { DEFAULT_VERIFY_TIMEOUT_MS, verifyTimeoutMs } from './verify-read.js';
+export { preflightKafka } from './sink-preflight.js';
+export type { ForwardTarget } from './forward-targets.js';
 export type { Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord } from '../store/index.js';
