@@ -158,3 +158,13 @@ function sameServers(a: readonly string[], b: readonly string[]): boolean {
   const norm = (l: readonly string[]) => l.map((s) => s.toLowerCase()).sort().join(',');
   return norm(a) === norm(b);
 }
+
+/**
+ * Settings for the sink pre-flight's broker checks of an offsets file (partition counts, log
+ * ends): the configured servers with their security settings, or undefined when none are
+ * configured (then the checks are skipped with a warning).
+ */
+export async function preflightKafkaSettings(flags: KafkaFlags, ctx: KafkaContextFields | undefined, env: NodeJS.ProcessEnv = process.env): Promise<KafkaSettings | undefined> {
+  const access = resolveKafkaAccess(flags, ctx, env);
+  return access.bootstrap ? access.settingsFor(access.bootstrap) : undefined;
+}

@@ -6,6 +6,7 @@ import type { KafkaAdmin } from '../kafka/admin.js';
 import { tpKey, type TopicPartition } from '../kafka/topic-partition.js';
 import { describeKafka, type KafkaAccess, type KafkaSettings } from '../kafka/connection.js';
 import type { HttpSender } from '../http/client.js';
+import { clusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets, type ConnectorInfo } from './connect-client.js';
 import { OpsError } from './errors.js';
 import type { OffsetEntry } from './offsets.js';
@@ -186,19 +187,13 @@ async function gatherFacts(admin: KafkaAdmin, partitions: readonly TopicPartitio
   });
 }
 
-/** `GET /` → `kafka_cluster_id`: the cluster the worker stores offsets in. */
+/** `GET /` → `kafka_cluster_id`: the cluster the worker stores offsets in (the same read keys runs and locks). */
 async function workerClusterId(conn: TargetsConnection): Promise<string> {
-  const res = await conn.http.send({ method: 'GET', url: `${conn.url.replace(/\/+$/, '')}/`, headers: { accept: 'application/json' } });
-  let id: unknown;
-  try {
-    id = (JSON.parse(res.body.toString('utf8')) as { kafka_cluster_id?: unknown }).kafka_cluster_id;
-  } catch {
-    id = undefined;
+  const identity = await clusterIdentity(conn.http, conn.url);
+  if (identity.kafkaClusterId === undefined) {
+    throw new OpsError('E_PREFLIGHT', `GET ${conn.url}/ did not answer with the worker's kafka_cluster_id: cannot check that the Kafka cluster is the worker's`, { field: 'url' });
   }
-  if (res.status !== 200 || typeof id !== 'string') {
-    throw new OpsError('E_PREFLIGHT', `GET ${conn.url}/ answered ${res.status} without kafka_cluster_id: cannot check that the Kafka cluster is the worker's`, { status: res.status });
-  }
-  return id;
+  return identity.kafkaClusterId;
 }
 
 /** The Kafka client loads only once a connector really needs it (its import costs ~0.5 s of CPU). */

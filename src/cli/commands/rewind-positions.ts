@@ -15,7 +15,8 @@ Positions (instead of --offsets): every partition of every topic the connector c
   --to-earliest | --to-latest                  log start | log end
   --shift-by -5000 | +100                      from the committed offset, clamped to the log
   --to-offset 42 --partition orders:3          one partition
-Kafka is reached with --bootstrap (or the context's bootstrap); its cluster id must match the
+Kafka is reached with --bootstrap (else OFFSETCTL_BOOTSTRAP, else the context's bootstrap), with
+the --kafka-* security settings; its cluster id must match the
 worker's (GET / → kafka_cluster_id) unless the connector overrides bootstrap.servers.`;
 
 /** Registers the position flags and the Kafka access flags on `rewind`. */
@@ -34,8 +35,7 @@ export type PositionOptions = PositionFlags & KafkaFlags & { offsets?: string };
 
 /** A position flag, or no --offsets at all (then the missing position is what is refused). */
 export function wantsPosition(opts: PositionOptions): boolean {
-  // A literal --kafka-password is refused even beside --offsets (resolveKafkaAccess says why).
-  return opts.offsets === undefined || hasPosition(opts) || opts.kafkaPassword !== undefined;
+  return opts.offsets === undefined || hasPosition(opts);
 }
 
 /**
