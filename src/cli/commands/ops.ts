@@ -217,7 +217,7 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
       const { confirm } = await import('../confirm.js');
       await confirm(planQuestion(plan), { yes: opts.yes === true });
       await confirmForwardTargets(plan.forwardTargets, { allowForward: opts.allowForward === true, yes: opts.yes === true });
-      outcome = await applyWithSignals(ops, ctx, plan);
+      outcome = await applyWithSignals(ops, ctx, plan, info);
     }
     if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
@@ -233,7 +233,7 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
 }
 
 /** Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. */
-async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Promise<OperationOutcome> {
+async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, info: (text: string) => unknown): Promise<OperationOutcome> {
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
@@ -242,19 +242,22 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Pr
   const beforeStep = testHooksFromEnv();
   try {
     const verifyTimeoutMs = ops.verifyTimeoutMs(process.env);
-    return await ops.applyPlan(ctx, plan, { onEvent: progressPrinter(), signal: controller.signal, verifyTimeoutMs, ...(beforeStep ? { beforeStep } : {}) });
+    return await ops.applyPlan(ctx, plan, { onEvent: progressPrinter(info), signal: controller.signal, verifyTimeoutMs, ...(beforeStep ? { beforeStep } : {}) });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
 }
 
-/** One stderr line per finished step, per start of a polling wait, and per step that failed for good. */
-function progressPrinter(): (event: OpsEvent) => void {
+/**
+ * One stderr line per finished step, per start of a polling wait, and per step that failed for
+ * good; chunk progress is a human line like the plan (stdout in text, stderr with --output json).
+ */
+function progressPrinter(info: (text: string) => unknown): (event: OpsEvent) => void {
   let waiting = '';
   let retrying = '';
   return (event) => {
-    if (event.type === 'ops.chunk') stderr(`writing chunk ${event.index}/${event.total} (${event.size} partitions)\n`);
+    if (event.type === 'ops.chunk') info(`writing chunk ${event.index}/${event.total} (${event.size} partitions)`);
     if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;
