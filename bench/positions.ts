@@ -19,7 +19,7 @@ const TOPICS = 100;
 const PARTITIONS = 12;
 
 export async function measurePositions(options: BenchOptions): Promise<FigureResult> {
-  const id = '9.positions';
+  const id = '10.positions';
   const label = '--to-time targets, 100 topics × 12 partitions';
   const status = JSON.parse(spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json'], { encoding: 'utf8' }).stdout || '{}') as { running?: boolean; connect?: string[]; bootstrap?: string };
   if (!status.running || !status.connect?.[0] || !status.bootstrap) {

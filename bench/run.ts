@@ -27,7 +27,7 @@ const FIGURES: FigureSpec[] = [
   { number: 6, id: '6.ui', label: 'web console pages', target: '< 1 s (500 connectors)', load: async () => (await import('./ui.js')).measureUi },
   { number: 7, id: '7.dependson', label: 'Arazzo 1.1: 200 dependsOn steps, --concurrency 8 vs sequential', target: 'info', load: async () => (await import('./arazzo11.js')).measureDependsOn },
   { number: 8, id: '8.send-receive', label: 'Arazzo 1.1: send → receive round trip on the sandbox', target: 'info', load: async () => (await import('./arazzo11.js')).measureRoundTrip },
-  { number: 9, id: '9.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
+  { number: 10, id: '10.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
 ];
 
 async function main(): Promise<void> {
