@@ -28,6 +28,8 @@ const FIGURES: FigureSpec[] = [
   { number: 7, id: '7.dependson', label: 'Arazzo 1.1: 200 dependsOn steps, --concurrency 8 vs sequential', target: 'info', load: async () => (await import('./arazzo11.js')).measureDependsOn },
   { number: 8, id: '8.send-receive', label: 'Arazzo 1.1: send → receive round trip on the sandbox', target: 'info', load: async () => (await import('./arazzo11.js')).measureRoundTrip },
   { number: 9, id: '9.fleet', label: 'batch rewind of 20 connectors', target: '≥ 3× faster than 20 single runs', load: async () => (await import('./fleet.js')).measureFleet },
+
+  { number: 10, id: '10.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
 ];
 
 async function main(): Promise<void> {

@@ -7,10 +7,12 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { OpsError } from '../ops/errors.js';
+import { checkKafkaFields, KAFKA_FILE_KEYS, KAFKA_PATH_FIELDS, type KafkaContextFields } from './kafka-settings.js';
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
-export interface ConnectionContext {
+/** Kafka access (bootstrap, security) lives beside the Connect URL: see kafka-settings.ts. */
+export interface ConnectionContext extends KafkaContextFields {
   url: string;
   auth: AuthKind;
   user?: string;
@@ -42,9 +44,10 @@ const FILE_KEYS = {
   key: 'key',
   ca: 'ca',
   insecure: 'insecure',
+  ...KAFKA_FILE_KEYS,
 } as const satisfies Record<string, keyof ConnectionContext>;
 type FileKey = keyof typeof FILE_KEYS;
-const PATH_FIELDS = new Set<keyof ConnectionContext>(['passwordFile', 'tokenFile', 'cert', 'key', 'ca']);
+const PATH_FIELDS = new Set<string>(['passwordFile', 'tokenFile', 'cert', 'key', 'ca', ...KAFKA_PATH_FIELDS]);
 
 /** The config file path: OFFSETCTL_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -121,6 +124,9 @@ export function setContext(config: OffsetctlConfig, name: string, changes: Conte
     (next as unknown as Record<string, unknown>)[field] = PATH_FIELDS.has(field) ? resolve(cwd, value as string) : value;
   }
   if (!next.url) throw new OpsError('E_USAGE', `set-context ${name}: a new context needs --url <connect-url>`, { field: 'url' });
+  if (changes.kafkaPasswordEnv !== undefined) delete next.kafkaPasswordFile;
+  if (changes.kafkaPasswordFile !== undefined) delete next.kafkaPasswordEnv;
+  checkKafkaFields(next, `set-context ${name}: `);
   next.auth = authOf(next);
   return { config: { ...config, contexts: { ...config.contexts, [name]: next } }, created: existing === undefined };
 }
@@ -161,8 +167,9 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
   if (!isObject(raw)) throw new OpsError('E_CONFIG', `${path}: ${at} must be a mapping`, { field: at });
   const ctx: Partial<ConnectionContext> = {};
   for (const [key, value] of Object.entries(raw)) {
-    if (key === 'password' || key === 'token' || key === 'secret') {
-      throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: secrets are not stored in the config file; reference one with ${key === 'token' ? 'token-env or token-file' : 'password-env or password-file'}`, { field: `${at}.${key}` });
+    if (key === 'password' || key === 'token' || key === 'secret' || key === 'kafka-password') {
+      const instead = key === 'token' ? 'token-env or token-file' : key === 'kafka-password' ? 'kafka-password-env or kafka-password-file' : 'password-env or password-file';
+      throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: secrets are not stored in the config file; reference one with ${instead}`, { field: `${at}.${key}` });
     }
     if (!(key in FILE_KEYS)) throw new OpsError('E_CONFIG', `${path}: ${at}.${key}: unknown field${kebabHint(key)} (known: ${Object.keys(FILE_KEYS).join(', ')})`, { field: `${at}.${key}` });
     const field = FILE_KEYS[key as FileKey];
@@ -184,6 +191,7 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
     throw new OpsError('E_CONFIG', `${path}: ${at}.auth is ${ctx.auth} but the context ${derived === 'none' ? 'has no user or token reference' : `holds ${derived} credentials`}; make them agree`, { field: `${at}.auth` });
   }
   full.auth = derived;
+  checkKafkaFields(full, `${path}: ${at}.`);
   return full;
 }
 

@@ -34,6 +34,8 @@ export interface Connection {
   urls: string[];
   http: HttpClient | FailoverClient;
   contextName?: string;
+  /** The context whose credentials apply (see above); its Kafka fields feed kafka-settings.ts. */
+  context?: ConnectionContext;
   stateDir: string;
   output: OutputFormat;
 }
@@ -118,7 +120,7 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
     ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;
   const stateDir = resolveStateDir(opts.stateDir, env);
-  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), stateDir, output };
+  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, output };
 }
 
 /**

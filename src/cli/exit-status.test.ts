@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { ArazzoError, REFUSAL_CODES } from '../arazzo/errors.js';
 import { OpsError } from '../ops/errors.js';
 import { StoreError } from '../store/errors.js';
+import { KafkaError } from '../kafka/errors.js';
 import { SandboxError } from '../sandbox/errors.js';
 import { EXIT_STATUS, exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 
@@ -30,4 +31,12 @@ test('lower layers give neutral hints; only a command with connection flags turn
   assert.match(formatError(tls, { flagAdvice: true }), /use --ca for a private CA/);
   // A workflow run has no --ca: it is not told about it.
   assert.doesNotMatch(formatError(tls, { flagAdvice: false }), /--ca|--insecure/);
+});
+
+test('Kafka reads happen while planning: their errors are refusals, and a refused SASL login gets Kafka flag advice', () => {
+  const denied = new KafkaError('E_KAFKA', 'Kafka at 127.0.0.1:9092 as ops (SCRAM-SHA-512): cannot read the cluster metadata: failed (SASL authentication failed)', { hint: 'kafka-credentials' });
+  assert.equal(exitStatusFor(denied), 2);
+  assert.equal(exitStatusFor(new KafkaError('E_KAFKA_TOPIC_NOT_FOUND', 'topic x does not exist')), 2);
+  assert.doesNotMatch(denied.message, /--/, 'the Kafka layer names no flags');
+  assert.match(formatError(denied, { flagAdvice: true }), /\[E_KAFKA\].*SASL authentication failed\) — check --kafka-sasl-user/);
 });

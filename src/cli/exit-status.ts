@@ -4,6 +4,7 @@
 import { formatLocation, type ArazzoErrorCode } from '../arazzo/errors.js';
 import { redactText } from '../http/redact.js';
 import { withFlagAdvice, type FlagSet } from './flag-advice.js';
+import type { KafkaErrorCode } from '../kafka/errors.js';
 import type { OpsErrorCode } from '../ops/errors.js';
 import type { SandboxErrorCode } from '../sandbox/errors.js';
 import type { StoreErrorCode } from '../store/errors.js';
@@ -11,7 +12,7 @@ import type { StoreErrorCode } from '../store/errors.js';
 /** Codes of the CLI itself: a failure already reported in full (the outcome or report is printed). */
 export type CliErrorCode = 'E_RUN_FAILED' | 'E_WORKFLOW_FAILED';
 
-export type ErrorCode = ArazzoErrorCode | OpsErrorCode | StoreErrorCode | SandboxErrorCode | CliErrorCode;
+export type ErrorCode = ArazzoErrorCode | OpsErrorCode | KafkaErrorCode | StoreErrorCode | SandboxErrorCode | CliErrorCode;
 
 export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
   // the engine: refused before any request ...
@@ -37,6 +38,9 @@ export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
   E_PREFLIGHT: 2,
   E_UNREACHABLE: 2,
   E_CONNECT_API: 1,
+  // the Kafka client layer: every read happens while planning, before any change
+  E_KAFKA: 2,
+  E_KAFKA_TOPIC_NOT_FOUND: 2,
   // the store
   E_LOCKED: 2,
   E_STORE: 2,

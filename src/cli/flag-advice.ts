@@ -4,15 +4,17 @@
 // --input. A `rewind` that runs a shipped workflow is never told about `workflow run`'s flags.
 import type { ArazzoHint, ErrorInfo } from '../arazzo/errors.js';
 import type { WorkflowResult } from '../arazzo/index.js';
+import type { KafkaHint } from '../kafka/errors.js';
 import type { OpsHint } from '../ops/errors.js';
 
 /** Which flags the command that failed has. */
 export type FlagSet = 'connection' | 'workflow';
 
-const CONNECTION_ADVICE: Record<OpsHint, string> = {
+const CONNECTION_ADVICE: Record<OpsHint | KafkaHint, string> = {
   'credentials': 'check --user with --password-env/--password-file, or --token-env/--token-file, or the context\'s',
   'client-certificate': 'give --cert <pem> and --key <pem>',
   'tls-trust': 'use --ca for a private CA, or --insecure only if you accept the risk',
+  'kafka-credentials': 'check --kafka-sasl-user, --kafka-sasl-mechanism and --kafka-password-env/--kafka-password-file, or the context\'s',
 };
 
 /** The `workflow` commands' flags for each engine hint. The type checker sees every kind has its line. */
@@ -42,7 +44,7 @@ function isArazzoHint(hint: unknown): hint is ArazzoHint {
 /** The advice for a hint (an error's own, or its cause's, or a run result's error), or undefined. */
 export function flagAdviceFor(err: unknown, flags: FlagSet = 'connection'): string | undefined {
   for (let e = err as { hint?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (flags === 'connection' && typeof e.hint === 'string' && Object.hasOwn(CONNECTION_ADVICE, e.hint)) return CONNECTION_ADVICE[e.hint as OpsHint];
+    if (flags === 'connection' && typeof e.hint === 'string' && Object.hasOwn(CONNECTION_ADVICE, e.hint)) return CONNECTION_ADVICE[e.hint as OpsHint | KafkaHint];
     if (flags === 'workflow' && isArazzoHint(e.hint)) return workflowAdvice(e.hint);
   }
   return undefined;

@@ -43,3 +43,16 @@ export function describeKafka(settings: KafkaSettings): string {
   const who = settings.sasl ? ` as ${settings.sasl.username} (${settings.sasl.mechanism})` : '';
   return `${settings.bootstrap.join(',')} over ${protocol}${who}`;
 }
+
+/**
+ * Kafka access as the operator configured it (flags, context), before a command knows which
+ * cluster it needs: a connector may name its own (consumer override, MirrorMaker's source).
+ */
+export interface KafkaAccess {
+  /** Configured bootstrap servers (--bootstrap, else OFFSETCTL_BOOTSTRAP, else the context's); undefined when none. */
+  bootstrap: string[] | undefined;
+  /** True when --bootstrap (or OFFSETCTL_BOOTSTRAP) was given: it wins over the servers a connector names. */
+  bootstrapFromFlag: boolean;
+  /** Client settings for these servers; secrets are read (and registered for redaction) only here. */
+  settingsFor(bootstrap: string[]): Promise<KafkaSettings>;
+}

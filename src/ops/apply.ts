@@ -6,13 +6,15 @@ import type { RunRecord } from '../store/index.js';
 import type { OpsContext } from './context.js';
 import { OpsError } from './errors.js';
 import { REWIND, RESET, ROLLBACK, specFor, type OperationSpec } from './operations.js';
-import { resumePointFor, type Plan } from './plan.js';
+import { resumePointFor, unchangedOutcome, type Plan } from './plan.js';
 import { runOperation, type OperationOutcome } from './run-operation.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 /** Events of ops itself, beside the engine's RunEvents. */
 export type OpsRunEvent =
-  | { type: 'ops.run.started'; at: string; runId: string; operation: Plan['operation']; connector: string; clusterUrl: string; resumeAt?: string };
+  | { type: 'ops.run.started'; at: string; runId: string; operation: Plan['operation']; connector: string; clusterUrl: string; resumeAt?: string }
+  /** A large set is written in chunks (Plan.chunkSize): chunk `index` of `total`, `size` partitions, is about to be written. */
+  | { type: 'ops.chunk'; at: string; runId: string; index: number; total: number; size: number };
 
 export type OpsEvent = RunEvent | OpsRunEvent;
 
@@ -28,6 +30,8 @@ export interface ApplyOptions {
   batchId?: string;
   /** Awaited before each step of the operation's own workflow (a face's test hooks). */
   beforeStep?: (stepId: string, runId: string) => Promise<void>;
+  /** How long a read-back may take to show a write before it counts as a mismatch (default 15 s). */
+  verifyTimeoutMs?: number;
 }
 
 const SPECS: Record<'rewind' | 'reset' | 'rollback', OperationSpec> = { rewind: REWIND, reset: RESET, rollback: ROLLBACK };
@@ -43,11 +47,17 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   if (plan.clusterUrl !== ctx.url) {
     throw new OpsError('E_PREFLIGHT', `this plan was made for ${plan.clusterUrl}, not ${ctx.url}; plan again against this cluster`, { field: 'url' });
   }
+  // Nothing to change: nothing runs (no lock, no stop, no snapshot); a face normally stops earlier.
+  if (plan.nothingToChange && plan.operation !== 'resume') return unchangedOutcome(plan);
+  const chunks = (runId: string) => (index: number, total: number, size: number): void =>
+    options.onEvent?.({ type: 'ops.chunk', at: new Date().toISOString(), runId, index, total, size });
   const common = {
     store: ctx.store, http: ctx.http, connectorType: plan.connectorType,
     ...(options.onEvent ? { onProgress: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.beforeStep ? { beforeStep: options.beforeStep } : {}),
+    ...(options.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: options.verifyTimeoutMs } : {}),
+    chunkSize: plan.chunkSize,
   };
   if (plan.operation === 'resume') {
     if (!plan.runId) throw new OpsError('E_USAGE', 'a resume plan needs its runId', { field: 'runId' });
@@ -59,14 +69,14 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     const initialState = resume?.steps.readInitialState?.outputs.initialState;
     started(options, run, plan, resume?.stepId ?? workflow.stepOrder[0]);
     return runOperation({
-      ...common, run, spec, inputs: run.inputs,
+      ...common, run, spec, inputs: run.inputs, onChunk: chunks(run.id),
       ...(resume ? { resume } : {}),
       ...(typeof initialState === 'string' ? { initialState } : {}),
     });
   }
   const spec = SPECS[plan.operation];
   const run = await ctx.store.beginRun({
-    clusterUrl: plan.clusterUrl, connector: plan.connector, operation: plan.operation,
+    clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: plan.inputs,
     context: {
       connectorType: plan.connectorType, stateBefore: plan.stateBefore,
@@ -74,9 +84,9 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     },
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);
-  const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs });
+  const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
   const restored = plan.operation === 'rollback' && outcome.status === 'succeeded' ? `; restored snapshot ${plan.snapshotId}` : '';
-  return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts } };
+  return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts }, ...(plan.positions ? { positions: plan.positions } : {}) };
 }
 
 function started(options: ApplyOptions, run: RunRecord, plan: Plan, resumeAt?: string): void {

@@ -6,8 +6,9 @@
 import type { RunEvent } from '../arazzo/index.js';
 import { redactValue } from '../http/redact.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { describeMismatches, findMismatches, offsetEntries } from './offsets.js';
+import { describeMismatches, findMismatches, offsetEntries, type OffsetEntry, type OffsetMismatch } from './offsets.js';
 import type { OperationSpec } from './operations.js';
+import { stateTextBefore } from './outcome-text.js';
 
 const BODY_LIMIT = 2000;
 
@@ -24,11 +25,18 @@ export interface JournalOptions {
   onProgress?: (event: RunEvent) => void;
   /** Awaited before each step of the operation's own run starts (not the recovery's): a face's test hooks. */
   beforeStep?: (stepId: string, runId: string) => Promise<void>;
+  /**
+   * Reads the offsets again, for a bounded time, until they show `requested`; returns what still
+   * differs. Called when the workflow's read-back differs, before the run is failed for it.
+   */
+  reverify?: (requested: OffsetEntry[]) => Promise<OffsetMismatch[]>;
 }
 
 export class RunJournal {
   readonly #o: JournalOptions;
   initialState: string | undefined;
+  /** `RUNNING with task 0 FAILED`: the state and tasks read at the start, to compare the end with. */
+  initialStateText: string | undefined;
   snapshotId: string | undefined;
   /** The offsets the snapshot step read (for any spec, stored or not). */
   capturedOffsets: unknown[] | undefined;
@@ -41,26 +49,37 @@ export class RunJournal {
   readonly warnings: string[] = [];
   /** Last response body per step, to explain a failure (a FAILED task's trace). */
   readonly lastResponses = new Map<string, { status: number; body: unknown }>();
+  /** The last step that failed for good (a failed attempt the workflow retries is not a failure). */
   lastFailedStep: string | undefined;
+  /** The step running (or last started): where a cancelled run stood. */
+  currentStep: string | undefined;
+  #retrying: string | undefined;
+  /** The inputs of the workflow run in progress (a chunked write runs the workflow once per chunk). */
+  #inputs: Record<string, unknown>;
 
   constructor(options: JournalOptions) {
     this.#o = options;
     this.initialState = options.initialState;
+    this.#inputs = options.inputs;
   }
 
   readonly onEvent = async (event: RunEvent): Promise<void> => {
     const { store, run, spec } = this.#o;
+    if (event.type === 'workflow.started') this.#inputs = event.inputs;
     if (event.type === 'step.started') {
+      this.currentStep = event.stepId;
       if (spec.operation !== 'recovery' && event.attempt === 1) await this.#o.beforeStep?.(event.stepId, run.id);
       if (event.stepId === spec.stopStep) this.stopStarted = true;
       if (event.stepId === spec.mutatingStep && event.attempt === 1) await this.#beforeMutation();
     }
     await store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
+    if (event.type === 'action.taken' && event.action.type === 'retry') this.#retrying = event.stepId;
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
       await store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: event.error } : {}), finishedAt: event.at });
       if (event.status === 'passed') await this.#afterStep(event.stepId, event.outputs);
-      else this.lastFailedStep = event.stepId;
+      else if (this.#retrying !== event.stepId) this.lastFailedStep = event.stepId;
+      this.#retrying = undefined;
     }
     this.#o.onProgress?.(event);
   };
@@ -77,16 +96,17 @@ export class RunJournal {
   }
 
   async #afterStep(stepId: string, outputs: Record<string, unknown>): Promise<void> {
-    const { store, run, spec, connectorType, inputs, controller } = this.#o;
+    const { store, run, spec, connectorType, controller } = this.#o;
     if (stepId === spec.initialStateStep && typeof outputs.initialState === 'string') {
       this.initialState = outputs.initialState;
+      this.initialStateText = stateTextBefore(outputs.initialState, outputs.initialTasks);
       await store.updateRunContext(run.id, { stateBefore: outputs.initialState });
     }
     if (stepId === spec.snapshotStep) {
       this.capturedOffsets = offsetEntries(outputs[spec.snapshotOutput]);
       if (spec.persistSnapshot) {
         const snapshot = await store.saveSnapshot({
-          runId: run.id, clusterUrl: run.clusterUrl, connector: run.connector, connectorType,
+          runId: run.id, clusterUrl: run.clusterUrl, clusterKey: run.clusterKey, connector: run.connector, connectorType,
           stateBefore: this.initialState ?? 'UNKNOWN', offsets: this.capturedOffsets,
         });
         this.snapshotId = snapshot.id;
@@ -101,7 +121,10 @@ export class RunJournal {
       }
     }
     if (spec.verify && stepId === spec.verify.step) {
-      const mismatches = findMismatches(offsetEntries(inputs.offsets ?? []), offsetEntries(outputs[spec.verify.output]));
+      const requested = offsetEntries(this.#inputs.offsets ?? []);
+      let mismatches = findMismatches(requested, offsetEntries(outputs[spec.verify.output]));
+      // A read right after a write can be stale: only a difference that persists is a mismatch.
+      if (mismatches.length > 0 && this.#o.reverify) mismatches = await this.#o.reverify(requested).catch(() => mismatches);
       if (mismatches.length > 0) {
         this.safetyError = { code: 'E_VERIFY', message: `the offsets read back differ from the ones written: ${describeMismatches(mismatches)}` };
         controller.abort();

@@ -3,16 +3,23 @@
 // then handed to applyPlan unchanged. Planning changes nothing anywhere: it reads Kafka Connect
 // and the store, and refuses bad input with an OpsError whose code exits 2.
 import type { ResumePoint } from '../arazzo/index.js';
+import type { KafkaSettings } from '../kafka/connection.js';
 import type { Operation, SnapshotRecord, StepRecord } from '../store/index.js';
+import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets, type ConnectorInfo, type TaskState } from './connect-client.js';
 import type { OpsContext } from './context.js';
 import { diffOffsets, type OffsetDiff } from './diff.js';
+import { changesNothing, defaultRollbackSnapshot } from './empty-change.js';
 import { OpsError } from './errors.js';
+import { fileSourceForwardTargets, sinkForwardTargets, type ForwardTarget } from './forward-targets.js';
+import { checkPartitionCount, DEFAULT_LIMITS, type OffsetLimits } from './limits.js';
 import { offsetEntries, planSnapshotRestore, type ConnectorType, type OffsetEntry } from './offsets.js';
 import { validateOffsetsShape } from './offsets-shape.js';
 import { specFor, targetStateFor } from './operations.js';
 import { checkPluginRules } from './plugin-rules.js';
 import { requireSupportedWorker } from './worker-version.js';
+import type { PositionTargets } from './positions-targets.js';
+import { checkSinkTargets } from './sink-preflight.js';
 import { loadOpsWorkflow, WORKFLOW_FILES, type OpsWorkflow, type WorkflowKind } from './workflow-files.js';
 
 /** After the change: `auto` puts the connector back as it was, `always` resumes it, `never` leaves it STOPPED. */
@@ -26,7 +33,9 @@ export interface Plan {
   connector: string;
   connectorType: ConnectorType;
   clusterUrl: string;
-  /** The connector's state and tasks when planned. */
+  /** The cluster's identity (`kafka:<kafka_cluster_id>`, else `url:<url>`): the run, its lock and snapshot are keyed by it. */
+  clusterKey: string;
+  /** The connector's state and tasks when planned (a face shows FAILED tasks). */
   stateBefore: string;
   tasks: TaskState[];
   /** The state the connector is left in afterwards, as far as known when planning. */
@@ -37,8 +46,16 @@ export interface Plan {
   targetOffsets: OffsetEntry[];
   diff: OffsetDiff;
   warnings: string[];
-  /** The diff is empty: applying would write offsets equal to the current ones. */
+  /**
+   * Applying would change nothing: the diff is empty and the connector would end in the state it
+   * is in. A face says so and does not apply (applyPlan then runs nothing: no stop, no snapshot).
+   * Always false for resume: an interrupted run is finished even when its offsets are written.
+   */
   nothingToChange: boolean;
+  /** Targets beyond their partition's end (a sink's log end, a FileStreamSource's file size): shown, and applied only after an explicit yes. */
+  forwardTargets: ForwardTarget[];
+  /** Partitions per PATCH when applying (src/ops/limits.ts): a larger set is written chunk by chunk. */
+  chunkSize: number;
   workflow: { kind: WorkflowKind; file: string; workflowId: string };
   /** The workflow inputs applyPlan runs with. */
   inputs: Record<string, unknown>;
@@ -48,6 +65,11 @@ export interface Plan {
   /** Resume: the interrupted run, and the step it continues at. */
   runId?: string;
   resumeAt?: string;
+  /**
+   * Rewind to a position (`--to-time`, `--to-earliest`, ...): how the target offsets were
+   * computed, per partition (committed, target, log start/end, replayed/skipped records).
+   */
+  positions?: PositionTargets;
 }
 
 export interface RewindRequest {
@@ -55,6 +77,15 @@ export interface RewindRequest {
   /** The target offsets as data: `{"offsets": [...]}` or a bare list (never a file path). */
   offsets: unknown;
   resumeAfter?: ResumeAfter;
+  /** The face's limits (flags, environment); default DEFAULT_LIMITS. */
+  limits?: OffsetLimits;
+  /**
+   * The Kafka cluster, for the broker checks of sink targets (partition counts, log ends); without
+   * it they are skipped with a warning (not for positions: those were read from the broker).
+   */
+  kafka?: KafkaSettings;
+  /** The position these offsets were computed from (positionTargets), carried into the plan. */
+  positions?: PositionTargets;
 }
 
 export interface ResetRequest {
@@ -68,10 +99,12 @@ export interface RollbackRequest {
   snapshotId?: string;
   /** Default: the state the connector had when the snapshot was taken (RUNNING, PAUSED; else STOPPED). */
   targetState?: TargetState;
+  limits?: OffsetLimits;
 }
 
 export interface ResumeRequest {
   runId: string;
+  limits?: OffsetLimits;
 }
 
 /**
@@ -83,16 +116,37 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   const resumeAfter = req.resumeAfter ?? 'auto';
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(ctx.http, ctx.url);
+  const limits = req.limits ?? DEFAULT_LIMITS;
+  if (req.positions && req.positions.connector !== req.connector) {
+    throw new OpsError('E_USAGE', `positions computed for ${req.positions.connector} cannot plan a rewind of ${req.connector}`, { field: 'positions' });
+  }
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   validateOffsetsShape(info.type, req.offsets);
   const target = offsetEntries(req.offsets);
+  checkPartitionCount(target.length, limits, 'the offsets input');
   const warnings = checkPluginRules(info.config, target);
+  // A sink's targets must name its topics (and, with the broker known, existing partitions);
+  // targets beyond a partition's end are carried in the plan for the face to show and ask about.
+  let forwardTargets: ForwardTarget[];
+  if (info.type === 'sink') {
+    // Position targets were just read from the broker the sink consumes from (partitions, log
+    // start and end): asking a cluster again, maybe another one, would add nothing.
+    if (!req.kafka && !req.positions) warnings.push('partition numbers and log ends were not checked against the broker; pass --bootstrap <host:port> (or set OFFSETCTL_BOOTSTRAP, or a context\'s bootstrap) to check them');
+    const topics = await checkSinkTargets({ http: ctx.http, url: ctx.url, connector: info.name, config: info.config, target, ...(req.kafka ? { kafka: req.kafka } : {}) });
+    forwardTargets = sinkForwardTargets(target, topics);
+  } else {
+    forwardTargets = fileSourceForwardTargets(info.config, target);
+  }
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
-  return plan(ctx, info, {
-    operation: 'rewind', kind: 'rewind', current, target, diff: diffOffsets(current, target), warnings,
-    stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
+  const diff = diffOffsets(current, target);
+  const planned = plan(ctx, info, await clusterIdentity(ctx.http, ctx.url), {
+    operation: 'rewind', kind: 'rewind', current, target, diff, warnings,
+    stateAfter: stateAfter(resumeAfter, info.state), resumeAfter, forwardTargets, chunkSize: limits.chunkSize,
+    nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
     inputs: { connectorName: req.connector, offsets: target, resumeAfter },
   });
+  if (req.positions) planned.positions = req.positions;
+  return planned;
 }
 
 /** Every offset of the connector deleted (a snapshot is kept by the run). */
@@ -102,16 +156,21 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
   await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
-  return plan(ctx, info, {
-    operation: 'reset', kind: 'reset', current, target: [], diff: diffOffsets(current, [], { mode: 'replace' }), warnings: [],
+  const diff = diffOffsets(current, [], { mode: 'replace' });
+  return plan(ctx, info, await clusterIdentity(ctx.http, ctx.url), {
+    operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [],
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
+    // Resetting a connector that has no offsets would only store an empty snapshot.
+    nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
     inputs: { connectorName: req.connector, resumeAfter },
   });
 }
 
 /** A snapshot put back exactly: its partitions written, partitions it does not have removed. */
 export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promise<Plan> {
-  const snapshot = await findSnapshot(ctx, req);
+  const cluster = await clusterIdentity(ctx.http, ctx.url);
+  const warnings: string[] = [];
+  const snapshot = await findSnapshot(ctx, cluster, req, warnings);
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
@@ -121,11 +180,16 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const restore = offsetEntries(snapshot.offsets);
   const targetState = req.targetState ?? targetStateFor(snapshot.stateBefore);
+  const limits = req.limits ?? DEFAULT_LIMITS;
+  const offsets = planSnapshotRestore(restore, current);
+  checkPartitionCount(offsets.length, limits, `the rollback to snapshot ${snapshot.id}`);
+  const diff = diffOffsets(current, restore, { mode: 'replace' });
   return {
-    ...plan(ctx, info, {
-      operation: 'rollback', kind: 'restore', current, target: restore, diff: diffOffsets(current, restore, { mode: 'replace' }), warnings: [],
-      stateAfter: targetState,
-      inputs: { connectorName: req.connector, offsets: planSnapshotRestore(restore, current), targetState },
+    ...plan(ctx, info, cluster, {
+      operation: 'rollback', kind: 'restore', current, target: restore, diff, warnings,
+      stateAfter: targetState, chunkSize: limits.chunkSize,
+      nothingToChange: changesNothing(diff) && info.state === targetState,
+      inputs: { connectorName: req.connector, offsets, targetState },
     }),
     snapshotId: snapshot.id,
     snapshot: { id: snapshot.id, takenAt: snapshot.takenAt, partitions: snapshot.partitions, stateBefore: snapshot.stateBefore },
@@ -146,8 +210,10 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   if (run.context.recoveryStarted) {
     throw new OpsError('E_PREFLIGHT', `run ${run.id} died while putting the connector back after a failure; undo it with \`offsetctl rollback ${run.connector}\` instead`);
   }
-  if (run.clusterUrl !== ctx.url) {
-    throw new OpsError('E_PREFLIGHT', `run ${run.id} ran against ${run.clusterUrl}, but this command is connected to ${ctx.url}; pass --url ${run.clusterUrl} (with its credentials) or the matching --context`, { field: 'url' });
+  // Another worker URL of the same cluster is the same cluster: the run's key decides.
+  const cluster = await clusterIdentity(ctx.http, ctx.url);
+  if (!lookupKeys(cluster).includes(run.clusterKey)) {
+    throw new OpsError('E_PREFLIGHT', `run ${run.id} ran against ${run.clusterUrl}, but this command is connected to ${ctx.url}, which is another cluster; pass --url ${run.clusterUrl} (with its credentials) or the matching --context`, { field: 'url' });
   }
   const spec = specFor(run.operation);
   const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
@@ -168,8 +234,9 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   const resumeAfter = run.inputs.resumeAfter;
   const before = run.context.stateBefore ?? info.state;
   return {
-    ...plan(ctx, info, {
+    ...plan(ctx, info, cluster, {
       operation: 'resume', runOperation: run.operation, kind: spec.workflow, current, target, diff, warnings: [],
+      nothingToChange: false, chunkSize: (req.limits ?? DEFAULT_LIMITS).chunkSize,
       stateAfter: typeof run.inputs.targetState === 'string' ? run.inputs.targetState : isResumeAfter(resumeAfter) ? stateAfter(resumeAfter, before) : before,
       ...(isResumeAfter(resumeAfter) ? { resumeAfter } : {}),
       inputs: run.inputs,
@@ -179,12 +246,26 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   };
 }
 
+/** The outcome of a plan with nothing to change (status `unchanged`, exit 0): nothing ran. */
+export function unchangedOutcome(plan: Plan): import('./run-operation.js').OperationOutcome {
+  const why = plan.operation === 'reset' ? `${plan.connector} has no offsets`
+    : plan.operation === 'rollback' ? `${plan.connector} already has the offsets of snapshot ${plan.snapshotId} and is ${plan.stateBefore}`
+      : `the ${plan.targetOffsets.length} partition(s) already have these offsets`;
+  return {
+    operation: plan.operation, connector: plan.connector, clusterUrl: plan.clusterUrl, status: 'unchanged', warnings: plan.warnings, diff: { ...plan.diff.counts },
+    message: `nothing to change: ${why}; ${plan.connector} was not stopped and no snapshot was taken`,
+    ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}),
+    ...(plan.positions ? { positions: plan.positions } : {}),
+  };
+}
+
 /** A dry run's outcome: the plan's counts and warnings, nothing changed. */
 export function dryRunOutcome(plan: Plan): import('./run-operation.js').OperationOutcome {
   return {
     operation: plan.operation, connector: plan.connector, clusterUrl: plan.clusterUrl, status: 'dry-run',
     message: 'dry run: nothing was changed', warnings: plan.warnings, diff: { ...plan.diff.counts },
     ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}),
+    ...(plan.positions ? { positions: plan.positions } : {}),
   };
 }
 
@@ -211,19 +292,21 @@ interface PlanParts {
   warnings: string[];
   stateAfter: string;
   resumeAfter?: ResumeAfter;
+  nothingToChange: boolean;
+  forwardTargets?: ForwardTarget[];
+  chunkSize?: number;
   inputs: Record<string, unknown>;
 }
 
-function plan(ctx: OpsContext, info: ConnectorInfo, parts: PlanParts): Plan {
-  const { changed, added, removed } = parts.diff.counts;
+function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, parts: PlanParts): Plan {
   return {
     operation: parts.operation,
     runOperation: parts.runOperation ?? (parts.operation as Operation),
-    connector: info.name, connectorType: info.type, clusterUrl: ctx.url,
+    connector: info.name, connectorType: info.type, clusterUrl: ctx.url, clusterKey: cluster.key,
     stateBefore: info.state, tasks: info.tasks, stateAfter: parts.stateAfter,
     ...(parts.resumeAfter ? { resumeAfter: parts.resumeAfter } : {}),
     currentOffsets: parts.current, targetOffsets: parts.target, diff: parts.diff, warnings: parts.warnings,
-    nothingToChange: changed + added + removed === 0,
+    nothingToChange: parts.nothingToChange, forwardTargets: parts.forwardTargets ?? [], chunkSize: parts.chunkSize ?? DEFAULT_LIMITS.chunkSize,
     workflow: { kind: parts.kind, ...WORKFLOW_FILES[parts.kind] },
     inputs: parts.inputs,
   };
@@ -237,17 +320,22 @@ function isResumeAfter(value: unknown): value is ResumeAfter {
   return value === 'auto' || value === 'always' || value === 'never';
 }
 
-async function findSnapshot(ctx: OpsContext, req: RollbackRequest): Promise<SnapshotRecord> {
+async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: RollbackRequest, warnings: string[]): Promise<SnapshotRecord> {
   if (req.snapshotId) {
     const snapshot = await ctx.store.getSnapshot(req.snapshotId).catch((err: unknown) => {
       throw (err as { code?: string }).code === 'E_NOT_FOUND' ? new OpsError('E_PREFLIGHT', (err as Error).message, { field: 'snapshot' }) : err;
     });
-    if (snapshot.connector !== req.connector || snapshot.clusterUrl !== ctx.url) {
+    if (snapshot.connector !== req.connector || !lookupKeys(cluster).includes(snapshot.clusterKey)) {
       throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} belongs to connector ${snapshot.connector} on ${snapshot.clusterUrl}, not ${req.connector} on ${ctx.url}; nothing was changed`, { field: 'snapshot' });
     }
     return snapshot;
   }
-  const latest = await ctx.store.latestSnapshot(ctx.url, req.connector);
+  // Any worker URL of this cluster (and snapshots from before identities were known, through this URL).
+  const candidates = await ctx.store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) });
+  const { snapshot: latest, skipped } = await defaultRollbackSnapshot(ctx.store, candidates);
+  if (skipped.length > 0) warnings.push(`skipped ${skipped.length} empty snapshot(s) taken by a reset of a connector that had no offsets (${skipped.map((s) => s.id).join(', ')})`);
+  if (latest && latest.partitions === 0) warnings.push(`snapshot ${latest.id} is empty (${req.connector} had no offsets when it was taken): rolling back to it removes every current offset`);
+  if (latest && latest.clusterUrl !== ctx.url) warnings.push(`snapshot ${latest.id} was taken through ${latest.clusterUrl}, another URL of the same cluster (${cluster.kafkaClusterId ?? cluster.key})`);
   if (!latest) {
     throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${ctx.url} in ${ctx.store.location}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
   }

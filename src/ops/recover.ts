@@ -3,13 +3,15 @@
 // connector to the state it was in before.
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { runWorkflow, type RunEvent } from '../arazzo/index.js';
+import type { RunEvent } from '../arazzo/index.js';
+import { runWorkflowInChunks } from './chunked-write.js';
 import { describeFailure } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import { getOffsets } from './connect-client.js';
 import { findMismatches, offsetEntries, planUndoOfWrite, type OffsetEntry } from './offsets.js';
 import { RECOVERY, targetStateFor } from './operations.js';
 import type { RunParts } from './run-operation.js';
+import { readBackUntilMatch } from './verify-read.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface RecoveryOutcome {
@@ -25,12 +27,20 @@ export interface RecoveryOutcome {
   offsetsUnchanged?: boolean;
   /** The restore workflow's write step succeeded. */
   offsetsWritten: boolean;
+  /** The run failed only because its read-back did not show the write; a later read did, so the write was kept. */
+  offsetsKept?: boolean;
 }
 
 /** The failed run (`spec` is its operation, `inputs` what it asked to write), and how far it got. */
 export interface RecoveryRequest extends RunParts {
   initialState: string | undefined;
   mutationStarted: boolean;
+  /** Partitions per PATCH when writing back (src/ops/limits.ts). */
+  chunkSize?: number;
+  /** The run failed because its read-back did not show the write: that is not proof the write was wrong. */
+  writeUnproven?: boolean;
+  /** How long a read-back may take to show a write (src/ops/verify-read.ts). */
+  verifyTimeoutMs?: number;
 }
 
 export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOutcome> {
@@ -40,8 +50,12 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   let offsets: OffsetEntry[] = [];
   let offsetsUnrecoverable = false;
   let offsetsUnchanged = false;
+  let offsetsKept = false;
   const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
-  if (mayHaveChanged) {
+  // Never undo a write that was not proven wrong: when the run failed only because its read-back
+  // lagged, read once more; if the write shows now, it stays and only the state is put back.
+  if (mayHaveChanged && req.writeUnproven && spec.operation !== 'reset' && await writeShows(req)) offsetsKept = true;
+  else if (mayHaveChanged) {
     if (context.snapshotId) {
       const snapshot = offsetEntries((await store.getSnapshot(context.snapshotId)).offsets);
       offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetEntries(req.inputs.offsets ?? []), snapshot);
@@ -62,8 +76,9 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   const journal = new RunJournal({
     store, run, spec: RECOVERY, connectorType: req.connectorType, inputs, controller,
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested, req.verifyTimeoutMs !== undefined ? { timeoutMs: req.verifyTimeoutMs } : {}),
   });
-  const result = await runWorkflow({ registry: workflow.registry, workflowId: workflow.workflowId, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal });
+  const result = await runWorkflowInChunks({ workflow, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, mutatingStep: RECOVERY.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY });
   return {
     restoredOffsets: offsets,
     ...(context.snapshotId ? { snapshotId: context.snapshotId } : {}),
@@ -72,8 +87,18 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(result.status !== 'passed' || journal.safetyError ? { error: `step ${journal.lastFailedStep ?? '?'} of the restore workflow failed: ${describeFailure(result, journal)}` } : {}),
     ...(offsetsUnrecoverable ? { offsetsUnrecoverable } : {}),
     ...(offsetsUnchanged ? { offsetsUnchanged } : {}),
+    ...(offsetsKept ? { offsetsKept } : {}),
     offsetsWritten: journal.mutationPassed,
   };
+}
+
+/** True when a (retried) read shows every offset the failed run asked for. */
+async function writeShows(req: RecoveryRequest): Promise<boolean> {
+  try {
+    return (await readBackUntilMatch(req.http, req.run.clusterUrl, req.run.connector, offsetEntries(req.inputs.offsets ?? []), { timeoutMs: Math.min(5_000, req.verifyTimeoutMs ?? 5_000) })).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** True when a read shows every planned partition already as planned; false when unsure. */

@@ -3,19 +3,24 @@
 // run's outcome recorded in every case (a crash leaves it `running`, which reads `interrupted`).
 import type { HttpSender } from '../http/client.js';
 import type { RunRecord, Store } from '../store/index.js';
-import { runWorkflow, type ResumePoint, type RunEvent } from '../arazzo/index.js';
+import type { ResumePoint, RunEvent } from '../arazzo/index.js';
+import { runWorkflowInChunks } from './chunked-write.js';
 import { getConnectorInfo } from './connect-client.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal } from './journal.js';
 import type { OperationSpec } from './operations.js';
+import { endStateSentence, failureHeadline, recoveryAsBefore } from './outcome-text.js';
 import { recoverConnector, type RecoveryOutcome } from './recover.js';
+import type { PositionTargets } from './positions-targets.js';
+import { readBackUntilMatch } from './verify-read.js';
 import { loadOpsWorkflow } from './workflow-files.js';
 
 export interface OperationOutcome {
   operation: string;
   connector: string;
   clusterUrl: string;
-  status: 'succeeded' | 'failed' | 'dry-run';
+  /** `unchanged`: the diff was empty, so nothing ran (no stop, no snapshot). */
+  status: 'succeeded' | 'failed' | 'dry-run' | 'unchanged';
   runId?: string;
   /** The snapshot taken before the change (rollback and `runs show` use it). */
   snapshotId?: string;
@@ -25,8 +30,12 @@ export interface OperationOutcome {
   warnings: string[];
   outputs?: Record<string, unknown>;
   failedStep?: string;
+  /** The operator cancelled the run (Ctrl-C / SIGTERM); `failedStep` is where it stood. */
+  cancelled?: boolean;
   recovery?: RecoveryOutcome;
   diff?: { unchanged: number; changed: number; added: number; removed: number };
+  /** A rewind to a position: the plan's per-partition targets (plan.positions). */
+  positions?: PositionTargets;
 }
 
 /** What a journaled workflow run works with (the operation's own run, and its recovery). */
@@ -46,6 +55,11 @@ export interface OperationRun extends RunParts {
   /** Cancels the run (the face's Ctrl-C); a cancelled run after the stop is recovered like a failed one. */
   signal?: AbortSignal;
   beforeStep?: (stepId: string, runId: string) => Promise<void>;
+  /** Partitions per PATCH (src/ops/limits.ts); a larger set is written chunk by chunk. */
+  chunkSize?: number;
+  onChunk?: (index: number, total: number, size: number) => void;
+  /** How long a read-back may take to show a write before it is a mismatch (src/ops/verify-read.ts). */
+  verifyTimeoutMs?: number;
 }
 
 export async function runOperation(req: OperationRun): Promise<OperationOutcome> {
@@ -54,8 +68,13 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
   // Aborted by the journal (a safety rule) or by the caller (Ctrl-C at the wrong moment must not
   // strand a stopped connector: cancel, then recover).
   const controller = new AbortController();
-  const onAbort = (): void => controller.abort();
-  if (req.signal?.aborted) controller.abort();
+  // The caller's abort is the operator's cancel: reported as "cancelled by you", not as a failure.
+  let cancelledByUser = false;
+  const onAbort = (): void => {
+    cancelledByUser = true;
+    controller.abort();
+  };
+  if (req.signal?.aborted) onAbort();
   req.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
@@ -64,10 +83,11 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       ...(req.initialState ? { initialState: req.initialState } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
       ...(req.beforeStep ? { beforeStep: req.beforeStep } : {}),
+      reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested, req.verifyTimeoutMs !== undefined ? { timeoutMs: req.verifyTimeoutMs } : {}),
     });
-    const result = await runWorkflow({
-      registry: workflow.registry, workflowId: workflow.workflowId, inputs: req.inputs, http: req.http,
-      onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
+    const result = await runWorkflowInChunks({
+      workflow, inputs: req.inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
+      mutatingStep: spec.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY, ...(req.onChunk ? { onChunk: req.onChunk } : {}),
     });
     const snapshotId = journal.snapshotId ?? (await store.getRun(run.id)).context.snapshotId;
     if (result.status === 'passed' && !journal.safetyError) {
@@ -82,13 +102,15 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     }
 
     const why = describeFailure(result, journal);
-    const failedStep = journal.lastFailedStep;
+    const failedStep = cancelledByUser ? journal.currentStep : journal.lastFailedStep ?? journal.currentStep;
     let recovery: RecoveryOutcome | undefined;
     if (journal.stopStarted || req.resume) {
       try {
         recovery = await recoverConnector({
           store, http: req.http, run, spec, connectorType: req.connectorType, inputs: req.inputs,
-          initialState: journal.initialState, mutationStarted: journal.mutationStarted,
+          initialState: journal.initialState, mutationStarted: journal.mutationStarted, writeUnproven: journal.safetyError?.code === 'E_VERIFY',
+          ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
+          ...(req.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: req.verifyTimeoutMs } : {}),
           ...(req.onProgress ? { onProgress: req.onProgress } : {}),
         });
       } catch (err) {
@@ -97,10 +119,11 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     }
     const now = await readState(req.http, run.clusterUrl, run.connector);
     const connectorState = now?.state;
+    recovery = recoveryAsBefore(recovery, now?.text, journal.initialStateText);
     const message = [
-      `${spec.operation} of ${run.connector} failed${failedStep ? ` at step ${failedStep}` : ''}: ${why}.`,
+      failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: journal.lastFailedStep, currentStep: journal.currentStep, why }),
       describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
-      `The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`,
+      endStateSentence(now?.text, journal.initialStateText),
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
     ].filter(Boolean).join(' ');
     // A store that cannot write (a full disk) must not hide the account of the connector's state.
@@ -108,7 +131,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       .then(() => '', (err: unknown) => ` The run's end could not be recorded in the state store: ${(err as Error).message}.`);
     return {
       ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
-      message: `${message}${unrecorded}`, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(recovery ? { recovery } : {}),
+      message: `${message}${unrecorded}`, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(cancelledByUser ? { cancelled: true } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
     const now = await readState(req.http, run.clusterUrl, run.connector);
@@ -123,7 +146,9 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
 function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolean): string {
   if (!stopped) return 'Nothing had been changed yet.';
   if (!recovery) return '';
-  const offsets = recovery.offsetsUnrecoverable
+  const offsets = recovery.offsetsKept
+    ? 'The offsets read back as written after all, so they were kept (not undone).'
+    : recovery.offsetsUnrecoverable
     ? 'Offsets may have changed but no snapshot was stored, so they could not be restored.'
     : recovery.offsetsUnchanged
       ? `Offsets had not changed (they still match snapshot ${recovery.snapshotId}).`

@@ -5,6 +5,8 @@ import type { Store, StoreOptions } from './types.js';
 
 export { openSqliteStore, SqliteStore, STORE_FILE } from './sqlite-store.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
+export { urlKey } from './schema.js';
+export { parseAge, snapshotsToPrune, type PruneRule } from './prune.js';
 export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
 export type {
   EventRecord, LockHolder, LockRecord, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,

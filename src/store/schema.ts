@@ -68,4 +68,37 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (cluster_url, connector)
   );
   `,
+  // 2: runs, snapshots and locks keyed by the cluster's identity (`kafka:<kafka_cluster_id>` from
+  // Connect's GET /), so every worker URL of one cluster (and localhost vs 127.0.0.1) shares the
+  // lock and finds the snapshots; the URL stays as information. Rows from before have no known
+  // identity: they keep a `url:<url>` key, which lookups through that URL still match.
+  `
+  ALTER TABLE runs ADD COLUMN cluster_key TEXT NOT NULL DEFAULT '';
+  UPDATE runs SET cluster_key = 'url:' || cluster_url;
+  CREATE INDEX runs_by_cluster_key ON runs (cluster_key, connector, started_at);
+
+  ALTER TABLE snapshots ADD COLUMN cluster_key TEXT NOT NULL DEFAULT '';
+  UPDATE snapshots SET cluster_key = 'url:' || cluster_url;
+  CREATE INDEX snapshots_by_cluster_key ON snapshots (cluster_key, connector, taken_at);
+
+  CREATE TABLE locks_by_cluster_key (
+    cluster_key TEXT NOT NULL,
+    cluster_url TEXT NOT NULL,
+    connector   TEXT NOT NULL,
+    run_id      TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    hostname    TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+    PRIMARY KEY (cluster_key, connector)
+  );
+  INSERT INTO locks_by_cluster_key (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at)
+    SELECT 'url:' || cluster_url, cluster_url, connector, run_id, pid, hostname, acquired_at FROM locks;
+  DROP TABLE locks;
+  ALTER TABLE locks_by_cluster_key RENAME TO locks;
+  `,
 ];
+
+/** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */
+export function urlKey(clusterUrl: string): string {
+  return `url:${clusterUrl}`;
+}

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
 import { localHolderAlive, thisProcess } from './process.js';
-import { MIGRATIONS } from './schema.js';
+import { MIGRATIONS, urlKey } from './schema.js';
 import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import type {
   EventRecord, LockHolder, LockRecord, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
@@ -66,19 +66,22 @@ export class SqliteStore implements Store {
       const id = newId('run', now);
       const at = now.toISOString();
       const owner = this.#owner;
+      const key = run.clusterKey ?? urlKey(run.clusterUrl);
       this.#immediate(() => {
-        const held = this.#lockOf(run.clusterUrl, run.connector);
-        if (held) {
+        // A lock taken before the store knew cluster identities is keyed by its URL: it counts too.
+        for (const lockKey of new Set([key, urlKey(run.clusterUrl)])) {
+          const held = this.#lockOf(lockKey, run.connector);
+          if (!held) continue;
           if (held.alive || !options.takeOverStale) throw lockedError(held);
           this.#db.prepare(`UPDATE runs SET status = 'abandoned', finished_at = ?, message = ? WHERE id = ? AND status = 'running'`)
             .run(at, `interrupted (pid ${held.pid} died); superseded by run ${id}`, held.runId);
-          this.#db.prepare('DELETE FROM locks WHERE cluster_url = ? AND connector = ?').run(run.clusterUrl, run.connector);
+          this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(lockKey, run.connector);
         }
-        this.#db.prepare(`INSERT INTO runs (id, cluster_url, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context)
-          VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`)
-          .run(id, run.clusterUrl, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(run.inputs), owner.pid, owner.hostname, JSON.stringify(run.context ?? {}));
-        this.#db.prepare('INSERT INTO locks (cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(run.clusterUrl, run.connector, id, owner.pid, owner.hostname, at);
+        this.#db.prepare(`INSERT INTO runs (id, cluster_url, cluster_key, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context)
+          VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`)
+          .run(id, run.clusterUrl, key, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(run.inputs), owner.pid, owner.hostname, JSON.stringify(run.context ?? {}));
+        this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(key, run.clusterUrl, run.connector, id, owner.pid, owner.hostname, at);
       });
       return this.#getRun(id);
     });
@@ -92,12 +95,12 @@ export class SqliteStore implements Store {
         if (run.status !== 'running') {
           throw new StoreError('E_LOCKED', `run ${runId} is ${run.status}; only an interrupted run can be resumed`);
         }
-        const held = this.#lockOf(run.clusterUrl, run.connector);
+        const held = this.#lockOf(run.clusterKey, run.connector);
         if (held && held.alive && !(held.pid === owner.pid && held.hostname === owner.hostname)) throw lockedError(held);
         if (held && held.runId !== runId) throw lockedError(held);
-        this.#db.prepare('DELETE FROM locks WHERE cluster_url = ? AND connector = ?').run(run.clusterUrl, run.connector);
-        this.#db.prepare('INSERT INTO locks (cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(run.clusterUrl, run.connector, runId, owner.pid, owner.hostname, new Date().toISOString());
+        this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(run.clusterKey, run.connector);
+        this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(run.clusterKey, run.clusterUrl, run.connector, runId, owner.pid, owner.hostname, new Date().toISOString());
         this.#db.prepare('UPDATE runs SET pid = ?, hostname = ? WHERE id = ?').run(owner.pid, owner.hostname, runId);
       });
       return this.#getRun(runId);
@@ -137,8 +140,8 @@ export class SqliteStore implements Store {
     });
   }
 
-  lockOf(clusterUrl: string, connector: string): Promise<LockRecord | undefined> {
-    return this.#async(() => this.#lockOf(clusterUrl, connector));
+  lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined> {
+    return this.#async(() => this.#lockOf(clusterKey, connector));
   }
 
   // ---- the journal ------------------------------------------------------------------
@@ -192,12 +195,12 @@ export class SqliteStore implements Store {
 
   saveSnapshot(snapshot: NewSnapshot, now: Date = new Date()): Promise<SnapshotRecord> {
     return this.#async(() => {
-      const record: SnapshotRecord = { ...snapshot, id: newId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
+      const record: SnapshotRecord = { ...snapshot, clusterKey: snapshot.clusterKey ?? urlKey(snapshot.clusterUrl), id: newId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
       this.#db.exec('PRAGMA synchronous = FULL');
       try {
-        this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, connector, connector_type, state_before, offsets, partitions, taken_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-          .run(record.id, record.runId ?? null, record.clusterUrl, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
+        this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          .run(record.id, record.runId ?? null, record.clusterUrl, record.clusterKey, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
       } finally {
         this.#db.exec('PRAGMA synchronous = NORMAL');
       }
@@ -215,9 +218,12 @@ export class SqliteStore implements Store {
 
   listSnapshots(filter: SnapshotFilter = {}): Promise<SnapshotRecord[]> {
     return this.#async(() => {
-      const rows = this.#db.prepare(`SELECT id, run_id, cluster_url, connector, connector_type, state_before, '[]' AS offsets, partitions, taken_at
-        FROM snapshots WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?) ORDER BY taken_at DESC, rowid DESC`)
-        .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null) as Row[];
+      const keys = filter.clusterKeys;
+      const rows = this.#db.prepare(`SELECT id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, '[]' AS offsets, partitions, taken_at
+        FROM snapshots WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?)
+        AND (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?))) ORDER BY taken_at DESC, rowid DESC`)
+        .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null,
+          keys ? 1 : null, JSON.stringify(keys ?? [])) as Row[];
       return rows.map((r) => toSnapshot(r, false));
     });
   }
@@ -227,6 +233,17 @@ export class SqliteStore implements Store {
       const row = this.#db.prepare('SELECT * FROM snapshots WHERE cluster_url = ? AND connector = ? ORDER BY taken_at DESC, rowid DESC LIMIT 1')
         .get(clusterUrl, connector) as Row | undefined;
       return row ? toSnapshot(row, true) : undefined;
+    });
+  }
+
+  deleteSnapshots(ids: string[]): Promise<number> {
+    return this.#async(() => {
+      const del = this.#db.prepare('DELETE FROM snapshots WHERE id = ?');
+      let deleted = 0;
+      this.#immediate(() => {
+        for (const id of ids) deleted += Number(del.run(id).changes);
+      });
+      return deleted;
     });
   }
 
@@ -278,11 +295,11 @@ export class SqliteStore implements Store {
     return this.#toRun(row);
   }
 
-  #lockOf(clusterUrl: string, connector: string): LockRecord | undefined {
-    const row = this.#db.prepare('SELECT * FROM locks WHERE cluster_url = ? AND connector = ?').get(clusterUrl, connector) as Row | undefined;
+  #lockOf(clusterKey: string, connector: string): LockRecord | undefined {
+    const row = this.#db.prepare('SELECT * FROM locks WHERE cluster_key = ? AND connector = ?').get(clusterKey, connector) as Row | undefined;
     if (!row) return undefined;
     const holder = { pid: Number(row.pid), hostname: String(row.hostname) };
-    return { clusterUrl, connector, runId: String(row.run_id), ...holder, acquiredAt: String(row.acquired_at), alive: this.#isAlive(holder) };
+    return { clusterKey, clusterUrl: String(row.cluster_url), connector, runId: String(row.run_id), ...holder, acquiredAt: String(row.acquired_at), alive: this.#isAlive(holder) };
   }
 
   #nextSeq(table: 'run_steps' | 'run_events', runId: string): number {
@@ -295,7 +312,7 @@ export class SqliteStore implements Store {
     const holder = { pid: Number(r.pid), hostname: String(r.hostname) };
     const interrupted = status === 'running' && !this.#isAlive(holder);
     return {
-      id: String(r.id), clusterUrl: String(r.cluster_url), connector: String(r.connector),
+      id: String(r.id), clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key || urlKey(String(r.cluster_url))), connector: String(r.connector),
       operation: String(r.operation) as RunRecord['operation'], status,
       displayStatus: interrupted ? 'interrupted' : status,
       startedAt: String(r.started_at),
@@ -314,16 +331,21 @@ export class SqliteStore implements Store {
 function lockedError(held: LockRecord): StoreError {
   const who = `run ${held.runId} (pid ${held.pid} on ${held.hostname}, since ${held.acquiredAt})`;
   if (held.alive) {
-    return new StoreError('E_LOCKED', `connector ${held.connector} on ${held.clusterUrl} is busy: ${who} is working on it. Wait for it to finish, or inspect it with \`offsetctl runs show ${held.runId}\`.`);
+    return new StoreError('E_LOCKED', `connector ${held.connector} on ${describeKey(held)} is busy: ${who} is working on it. Wait for it to finish, or inspect it with \`offsetctl runs show ${held.runId}\`.`);
   }
-  return new StoreError('E_LOCKED', `connector ${held.connector} on ${held.clusterUrl} has a stale lock: ${who} died before finishing. Inspect it with \`offsetctl runs show ${held.runId}\`, then finish it with \`offsetctl runs resume ${held.runId}\` or undo it with \`offsetctl rollback ${held.connector}\`.`);
+  return new StoreError('E_LOCKED', `connector ${held.connector} on ${describeKey(held)} has a stale lock: ${who} died before finishing. Inspect it with \`offsetctl runs show ${held.runId}\`, then finish it with \`offsetctl runs resume ${held.runId}\` or undo it with \`offsetctl rollback ${held.connector}\`.`);
+}
+
+/** `Kafka cluster <id> (locked through http://…)`, or the URL alone when the identity is unknown. */
+function describeKey(held: LockRecord): string {
+  return held.clusterKey.startsWith('kafka:') ? `Kafka cluster ${held.clusterKey.slice(6)} (locked through ${held.clusterUrl})` : held.clusterUrl;
 }
 
 function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
   return {
     id: String(r.id),
     ...(r.run_id ? { runId: String(r.run_id) } : {}),
-    clusterUrl: String(r.cluster_url), connector: String(r.connector),
+    clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key || urlKey(String(r.cluster_url))), connector: String(r.connector),
     connectorType: r.connector_type === 'sink' ? 'sink' : 'source',
     stateBefore: String(r.state_before),
     offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],

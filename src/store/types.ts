@@ -22,6 +22,8 @@ export interface RunContext {
 
 export interface NewRun {
   clusterUrl: string;
+  /** The cluster's identity (`kafka:<id>`); default `url:<clusterUrl>`. Locks and lookups use it. */
+  clusterKey?: string;
   connector: string;
   operation: Operation;
   workflowFile: string;
@@ -33,6 +35,7 @@ export interface NewRun {
 export interface RunRecord {
   id: string;
   clusterUrl: string;
+  clusterKey: string;
   connector: string;
   operation: Operation;
   status: RunStatus;
@@ -72,6 +75,8 @@ export interface EventRecord {
 export interface NewSnapshot {
   runId?: string;
   clusterUrl: string;
+  /** As NewRun.clusterKey. */
+  clusterKey?: string;
   connector: string;
   connectorType: 'source' | 'sink';
   stateBefore: string;
@@ -80,6 +85,7 @@ export interface NewSnapshot {
 
 export interface SnapshotRecord extends NewSnapshot {
   id: string;
+  clusterKey: string;
   partitions: number;
   takenAt: string;
 }
@@ -91,6 +97,8 @@ export interface LockHolder {
 }
 
 export interface LockRecord extends LockHolder {
+  clusterKey: string;
+  /** The URL the holder connected through (information only). */
   clusterUrl: string;
   connector: string;
   runId: string;
@@ -110,6 +118,8 @@ export interface RunFilter {
 export interface SnapshotFilter {
   connector?: string;
   clusterUrl?: string;
+  /** Only snapshots under one of these cluster keys (see NewRun.clusterKey). */
+  clusterKeys?: string[];
 }
 
 export interface RunOutcome {
@@ -125,6 +135,10 @@ export interface RunOutcome {
  * Durability: when a write's promise resolves, the record survives a kill -9 of this process;
  * `saveSnapshot` resolves only once the snapshot survives a machine crash too (the snapshot
  * guards the change that follows it).
+ *
+ * Cluster keys: runs, snapshots and locks are keyed by the cluster's identity (`kafka:<id>`), so
+ * every worker URL of one cluster shares the lock; a row of unknown identity has `url:<url>`, and
+ * `beginRun` honours a lock under either key.
  *
  * Locks: `beginRun` takes the lock and records the run atomically; `finishRun` releases it. A lock
  * whose holder is gone (the backend's liveness check) is stale: it still blocks new runs, except
@@ -144,7 +158,8 @@ export interface Store {
   getRun(runId: string): Promise<RunRecord>;
   /** Newest first. */
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
-  lockOf(clusterUrl: string, connector: string): Promise<LockRecord | undefined>;
+  /** The lock on (cluster key, connector): a key is `kafka:<id>`, or `url:<url>` for rows of unknown identity. */
+  lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined>;
   recordStep(runId: string, step: Omit<StepRecord, 'seq'>): Promise<void>;
   recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): Promise<void>;
   /** In the order recorded. */
@@ -155,7 +170,10 @@ export interface Store {
   getSnapshot(id: string): Promise<SnapshotRecord>;
   /** Newest first; offsets left out (empty) to keep listings cheap. */
   listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]>;
+  /** By the URL the snapshot was taken through. */
   latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined>;
+  /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */
+  deleteSnapshots(ids: string[]): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -45,7 +45,7 @@ test('resuming a run without a recorded connector type stores the sink\'s snapsh
   assert.equal(made.status, 0, made.stderr);
   const runId = made.stdout.trim();
 
-  const resumed = await runCli(['runs', 'resume', runId, '--url', cluster.url, '--state-dir', stateDir]);
+  const resumed = await runCli(['runs', 'resume', runId, '--yes', '--url', cluster.url, '--state-dir', stateDir]);
   assert.equal(resumed.status, 0, resumed.stderr + resumed.stdout);
   await cluster.waitRunning(sink);
   const store = openStore(stateDir);

@@ -40,7 +40,7 @@ test('a run killed before its PATCH is shown interrupted, blocks other runs, and
   assert.match(second.stderr, /stale lock/);
   assert.match(second.stderr, new RegExp(`runs resume ${run.id}`));
 
-  const resumed = await runCli(['runs', 'resume', run.id, '--state-dir', stateDir]);
+  const resumed = await runCli(['runs', 'resume', run.id, '--yes', '--state-dir', stateDir]);
   assert.equal(resumed.status, 0, resumed.stderr);
   assert.match(resumed.stdout, /at step rewindOffsets/);
   await cluster.waitRunning(source.name);

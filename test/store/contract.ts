@@ -4,7 +4,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { hostname } from 'node:os';
-import type { LockHolder, NewRun, Store, StoreOptions } from '../../src/store/index.js';
+import { urlKey, type LockHolder, type NewRun, type Store, type StoreOptions } from '../../src/store/index.js';
 
 export interface StoreBackend {
   name: string;
@@ -99,9 +99,9 @@ export function storeContract(backend: StoreBackend): void {
           return true;
         });
         await other.beginRun(newRun('other'));
-        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.runId, first.id);
+        assert.equal((await store.lockOf(urlKey(CLUSTER), 'orders-sink'))?.runId, first.id);
         await store.finishRun(first.id, { status: 'succeeded', connectorState: 'RUNNING' });
-        assert.equal(await store.lockOf(CLUSTER, 'orders-sink'), undefined);
+        assert.equal(await store.lockOf(urlKey(CLUSTER), 'orders-sink'), undefined);
         const again = await other.beginRun(newRun());
         assert.notEqual(again.id, first.id);
         assert.equal((await store.getRun(first.id)).status, 'succeeded');
@@ -120,7 +120,7 @@ export function storeContract(backend: StoreBackend): void {
       withStore(async (store, open, l) => {
         const deadOwner = l.deadOwner();
         const dead = await open(deadOwner).beginRun(newRun());
-        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.alive, false);
+        assert.equal((await store.lockOf(urlKey(CLUSTER), 'orders-sink'))?.alive, false);
         assert.equal((await store.getRun(dead.id)).displayStatus, 'interrupted');
         await assert.rejects(store.beginRun(newRun()), (err: Error & { code?: string }) => {
           assert.equal(err.code, 'E_LOCKED');
@@ -131,7 +131,7 @@ export function storeContract(backend: StoreBackend): void {
         // runs resume: this store's owner takes over the dead run.
         const resumed = await store.takeOverRun(dead.id);
         assert.equal(resumed.pid, process.pid);
-        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.alive, true);
+        assert.equal((await store.lockOf(urlKey(CLUSTER), 'orders-sink'))?.alive, true);
         // A live holder's run cannot be taken over by another.
         await assert.rejects(open(l.deadOwner()).takeOverRun(dead.id), /busy/);
         // Now this holder dies too: a rollback takes over and the dead run becomes abandoned.
@@ -139,7 +139,7 @@ export function storeContract(backend: StoreBackend): void {
         const rollback = await open({ pid: 1, hostname: hostname() }).beginRun(newRun('orders-sink', 'rollback'), { takeOverStale: true });
         l.dead.delete(process.pid);
         assert.equal((await store.getRun(dead.id)).status, 'abandoned');
-        assert.equal((await store.lockOf(CLUSTER, 'orders-sink'))?.runId, rollback.id);
+        assert.equal((await store.lockOf(urlKey(CLUSTER), 'orders-sink'))?.runId, rollback.id);
         await assert.rejects(store.takeOverRun(dead.id), /abandoned/);
       }));
 
@@ -190,6 +190,47 @@ export function storeContract(backend: StoreBackend): void {
         assert.deepEqual((await store.listRuns({ batchId: 'batch-1', connector: 'c' })).map((r) => r.id), [c.id]);
         assert.deepEqual((await store.listRuns({ batchId: 'batch-x' })).map((r) => r.id), []);
         assert.equal((await store.listRuns()).length, 4);
+      }));
+
+    test('cluster keys: two URLs of one cluster share the lock; a url: lock still holds; snapshots are found by key', () =>
+      withStore(async (store, open) => {
+        const keyed = (url: string, connector = 'keyed'): NewRun => ({ ...newRun(connector), clusterUrl: url, clusterKey: 'kafka:abc' });
+        const first = await store.beginRun(keyed('http://127.0.0.1:8083'));
+        assert.equal(first.clusterKey, 'kafka:abc');
+        await assert.rejects(open().beginRun(keyed('http://localhost:8084')), (err: Error & { code?: string }) => {
+          assert.equal(err.code, 'E_LOCKED');
+          assert.match(err.message, /Kafka cluster abc \(locked through http:\/\/127\.0\.0\.1:8083\)/);
+          return true;
+        });
+        const lock = await store.lockOf('kafka:abc', 'keyed');
+        assert.deepEqual([lock?.runId, lock?.clusterKey, lock?.clusterUrl], [first.id, 'kafka:abc', 'http://127.0.0.1:8083']);
+        await store.finishRun(first.id, { status: 'succeeded' });
+        // A run without a known identity is keyed by its URL, and blocks a keyed run through that URL.
+        const old = await store.beginRun(newRun('keyed'));
+        assert.equal(old.clusterKey, urlKey(CLUSTER));
+        await assert.rejects(store.beginRun(keyed(CLUSTER)), (err: Error & { code?: string }) => err.code === 'E_LOCKED');
+        await store.finishRun(old.id, { status: 'succeeded' });
+
+        const base = { connectorType: 'sink' as const, stateBefore: 'RUNNING', connector: 'keyed', offsets: [1] };
+        const a = await store.saveSnapshot({ ...base, clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'kafka:abc' }, new Date('2026-01-01T00:00:00Z'));
+        const b = await store.saveSnapshot({ ...base, clusterUrl: CLUSTER }, new Date('2026-01-02T00:00:00Z'));
+        await store.saveSnapshot({ ...base, clusterUrl: 'http://other:8083', clusterKey: 'kafka:zzz' }, new Date('2026-01-03T00:00:00Z'));
+        assert.equal(b.clusterKey, urlKey(CLUSTER));
+        assert.equal((await store.getSnapshot(a.id)).clusterKey, 'kafka:abc');
+        assert.deepEqual((await store.listSnapshots({ connector: 'keyed', clusterKeys: ['kafka:abc', urlKey(CLUSTER)] })).map((s) => s.id), [b.id, a.id]);
+        assert.deepEqual((await store.listSnapshots({ clusterKeys: [] })).map((s) => s.id), []);
+      }));
+
+    test('deleteSnapshots removes exactly those snapshots and counts them', () =>
+      withStore(async (store) => {
+        const base = { connectorType: 'source' as const, stateBefore: 'RUNNING', clusterUrl: CLUSTER, connector: 'p', offsets: [1] };
+        const a = await store.saveSnapshot(base);
+        const b = await store.saveSnapshot(base);
+        const c = await store.saveSnapshot(base);
+        assert.equal(await store.deleteSnapshots([a.id, c.id, 'snap-missing']), 2);
+        assert.deepEqual((await store.listSnapshots({ connector: 'p' })).map((s) => s.id), [b.id]);
+        await assert.rejects(store.getSnapshot(a.id), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND');
+        assert.equal(await store.deleteSnapshots([]), 0);
       }));
 
     test('unknown run and snapshot ids give E_NOT_FOUND with a hint', () =>

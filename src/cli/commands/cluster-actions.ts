@@ -6,6 +6,7 @@ import { registerSecret } from '../../http/redact.js';
 import { configPath, findContext, loadConfig, saveConfig, setContext, type ContextChanges } from '../config-file.js';
 import { resolveConnection, type Connection, type ConnectionOptions } from '../connection.js';
 import { renderTable } from '../render/table.js';
+import { KAFKA_FIELDS, KAFKA_FILE_KEYS } from '../kafka-settings.js';
 
 export async function showConnectors(opts: ConnectionOptions): Promise<void> {
   await withConnection(opts, async (c) => {
@@ -22,7 +23,11 @@ export async function showOffsets(connector: string, opts: ConnectionOptions): P
   });
 }
 
-export async function setContextCommand(name: string, opts: ContextChanges & { password?: string; token?: string }): Promise<void> {
+export async function setContextCommand(name: string, opts: ContextChanges & { password?: string; token?: string; kafkaPassword?: string }): Promise<void> {
+  if (opts.kafkaPassword !== undefined) {
+    registerSecret(opts.kafkaPassword);
+    throw new OpsError('E_USAGE', '--kafka-password is not accepted: the config file stores references to secrets only; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
+  }
   if (opts.password !== undefined || opts.token !== undefined) {
     registerSecret(opts.password ?? opts.token);
     const which = opts.password !== undefined ? '--password' : '--token';
@@ -30,7 +35,7 @@ export async function setContextCommand(name: string, opts: ContextChanges & { p
   }
   const path = configPath();
   const changes: ContextChanges = {};
-  for (const key of ['url', 'user', 'passwordEnv', 'passwordFile', 'tokenEnv', 'tokenFile', 'cert', 'key', 'ca', 'insecure'] as const) {
+  for (const key of ['url', 'user', 'passwordEnv', 'passwordFile', 'tokenEnv', 'tokenFile', 'cert', 'key', 'ca', 'insecure', ...KAFKA_FIELDS] as const) {
     if (opts[key] !== undefined) (changes as Record<string, unknown>)[key] = opts[key];
   }
   if (changes.url !== undefined) checkUrl(changes.url);
@@ -69,6 +74,7 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
         ...(ctx?.key === undefined ? {} : { key: ctx.key }),
         ...(ctx?.ca === undefined ? {} : { ca: ctx.ca }),
         ...(ctx?.insecure === undefined ? {} : { insecure: ctx.insecure }),
+        ...Object.fromEntries(Object.entries(KAFKA_FILE_KEYS).filter(([, f]) => ctx?.[f] !== undefined).map(([k, f]) => [k, ctx?.[f]])),
       };
     });
     write(JSON.stringify(list, null, 2));

@@ -2,6 +2,7 @@
 // Options are registered eagerly; implementations load only when a command runs.
 import { Option, type Command } from 'commander';
 import { addConnectionOptions } from '../connection.js';
+import { addKafkaOptions } from '../kafka-settings.js';
 
 const actions = () => import('./cluster-actions.js');
 
@@ -25,8 +26,8 @@ export function register(program: Command): void {
     .command('config')
     .description('named contexts: a cluster URL and references to its credentials')
     .addHelpText('after', '\nContexts live in ${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml (OFFSETCTL_CONFIG overrides the path).\nThey hold references to secrets (password-env, password-file, token-env, token-file), never secret values.');
-  config
-    .command('set-context')
+  addKafkaOptions(config
+    .command('set-context'))
     .argument('<name>', 'context name')
     .description('create or update a context (the first one created becomes current)')
     .option('--url <connect-url>', 'Kafka Connect REST URL')

@@ -2,8 +2,8 @@
 // read through its interface; ids that do not exist are refusals (exit 2).
 import type { ConnectionOptions } from '../connection.js';
 import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
-import { stdout } from './say.js';
 import { OpsError } from '../../ops/errors.js';
+import { stdout } from './say.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
   const { resolveStateDir, registerCredentials } = await import('../connection.js');
@@ -54,10 +54,11 @@ export async function showSnapshot(id: string, opts: ConnectionOptions): Promise
   }
 }
 
-export async function listRuns(opts: ConnectionOptions & { connector?: string; batch?: string }): Promise<void> {
+export async function listRuns(opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }): Promise<void> {
+  const limit = opts.limit === undefined ? undefined : wholeNumber(opts.limit, '--limit');
   const { store, json } = await openHistory(opts);
   try {
-    const list = (await store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(opts.batch ? { batchId: opts.batch } : {}) })).map(runSummary);
+    const list = (await store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(opts.batch ? { batchId: opts.batch } : {}), ...(limit !== undefined ? { limit } : {}) })).map(runSummary);
     if (opts.batch && list.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${opts.batch} in ${store.location}`, { field: 'batch' });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
@@ -68,6 +69,43 @@ export async function listRuns(opts: ConnectionOptions & { connector?: string; b
   } finally {
     await store.close();
   }
+}
+
+export interface PruneOptions extends ConnectionOptions {
+  keep?: string;
+  olderThan?: string;
+  dryRun?: boolean;
+}
+
+/** `snapshots prune`: the store decides nothing; src/store/prune.ts selects, deleteSnapshots deletes. */
+export async function pruneSnapshots(connector: string | undefined, opts: PruneOptions): Promise<void> {
+  const { parseAge, snapshotsToPrune } = await import('../../store/index.js');
+  if (opts.keep === undefined && opts.olderThan === undefined) {
+    throw new OpsError('E_USAGE', 'snapshots prune needs --keep <n> or --older-than <age> (or both); nothing was deleted', { field: 'keep' });
+  }
+  const keep = opts.keep === undefined ? undefined : wholeNumber(opts.keep, '--keep', 0);
+  const age = opts.olderThan === undefined ? undefined : parseAge(opts.olderThan);
+  if (opts.olderThan !== undefined && age === undefined) {
+    throw new OpsError('E_USAGE', `--older-than ${JSON.stringify(opts.olderThan)}: give an age like 30d, 12h, 90m or 2w; nothing was deleted`, { field: 'olderThan' });
+  }
+  const { store, json } = await openHistory(opts);
+  try {
+    const doomed = await snapshotsToPrune(store, { ...(keep !== undefined ? { keep } : {}), ...(age !== undefined ? { olderThan: new Date(Date.now() - age) } : {}), ...(connector ? { connector } : {}) });
+    if (!opts.dryRun) await store.deleteSnapshots(doomed.map((s) => s.id));
+    const list = doomed.map(snapshotSummary);
+    if (json) return void stdout(`${JSON.stringify({ dryRun: opts.dryRun === true, pruned: list }, null, 2)}\n`);
+    const verb = opts.dryRun ? 'would prune' : 'pruned';
+    stdout(`${verb} ${list.length} snapshot(s)${list.length > 0 ? `:\n${list.map((s) => `  ${s.id}  ${s.connector}  ${s.takenAt}  ${s.partitions} partition(s)`).join('\n')}` : ''}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+/** A whole number ≥ min from an option, else a usage error (exit 2). */
+function wholeNumber(text: string, flag: string, min = 1): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < min) throw new OpsError('E_USAGE', `${flag} must be a whole number ≥ ${min}, not ${JSON.stringify(text)}`, { field: flag.replace(/^--/, '') });
+  return n;
 }
 
 export async function showRun(id: string, opts: ConnectionOptions): Promise<void> {
@@ -113,15 +151,15 @@ function eventText(detail: Record<string, unknown>): string {
 
 function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
   return {
-    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl,
+    id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl, clusterKey: r.clusterKey,
     startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
     ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
     ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), ...(r.context.batchId ? { batchId: r.context.batchId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
   };
 }
 
-function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
-  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
+function snapshotSummary(s: SnapshotRecord): { id: string; connector: string; clusterUrl: string; clusterKey: string; type: string; stateBefore: string; partitions: number; takenAt: string; runId?: string } {
+  return { id: s.id, connector: s.connector, clusterUrl: s.clusterUrl, clusterKey: s.clusterKey, type: s.connectorType, stateBefore: s.stateBefore, partitions: s.partitions, takenAt: s.takenAt, ...(s.runId ? { runId: s.runId } : {}) };
 }
 
 /** An unknown id is a refusal (exit 2), not a failed run. */

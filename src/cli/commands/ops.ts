@@ -9,31 +9,60 @@ import { stdout, stderr } from './say.js';
 import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { isBatch, type BatchCliOptions } from './batch.js';
+import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 
 interface ChangeOptions extends ConnectionOptions {
   yes?: boolean;
   dryRun?: boolean;
   leaveStopped?: boolean;
   resume?: boolean;
+  allowForward?: boolean;
+}
+
+interface LimitOptions {
+  maxPartitions?: string;
+  maxOffsetsBytes?: string;
+  chunkSize?: string;
 }
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  withChangeFlags(addConnectionOptions(
+  addPositionOptions(withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
-      .requiredOption('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits)')
+      .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
+      .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { offsets: string }) => {
-      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rewind', names, opts);
+  )))).addHelpText('after', EXIT_HELP)
+    .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions) => {
+      if (isBatch(names, opts)) {
+        if (wantsPosition(opts)) throw new OpsError('E_USAGE', 'positions (--to-time, --to-earliest, ...) move one connector at a time: name one connector, or give a batch an --offsets file', { field: 'connectors' });
+        if (opts.offsets === undefined) throw new OpsError('E_USAGE', 'a batch rewind needs --offsets <file|->', { field: 'offsets' });
+        return (await import('./batch.js')).runBatch('rewind', names, opts as typeof opts & { offsets: string });
+      }
       const connector = names[0]!;
-      await runChange(opts, async (ops, ctx) => {
+      await runChange(opts, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
+        const limits = ops.resolveLimits(limitFlags(opts), process.env);
+        if (wantsPosition(opts)) {
+          // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
+          // the per-partition table travels in the plan (plan.positions).
+          const positions = await (await import('./rewind-positions.js')).positionTargetsFor(conn, connector, opts);
+          return ops.planRewind(ctx, { connector, offsets: positions.offsets, resumeAfter, limits, positions });
+        }
+        // The sink pre-flight's broker checks use the same Kafka settings as positions: --bootstrap,
+        // else OFFSETCTL_BOOTSTRAP, else the context's, with their security settings.
+        const { preflightKafkaSettings } = await import('../kafka-settings.js');
+        const kafka = await preflightKafkaSettings(opts, conn.context);
+        // The size limit is checked before the file is read, and stdin is cut off past it.
+        const offsetsArg = opts.offsets as string;
         const { readOffsetsInput } = await import('../offsets-input.js');
-        return ops.planRewind(ctx, { connector, offsets: await readOffsetsInput(opts.offsets), resumeAfter });
+        const { boundedStdin, checkInputSize } = await import('../offsets-limits.js');
+        await checkInputSize(offsetsArg, limits);
+        const offsets = offsetsArg === '-' ? await readOffsetsInput('-', boundedStdin(limits)) : await readOffsetsInput(offsetsArg);
+        return ops.planRewind(ctx, { connector, offsets, resumeAfter, limits, ...(kafka ? { kafka } : {}) });
       });
     });
 
@@ -49,20 +78,21 @@ export function register(program: Command): void {
       await runChange(opts, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
     });
 
-  withChangeFlags(addConnectionOptions(
+  withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & { snapshot?: string }) => {
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & { snapshot?: string }) => {
       if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
       const connector = names[0]!;
       await runChange(opts, async (ops, ctx) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
-        return ops.planRollback(ctx, { connector, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
+        const limits = ops.resolveLimits(limitFlags(opts), process.env);
+        return ops.planRollback(ctx, { connector, limits, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
       });
     });
 
@@ -74,22 +104,32 @@ export function register(program: Command): void {
   ).action(async (connector: string | undefined, opts: ConnectionOptions) => (await import('./history-actions.js')).listSnapshots(connector, opts));
   addConnectionOptions(snapshots.command('show').argument('<id>', 'snapshot id').description('show a snapshot with its offsets (JSON: the snapshot with "offsets")'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showSnapshot(id, withParentOptions(cmd)));
+  addConnectionOptions(snapshots.command('prune').argument('[connector]', 'only this connector')
+    .option('--keep <n>', 'keep the N newest snapshots of each connector')
+    .option('--older-than <age>', 'prune only snapshots older than this: 30d, 12h, 90m, 2w')
+    .option('--dry-run', 'list what would be pruned, delete nothing')
+    .description('delete old snapshots (at least one of --keep / --older-than; both: a snapshot must be beyond the N newest and older than the age); a running run\'s snapshot is always kept'))
+    .action(async (connector: string | undefined, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).pruneSnapshots(connector, cmd.optsWithGlobals()));
 
   const runs = addConnectionOptions(
     program
       .command('runs')
       .option('--connector <name>', 'only runs on this connector')
       .option('--batch <id>', 'only the runs of this batch')
+      .option('--limit <n>', 'only the N newest runs (default 1000)')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string }) => (await import('./history-actions.js')).listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await import('./history-actions.js')).listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showRun(id, withParentOptions(cmd)));
-  addConnectionOptions(runs.command('resume').argument('[id]', 'run id').option('--yes', 'accepted for symmetry; resuming asks nothing')
+  addConnectionOptions(runs.command('resume').argument('[id]', 'run id')
+    .option('--yes', 'do not ask for confirmation (scripts)')
+    .option('--dry-run', 'show what the run would still change, change nothing')
+    .option('--chunk-size <n>', 'partitions per PATCH (env OFFSETCTL_CHUNK_SIZE; default 10000)')
     .option('--batch <id>', 'finish every interrupted run of this batch').option('--concurrency <n>', 'with --batch: runs resumed at once (default 4)')
-    .description('finish an interrupted run (or every interrupted run of a batch) from its last finished step'))
+    .description('finish an interrupted run (or every interrupted run of a batch) from its last finished step (shows the diff and asks, like any change)'))
     .addHelpText('after', EXIT_HELP)
     .action(async (id: string | undefined, own: BatchCliOptions & { batch?: string }, cmd: Command) => {
-      const opts = withParentOptions(cmd);
+      const opts = withParentOptions(cmd) as ChangeOptions & LimitOptions;
       // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
       const batchId = own.batch ?? (opts as { batch?: string }).batch;
       if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
@@ -105,7 +145,7 @@ export function register(program: Command): void {
       } finally {
         await store.close();
       }
-      await runChange({ ...opts, yes: true }, async (ops, ctx) => ops.planResume(ctx, { runId: id }), clusterUrl);
+      await runChange(opts, async (ops, ctx) => ops.planResume(ctx, { runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env) }), clusterUrl);
     });
 }
 
@@ -129,6 +169,22 @@ function withChangeFlags(cmd: Command): Command {
     .option('--resume', 'resume the connector afterwards even if it was PAUSED or STOPPED before');
 }
 
+/** The pre-flight limits (src/ops/limits.ts, docs/limits.md). */
+function withLimitFlags(cmd: Command): Command {
+  return cmd
+    .option('--max-partitions <n>', 'refuse a change that writes more partitions (env OFFSETCTL_MAX_PARTITIONS; default 100000)')
+    .option('--max-offsets-bytes <bytes>', 'refuse a larger offsets file (env OFFSETCTL_MAX_OFFSETS_BYTES; default 33554432 = 32 MiB)')
+    .option('--chunk-size <n>', 'partitions per PATCH; larger sets are written and verified chunk by chunk (env OFFSETCTL_CHUNK_SIZE; default 10000)');
+}
+
+function limitFlags(opts: LimitOptions): LimitOptions {
+  return {
+    ...(opts.maxPartitions !== undefined ? { maxPartitions: opts.maxPartitions } : {}),
+    ...(opts.maxOffsetsBytes !== undefined ? { maxOffsetsBytes: opts.maxOffsetsBytes } : {}),
+    ...(opts.chunkSize !== undefined ? { chunkSize: opts.chunkSize } : {}),
+  };
+}
+
 /** `--leave-stopped` / `--resume` → what happens to the connector after the change. */
 export function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
   if (opts.leaveStopped && opts.resume) {
@@ -143,7 +199,7 @@ type OpsModule = typeof import('../../ops/index.js');
  * The CLI face of a change: connect, plan, show the plan, stop at --dry-run, ask (or --yes),
  * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main).
  */
-async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
+async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
@@ -162,24 +218,28 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
   const store = openStore(conn.stateDir);
   const ctx: OpsContext = { url: conn.url, http: conn.http, store };
   try {
-    const plan = await makePlan(ops, ctx);
+    const plan = await makePlan(ops, ctx, conn);
     const { planHeading, planQuestion } = await import('../render/ops-plan.js');
     info(planHeading(plan));
+    if (plan.positions) info((await import('../render/positions.js')).renderPositions(plan.positions));
     // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
-    if (plan.operation !== 'resume') {
-      const { renderDiff } = await import('../render/diff.js');
-      info(renderDiff(plan.diff, { color, showUnchanged: plan.diff.entries.length <= 50 }));
-    }
+    // Resuming changes offsets like any change: its diff is shown and asked about too.
+    const { renderDiff } = await import('../render/diff.js');
+    info(renderDiff(plan.diff, { color, showUnchanged: plan.diff.entries.length <= 50 }));
+    const { describeForwardTargets, confirmForwardTargets } = await import('../render/forward-targets.js');
+    for (const line of describeForwardTargets(plan.forwardTargets)) info(line);
     let outcome: OperationOutcome;
-    if (opts.dryRun) {
+    if (plan.nothingToChange) {
+      // No stop, no snapshot, no run: writing offsets the connector already has only costs a rebalance.
+      outcome = ops.unchangedOutcome(plan);
+    } else if (opts.dryRun) {
       outcome = ops.dryRunOutcome(plan);
     } else {
-      if (plan.operation !== 'resume') {
-        const { confirm } = await import('../confirm.js');
-        await confirm(planQuestion(plan), { yes: opts.yes === true });
-      }
-      outcome = await applyWithSignals(ops, ctx, plan);
+      const { confirm } = await import('../confirm.js');
+      await confirm(planQuestion(plan), { yes: opts.yes === true });
+      await confirmForwardTargets(plan.forwardTargets, { allowForward: opts.allowForward === true, yes: opts.yes === true });
+      outcome = await applyWithSignals(ops, ctx, plan, info);
     }
     if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
     else {
@@ -195,7 +255,7 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
 }
 
 /** Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. */
-async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Promise<OperationOutcome> {
+async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, info: (text: string) => unknown): Promise<OperationOutcome> {
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
@@ -203,7 +263,8 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Pr
   const { testHooksFromEnv, killAfterSendFromEnv } = await import('../test-hooks.js');
   const beforeStep = testHooksFromEnv();
   try {
-    return await ops.applyPlan({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, { onEvent: progressPrinter(), signal: controller.signal, ...(beforeStep ? { beforeStep } : {}) });
+    const verifyTimeoutMs = ops.verifyTimeoutMs(process.env);
+    return await ops.applyPlan({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, { onEvent: progressPrinter(info), signal: controller.signal, verifyTimeoutMs, ...(beforeStep ? { beforeStep } : {}) });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
@@ -213,9 +274,10 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan): Pr
 /**
  * One stderr line per finished step and per step that failed for good. A polling wait shows its
  * elapsed time and attempt count: rewritten in place on a terminal, else a line when the wait
- * starts and then every 5 s, so a long wait never looks frozen.
+ * starts and then every 5 s, so a long wait never looks frozen. Chunk progress is a human line
+ * like the plan (stdout in text, stderr with --output json).
  */
-function progressPrinter(): (event: OpsEvent) => void {
+function progressPrinter(info: (text: string) => unknown): (event: OpsEvent) => void {
   let waiting = '';
   let retrying = '';
   let since = 0;
@@ -228,6 +290,7 @@ function progressPrinter(): (event: OpsEvent) => void {
     drawn = false;
   };
   return (event) => {
+    if (event.type === 'ops.chunk') info(`writing chunk ${event.index}/${event.total} (${event.size} partitions)`);
     if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
     if (event.type === 'action.taken' && event.action.type === 'retry') {
       retrying = event.stepId;

@@ -1,8 +1,10 @@
 // The text of a plan: the heading above the diff, and the question before a change.
 import type { Plan } from '../../ops/index.js';
+import { describeState } from '../../ops/failure-text.js';
 
 export function planHeading(plan: Plan): string {
-  const at = `Connector ${plan.connector} (${plan.connectorType}, ${plan.stateBefore}) on ${plan.clusterUrl}`;
+  // FAILED tasks are shown in the heading: `(sink, RUNNING with task 0 FAILED)`, not `(sink, RUNNING)`.
+  const at = `Connector ${plan.connector} (${plan.connectorType}, ${describeState({ state: plan.stateBefore, tasks: plan.tasks })}) on ${plan.clusterUrl}`;
   switch (plan.operation) {
     case 'rewind':
       return `${at}: ${plan.targetOffsets.length} partition(s) to write`;
