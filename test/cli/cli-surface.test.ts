@@ -118,7 +118,7 @@ test('usage errors are one line and a hint; an unknown option is reported as unk
   assert.equal(r.stderr, "error: unknown option '--to-datetime'\nhint: see `offsetctl rewind --help`\n");
   const missing = await runCli(['rewind', 'x']);
   assert.equal(missing.status, 2);
-  assert.match(missing.stderr, /^error: required option '--offsets <file\|->' not specified\nhint: see `offsetctl rewind --help`\n$/);
+  assert.match(missing.stderr, /^error: required option '--offsets <file\|->' not specified \(or give a position: --to-time, [^\n]*\)\nhint: see `offsetctl rewind --help`\n$/);
   const yaml = await runCli(['sandbox', 'status', '--output', 'yaml']);
   assert.equal(yaml.status, 2);
   assert.match(yaml.stderr, /argument 'yaml' is invalid\. Allowed choices are text, json/);

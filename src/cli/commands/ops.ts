@@ -36,7 +36,11 @@ export function register(program: Command): void {
       .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )))).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions) => {
+    .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions, cmd: Command) => {
+      // --offsets is required unless a position says where to go: a usage error like commander's own.
+      if (opts.offsets === undefined && !(await import('../../ops/positions.js')).hasPosition(opts)) {
+        cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
+      }
       if (isBatch(names, opts)) {
         if (wantsPosition(opts)) throw new OpsError('E_USAGE', 'positions (--to-time, --to-earliest, ...) move one connector at a time: name one connector, or give a batch an --offsets file', { field: 'connectors' });
         if (opts.offsets === undefined) throw new OpsError('E_USAGE', 'a batch rewind needs --offsets <file|->', { field: 'offsets' });
