@@ -281,6 +281,11 @@ export class SqliteStore implements Store {
 
   #migrate(): void {
     const row = this.#db.prepare('PRAGMA user_version').get() as { user_version: number };
+    // A newer offsetctl changed the tables: writing with the old layout would fail half-way or,
+    // worse, write rows the newer version misreads.
+    if (row.user_version > MIGRATIONS.length) {
+      throw new Error(`it was written by a newer offsetctl (store schema ${row.user_version}, this version knows up to ${MIGRATIONS.length}); use that version, or another state folder`);
+    }
     for (let version = row.user_version; version < MIGRATIONS.length; version++) {
       this.#immediate(() => {
         this.#db.exec(MIGRATIONS[version]!);
