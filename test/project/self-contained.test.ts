@@ -26,7 +26,7 @@ function projectFiles(): string[] {
   return out;
 }
 
-// A reference out of the repository: `../shared`, `'..', 'shared'`, or an absolute path into the
+// A reference out of the repository: the sibling shared folder (as a relative path or path parts), or an absolute path into the
 // machine's work folders. Recorded benchmark results name the folder they ran in: data, not a read.
 const OUTSIDE = [/\.\.\/shared\b/, /'\.\.',\s*'shared'/, /(?<![\w.])\/work\/(?:shared|main|wt)\b/];
 const RECORDS = new Set(['bench/results.json']);
