@@ -48,8 +48,16 @@ export interface KafkaFlags extends KafkaContextFields {
 
 /** The Kafka options, for `rewind` and for `config set-context`. */
 export function addKafkaOptions(cmd: Command): Command {
+  return addKafkaSecurityOptions(cmd
+    .option('--bootstrap <host:port,...>', 'Kafka bootstrap servers (env OFFSETCTL_BOOTSTRAP; default: the context\'s): positions (--to-time, ...) and the sink pre-flight checks'));
+}
+
+/**
+ * The Kafka security options alone: `workflow run` takes its bootstrap servers from the AsyncAPI
+ * servers (or `--server <source>=host:port`), and the same security flags as the operator commands.
+ */
+export function addKafkaSecurityOptions(cmd: Command): Command {
   return cmd
-    .option('--bootstrap <host:port,...>', 'Kafka bootstrap servers (env OFFSETCTL_BOOTSTRAP; default: the context\'s): positions (--to-time, ...) and the sink pre-flight checks')
     .addOption(new Option('--kafka-security-protocol <protocol>', 'Kafka security protocol').choices([...SECURITY_PROTOCOLS]))
     .addOption(new Option('--kafka-sasl-mechanism <mechanism>', 'Kafka SASL mechanism').choices([...SASL_MECHANISMS]))
     .option('--kafka-sasl-user <name>', 'Kafka SASL user; the password comes from --kafka-password-env or --kafka-password-file')
@@ -113,6 +121,17 @@ export function resolveKafkaAccess(flags: KafkaFlags, ctx: KafkaContextFields | 
       return buildSettings(bootstrap, source, env);
     },
   };
+}
+
+/** Security settings from the flags alone (no bootstrap): what `workflow run` hands its Kafka transport. */
+export async function kafkaSecurityFromFlags(flags: KafkaFlags, env: NodeJS.ProcessEnv = process.env): Promise<Omit<KafkaSettings, 'bootstrap'>> {
+  if (flags.kafkaPassword !== undefined) {
+    registerSecret(flags.kafkaPassword);
+    throw new OpsError('E_USAGE', '--kafka-password is not accepted: a secret on the command line is kept in shell history and visible to ps; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
+  }
+  checkKafkaFields(flags, '');
+  const { bootstrap: _none, ...security } = await buildSettings([], flags, env);
+  return security;
 }
 
 async function buildSettings(bootstrap: string[], f: KafkaContextFields, env: NodeJS.ProcessEnv): Promise<KafkaSettings> {

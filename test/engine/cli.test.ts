@@ -210,3 +210,18 @@ describe('offsetctl workflow', () => {
     assert.equal((JSON.parse(unknown.stdout) as { error: { code: string } }).error.code, 'E_WORKFLOW_NOT_FOUND');
   });
 });
+
+describe('workflow run: Kafka security for AsyncAPI steps', () => {
+  it('takes the operator commands\' Kafka flags and refuses what they refuse, before any request', async () => {
+    const literal = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--kafka-password', 'hunter2-literal']);
+    assert.equal(literal.code, 2, literal.stderr);
+    assert.match(literal.stderr, /--kafka-password is not accepted.*--kafka-password-env/);
+    assert.doesNotMatch(literal.stderr + literal.stdout, /hunter2-literal/);
+    const unset = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--kafka-sasl-user', 'ops', '--kafka-password-env', 'OFFSETCTL_TEST_UNSET_KAFKA_PASSWORD']);
+    assert.equal(unset.code, 2, unset.stderr);
+    assert.match(unset.stderr, /OFFSETCTL_TEST_UNSET_KAFKA_PASSWORD is not set/);
+    const half = await offsetctl(['workflow', 'run', resetSeed, ...resetSources, '--kafka-cert', join(repoRoot, 'README.md')]);
+    assert.equal(half.code, 2, half.stderr);
+    assert.match(half.stderr, /needs both --kafka-cert and --kafka-key/);
+  });
+});

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { assertValid, loadDocumentFile, validateArazzo } from '../../arazzo/document/index.js';
 import { loadSources } from '../../arazzo/sources/index.js';
 import type { ArazzoHint, Diagnostic, LoadedDocument, SourceRegistry, WorkflowPlan } from '../../arazzo/index.js';
-import type { KafkaSettings } from '../../kafka/connection.js';
+import { kafkaSecurityFromFlags, type KafkaFlags } from '../kafka-settings.js';
 import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
@@ -111,35 +111,7 @@ function checkFormat(format: unknown, allowed: string[]): string {
   return f;
 }
 
-interface KafkaArgs {
-  kafkaSecurityProtocol?: string;
-  kafkaSaslMechanism?: string;
-  kafkaUsername?: string;
-  kafkaPasswordEnv?: string;
-  kafkaCa?: string;
-}
-
-/** Security for AsyncAPI steps' Kafka connections; the password only ever comes from the environment. */
-function kafkaSettings(opts: KafkaArgs): Omit<KafkaSettings, 'bootstrap'> {
-  const settings: Omit<KafkaSettings, 'bootstrap'> = {};
-  if (opts.kafkaSecurityProtocol !== undefined) {
-    const p = opts.kafkaSecurityProtocol.toUpperCase();
-    if (!['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'].includes(p)) throw new UsageError(`--kafka-security-protocol ${opts.kafkaSecurityProtocol}: expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL`);
-    settings.securityProtocol = p as KafkaSettings['securityProtocol'] & string;
-  }
-  if (opts.kafkaSaslMechanism !== undefined || opts.kafkaUsername !== undefined) {
-    const mechanism = (opts.kafkaSaslMechanism ?? 'PLAIN').toUpperCase();
-    if (!['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'].includes(mechanism)) throw new UsageError(`--kafka-sasl-mechanism ${opts.kafkaSaslMechanism}: expected PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512`);
-    if (!opts.kafkaUsername || !opts.kafkaPasswordEnv) throw new UsageError('SASL for AsyncAPI steps needs --kafka-username and --kafka-password-env <VAR>');
-    const password = process.env[opts.kafkaPasswordEnv];
-    if (password === undefined) throw new UsageError(`--kafka-password-env ${opts.kafkaPasswordEnv}: the environment variable is not set`);
-    settings.sasl = { mechanism: mechanism as 'PLAIN', username: opts.kafkaUsername, password };
-  }
-  if (opts.kafkaCa !== undefined) settings.tls = { ca: opts.kafkaCa };
-  return settings;
-}
-
-export async function runCommand(file: string, opts: SourceArgs & InputArgs & KafkaArgs & { output?: string; maxSteps?: string; concurrency?: string }): Promise<void> {
+export async function runCommand(file: string, opts: SourceArgs & InputArgs & KafkaFlags & { output?: string; maxSteps?: string; concurrency?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json', 'junit']);
   let failed = false;
   try {
@@ -147,7 +119,7 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--max-steps ${opts.maxSteps}: expected a positive whole number`);
     const concurrency = Number(opts.concurrency ?? 4);
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new UsageError(`--concurrency ${opts.concurrency}: expected a positive whole number`);
-    const security = kafkaSettings(opts);
+    const security = await kafkaSecurityFromFlags(opts);
     const inputs = await collectInputs(opts);
     const { registry, warnings } = await openDocument(file, opts);
     for (const w of warnings) process.stderr.write(`warning [${w.code}]: ${w.message}\n`);

@@ -1,6 +1,7 @@
 // `offsetctl workflow run|validate|plan`: options are declared here; the implementation (and
 // with it the engine) is imported only when one of these commands actually runs.
 import type { Command } from 'commander';
+import { addKafkaSecurityOptions } from '../kafka-settings.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -24,15 +25,11 @@ function withInputOptions(cmd: Command): Command {
 export function register(program: Command): void {
   const workflow = program.command('workflow').description('validate, lint, plan, run and upgrade Arazzo 1.0.x and 1.1.x workflow documents');
 
-  withInputOptions(withSourceOptions(workflow.command('run <file>').description('run a workflow against the APIs its source descriptions describe')))
+  // AsyncAPI steps' Kafka security: the same flags (and the same settings layer) as the operator commands.
+  addKafkaSecurityOptions(withInputOptions(withSourceOptions(workflow.command('run <file>').description('run a workflow against the APIs its source descriptions describe'))))
     .option('-o, --output <format>', 'text, json or junit', 'text')
     .option('--max-steps <n>', 'step executions allowed in one run (endless-loop guard)', '10000')
     .option('--concurrency <n>', 'Arazzo 1.1: steps of a dependsOn workflow that may run at once', '4')
-    .option('--kafka-security-protocol <p>', 'AsyncAPI steps: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL')
-    .option('--kafka-sasl-mechanism <m>', 'AsyncAPI steps: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512')
-    .option('--kafka-username <name>', 'AsyncAPI steps: SASL user name')
-    .option('--kafka-password-env <VAR>', 'AsyncAPI steps: environment variable holding the SASL password')
-    .option('--kafka-ca <file>', 'AsyncAPI steps: CA certificate (PEM) for TLS')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
       await impl.runCommand(file, opts);
