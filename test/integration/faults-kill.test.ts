@@ -142,7 +142,7 @@ for (const point of points) {
 
     let outcome: string;
     if (point.recovery === 'resume') {
-      const resumed = await runCli(['runs', 'resume', run.id, ...conn]);
+      const resumed = await runCli(['runs', 'resume', run.id, '--yes', ...conn]);
       assert.equal(resumed.status, 0, resumed.stderr);
       await cluster.waitRunning(source.name);
       assert.equal(await marker(), target, 'resume finished the operation');
@@ -163,7 +163,7 @@ for (const point of points) {
         assert.equal(rolled.status, 2, rolled.stderr);
         assert.match(rolled.stderr, /no snapshot of/);
         assert.equal(await marker(), 3, 'offsets were never changed');
-        const resumed = await runCli(['runs', 'resume', run.id, ...conn]);
+        const resumed = await runCli(['runs', 'resume', run.id, '--yes', ...conn]);
         assert.equal(resumed.status, 0, resumed.stderr);
         await cluster.waitRunning(source.name);
         assert.equal(await marker(), target);
