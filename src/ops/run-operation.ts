@@ -137,6 +137,8 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     const now = await readState(req.http, run.clusterUrl, run.connector);
     // The original error is the one to report, even when recording it fails too.
     await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) }).catch(() => undefined);
+    // Never leave a connector in a state nobody was told about: the error says where it stands.
+    if (err instanceof Error) err.message = `${err.message}. The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`;
     throw err;
   } finally {
     req.signal?.removeEventListener('abort', onAbort);
