@@ -6,14 +6,14 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 import { openStore, STORE_FILE } from './index.js';
 
 const URL = 'http://127.0.0.1:8083';
 
 /** The version-1 tables, as the first release created them, with one run, its snapshot and a lock. */
 function writeVersion1Store(dir: string, lockPid: number): void {
-  const db = new BetterSqlite(join(dir, STORE_FILE));
+  const db = openDatabase(join(dir, STORE_FILE));
   db.exec(`
     CREATE TABLE runs (id TEXT PRIMARY KEY, cluster_url TEXT NOT NULL, connector TEXT NOT NULL, operation TEXT NOT NULL, status TEXT NOT NULL,
       started_at TEXT NOT NULL, finished_at TEXT, workflow_file TEXT NOT NULL, workflow_id TEXT NOT NULL, inputs TEXT NOT NULL, last_step TEXT,
@@ -34,7 +34,7 @@ function writeVersion1Store(dir: string, lockPid: number): void {
   db.prepare(`INSERT INTO snapshots VALUES ('snap-old', 'run-old', ?, 'orders-sink', 'sink', 'RUNNING', ?, 1, '2026-01-01T00:00:01Z')`)
     .run(URL, JSON.stringify([{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 5 } }]));
   db.prepare(`INSERT INTO locks VALUES (?, 'orders-sink', 'run-old', ?, 'another-host', '2026-01-01T00:00:00Z')`).run(URL, lockPid);
-  db.pragma('user_version = 1');
+  db.exec('PRAGMA user_version = 1');
   db.close();
 }
 
@@ -60,7 +60,7 @@ test('a version-1 store is migrated: old rows keep a url: key, their lock still 
     } finally {
       await store.close();
     }
-    const db = new BetterSqlite(join(dir, STORE_FILE), { readonly: true });
+    const db = openDatabase(join(dir, STORE_FILE));
     assert.equal(db.pragma('user_version', { simple: true }), 2);
     db.close();
   } finally {

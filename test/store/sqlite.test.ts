@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import BetterSqlite from 'better-sqlite3';
+import { openDatabase } from '../../src/store/sqlite.js';
 import { openSqliteStore, STORE_FILE } from '../../src/store/index.js';
 import { storeContract } from './contract.js';
 
@@ -17,7 +17,7 @@ storeContract({
 test('a store written by a newer offsetctl (a higher schema version) is refused before anything is written', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-store-newer-'));
   await openSqliteStore(dir).close();
-  const db = new BetterSqlite(join(dir, STORE_FILE));
+  const db = openDatabase(join(dir, STORE_FILE));
   db.exec('PRAGMA user_version = 99');
   db.close();
   assert.throws(() => openSqliteStore(dir), (err: Error & { code?: string }) => {
