@@ -2,7 +2,7 @@
 // topics with records at chosen timestamps, reading a topic back, and a second single-node
 // cluster (from the sandbox's own jars) for the cluster-id mismatch refusal.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,9 @@ import { Admin, Consumer, Producer, stringDeserializers, stringSerializers } fro
 import { writeConfig } from '../../src/sandbox/config-files.js';
 import { resolveSandboxDir, sandboxAssets, sandboxLayout } from '../../src/sandbox/layout.js';
 import { findFreePort } from '../../src/sandbox/ports.js';
+import { libDir } from '../../src/sandbox/jars.js';
+import { DEFAULT_KAFKA_VERSION, kraftQuorum } from '../../src/sandbox/kafka-versions.js';
+import { readState } from '../../src/sandbox/state.js';
 import { getSandbox } from './sandbox.js';
 
 export async function sandboxBootstrap(): Promise<string> {
@@ -106,7 +109,11 @@ export async function startSecondBroker(options: { sasl?: SaslUsers } = {}): Pro
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-second-broker-'));
   const brokerPort = await findFreePort();
   const controllerPort = await findFreePort();
-  const server = writeConfig(sandboxAssets(), dir, 'server.properties.template', 'server.properties', { dataDir: dir, brokerPort, controllerPort });
+  // The same Kafka release and jars as the running sandbox (its lib/<version>, or lib/ of an older layout).
+  const version = readState(layout.stateFile)?.kafkaVersion ?? DEFAULT_KAFKA_VERSION;
+  const lib = existsSync(libDir(layout, version)) ? libDir(layout, version) : layout.lib;
+  const quorum = kraftQuorum(version, controllerPort, brokerPort);
+  const server = writeConfig(sandboxAssets(), dir, 'server.properties.template', 'server.properties', { dataDir: dir, brokerPort, controllerPort, controllerQuorum: quorum.property, advertisedListeners: quorum.advertised });
   const scram: string[] = [];
   if (options.sasl) {
     // The sandbox template with its client listener switched to SASL_PLAINTEXT (PLAIN and SCRAM).
@@ -127,9 +134,9 @@ listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.com
     for (const [u, p] of users) scram.push('--add-scram', `SCRAM-SHA-256=[name=${u},password=${p}]`, '--add-scram', `SCRAM-SHA-512=[name=${u},password=${p}]`);
   }
   const log4j = writeConfig(sandboxAssets(), dir, 'log4j2.properties.template', 'log4j2.properties', {});
-  const jvm = ['-Xms256m', '-Xmx256m', `-Dlog4j2.configurationFile=${log4j}`, '-cp', join(layout.lib, '*')];
+  const jvm = ['-Xms256m', '-Xmx256m', `-Dlog4j2.configurationFile=${log4j}`, '-cp', join(lib, '*')];
   const id = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'random-uuid'], { encoding: 'utf8' }).stdout.trim();
-  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', id, '-c', server, '--standalone', ...scram], { encoding: 'utf8' });
+  const format = spawnSync('java', [...jvm, 'kafka.tools.StorageTool', 'format', '-t', id, '-c', server, ...quorum.formatArgs, ...scram], { encoding: 'utf8' });
   if (format.status !== 0) throw new Error(`formatting the second broker failed: ${format.stdout}${format.stderr}`);
   const child: ChildProcess = spawn('java', [...jvm, 'kafka.Kafka', server], { stdio: 'ignore' });
   const stop = async (): Promise<void> => {
