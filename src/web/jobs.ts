@@ -15,7 +15,7 @@ export interface JobEvent {
 }
 
 export interface JobEnd {
-  status: 'succeeded' | 'failed' | 'refused';
+  status: 'succeeded' | 'unchanged' | 'failed' | 'refused';
   message: string;
   connectorState?: string;
   snapshotId?: string;
@@ -88,7 +88,8 @@ export class Jobs {
 
 function endOf(outcome: OperationOutcome): JobEnd {
   return {
-    status: outcome.status === 'succeeded' ? 'succeeded' : 'failed',
+    // An empty diff changes nothing (no stop, no snapshot, no run): not a failure.
+    status: outcome.status === 'succeeded' || outcome.status === 'unchanged' ? outcome.status : 'failed',
     message: redactText(outcome.message),
     ...(outcome.connectorState ? { connectorState: outcome.connectorState } : {}),
     ...(outcome.snapshotId ? { snapshotId: outcome.snapshotId } : {}),

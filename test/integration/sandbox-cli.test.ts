@@ -39,7 +39,7 @@ test('status and down on a folder without a sandbox', async () => {
   try {
     const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
     assert.equal(status.status, 0, status.stderr);
-    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, dir });
+    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, kafkaVersion: null, dir });
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     assert.equal(down.status, 0, down.stderr);
     assert.match(down.stdout, /not running/);

@@ -228,18 +228,20 @@ test('roll back from the history page, guarded by the typed name', { timeout: 18
   await page.fill('#confirm', pipeline.sink);
   await page.click('form:has(#confirm) button[type=submit]');
   await page.waitForSelector('.outcome[data-status]', { timeout: 150_000 });
-  assert.equal(await page.getAttribute('.outcome', 'data-status'), 'succeeded', await page.textContent('.outcome') ?? '');
-  assert.match(await page.textContent('.outcome') ?? '', /restored snapshot/);
+  // The snapshot equals the current offsets (the diff said so): nothing to change, so nothing is
+  // stopped, no snapshot is taken and no run is recorded (issue 14, point 7).
+  assert.equal(await page.getAttribute('.outcome', 'data-status'), 'unchanged', await page.textContent('.outcome') ?? '');
+  assert.match(await page.textContent('.outcome') ?? '', /nothing to change/);
   assert.equal(await sinkOffset(), 5, 'the snapshot held kafka_offset 5');
 
   await page.goto(`${ui.base}/runs`);
   const after = await page.$$eval('main table tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim())));
-  assert.deepEqual(after.map((r) => [r[2], r[3]]), [['rollback', 'succeeded'], ['rewind', 'succeeded']]);
+  assert.deepEqual(after.map((r) => [r[2], r[3]]), [['rewind', 'succeeded']]);
   await page.click(`main table tbody tr:first-child a[href^="/runs/"]`);
-  assert.match(await page.textContent('main') ?? '', /step\.finished restoreOffsets/);
+  assert.match(await page.textContent('main') ?? '', /step\.finished rewindOffsets/);
   await shot('08-run');
   await page.goto(`${ui.base}/snapshots`);
-  assert.equal(await page.locator('main table tbody tr').count(), 2, 'rewind and rollback each stored a snapshot');
+  assert.equal(await page.locator('main table tbody tr').count(), 1, 'only the rewind stored a snapshot');
   await shot('09-snapshots');
   assert.deepEqual(pageErrors, [], 'no script error or CSP violation in the browser');
 });

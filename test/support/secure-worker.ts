@@ -11,6 +11,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpClient } from '../../src/http/client.js';
 import { resolveSandboxDir, sandboxLayout } from '../../src/sandbox/layout.js';
 import { findFreePort } from '../../src/sandbox/ports.js';
+import { libDir } from '../../src/sandbox/jars.js';
+import { DEFAULT_KAFKA_VERSION } from '../../src/sandbox/kafka-versions.js';
+import { readState } from '../../src/sandbox/state.js';
 import { groupAlive, signalGroup, spawnDetached, tailFile } from '../../src/sandbox/processes.js';
 
 export interface SecureWorker {
@@ -32,8 +35,11 @@ const STORE_PASSWORD = 'changeit';
 
 export async function startSecureWorker(bootstrap: string, options: { startTimeoutMs?: number } = {}): Promise<SecureWorker> {
   const layout = sandboxLayout(resolveSandboxDir());
-  if (!existsSync(layout.lib)) {
-    throw new Error(`no sandbox jars in ${layout.lib}: run \`bin/offsetctl sandbox up\` first`);
+  // The running sandbox's release and its jars folder (lib/<version>; lib/ in an older layout).
+  const version = readState(layout.stateFile)?.kafkaVersion ?? DEFAULT_KAFKA_VERSION;
+  const lib = existsSync(libDir(layout, version)) ? libDir(layout, version) : layout.lib;
+  if (!existsSync(lib)) {
+    throw new Error(`no sandbox jars in ${lib}: run \`bin/offsetctl sandbox up\` first`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-secure-worker-'));
   makeCertificates(dir);
@@ -60,7 +66,7 @@ export async function startSecureWorker(bootstrap: string, options: { startTimeo
       `-Djava.security.auth.login.config=${join(dir, 'connect_jaas.conf')}`,
       `-Dlog4j2.configurationFile=${join(layout.config, 'log4j2.properties')}`,
       '-cp',
-      join(layout.lib, '*'),
+      join(lib, '*'),
       'org.apache.kafka.connect.cli.ConnectDistributed',
       properties,
     ],

@@ -27,7 +27,7 @@ export function eventItem(e: JobEvent): Html {
 
 export function endBox(end: JobEnd): Html {
   return html`<div class="outcome ${end.status}" data-status="${end.status}">
-<p><strong>${end.status === 'succeeded' ? 'Finished' : end.status === 'refused' ? 'Refused, nothing was changed' : 'Failed'}</strong>${end.connectorState ? html` — connector ${stateBadge(end.connectorState)}` : ''}</p>
+<p><strong>${end.status === 'succeeded' ? 'Finished' : end.status === 'unchanged' ? 'Nothing to change, nothing was stopped' : end.status === 'refused' ? 'Refused, nothing was changed' : 'Failed'}</strong>${end.connectorState ? html` — connector ${stateBadge(end.connectorState)}` : ''}</p>
 <p>${end.message}</p>
 ${end.snapshotId ? html`<p>Snapshot <a class="snapshot-id" href="/snapshots/${encodeURIComponent(end.snapshotId)}">${end.snapshotId}</a> (roll back from there)</p>` : ''}
 ${end.runId ? html`<p>Run <a class="run-id" href="/runs/${encodeURIComponent(end.runId)}">${end.runId}</a></p>` : ''}
