@@ -3,7 +3,7 @@
 // (method + path template, as in the Connect OpenAPI description), so it works whatever the
 // operationIds or source names of a document are. Facts behind each rule: docs/arazzo-choices.md
 // ("Lint") and the Kafka Connect notes.
-import { criteriaText, hasRetry, type LintRule, type LintStep } from '../arazzo/lint/lint.js';
+import { criteriaText, hasRetry, stepRule, type LintRule, type LintStep } from '../arazzo/lint/lint.js';
 
 const is = (s: LintStep, method: string, path: RegExp): boolean => s.operation?.method === method && path.test(s.operation.path);
 const STOP = /^\/connectors\/\{[^}]+\}\/stop$/;
@@ -21,75 +21,55 @@ function waitsForStopped(s: LintStep): { stopped: boolean; tasks: boolean } {
   return { stopped, tasks: stopped && /tasks/.test(text) };
 }
 
-const offsetsAfterStop: LintRule = {
+const offsetsAfterStop = stepRule({
   id: 'connect/offsets-after-stop-without-wait',
   severity: 'error',
   description: 'PATCH/DELETE /connectors/{c}/offsets after PUT .../stop with no step that waits for STOPPED with no tasks: stop is asynchronous, Connect refuses offset changes until then',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      w.steps.forEach((s, i) => {
-        if (!is(s, 'PATCH', OFFSETS) && !is(s, 'DELETE', OFFSETS)) return;
-        const stopAt = w.steps.slice(0, i).findLastIndex((p) => is(p, 'PUT', STOP));
-        if (stopAt === -1) return;
-        const waits = w.steps.slice(stopAt + 1, i).map(waitsForStopped);
-        if (waits.some((x) => x.stopped && x.tasks)) return;
-        const partly = waits.some((x) => x.stopped);
-        const retried = hasRetry(s, /400|409|STOPPED/i);
-        report(
-          s.pointer,
-          `step "${s.step.stepId}" ${s.operation!.method}s the offsets after step "${w.steps[stopAt]!.step.stepId}" stopped the connector, but ${partly ? 'the wait checks STOPPED and not that no tasks remain' : 'no step in between waits for STOPPED with no tasks'}: stop is asynchronous and Connect answers 400 until the connector is STOPPED and its tasks are gone${retried ? ' (a retry on this step only papers over it)' : ''}. Add a GET .../status step whose criteria require connector.state == 'STOPPED' and an empty tasks list, with a retry action`,
-        );
-      });
-    }
+  check(s, { workflow: w }) {
+    if (!is(s, 'PATCH', OFFSETS) && !is(s, 'DELETE', OFFSETS)) return undefined;
+    const before = w.steps.slice(0, s.index);
+    const stopAt = before.findLastIndex((p) => is(p, 'PUT', STOP));
+    if (stopAt === -1) return undefined;
+    const waits = before.slice(stopAt + 1).map(waitsForStopped);
+    if (waits.some((x) => x.stopped && x.tasks)) return undefined;
+    const partly = waits.some((x) => x.stopped);
+    const retried = hasRetry(s, /400|409|STOPPED/i);
+    return `step "${s.step.stepId}" ${s.operation!.method}s the offsets after step "${w.steps[stopAt]!.step.stepId}" stopped the connector, but ${partly ? 'the wait checks STOPPED and not that no tasks remain' : 'no step in between waits for STOPPED with no tasks'}: stop is asynchronous and Connect answers 400 until the connector is STOPPED and its tasks are gone${retried ? ' (a retry on this step only papers over it)' : ''}. Add a GET .../status step whose criteria require connector.state == 'STOPPED' and an empty tasks list, with a retry action`;
   },
-};
+});
 
-const stateAfterAsync: LintRule = {
+const stateAfterAsync = stepRule({
   id: 'connect/state-assertion-without-retry',
   severity: 'warning',
   description: "a connector.state == 'PAUSED'|'RUNNING' check right after pause, resume, restart or create, with no retry: those calls return before the state changes",
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      w.steps.forEach((s, i) => {
-        const prev = w.steps[i - 1];
-        if (!prev || !(is(prev, 'PUT', PAUSE_RESUME) || is(prev, 'POST', RESTART) || is(prev, 'POST', CREATE))) return;
-        const text = criteriaText(s.step.successCriteria);
-        if (!/state/i.test(text) || !/PAUSED|RUNNING/.test(text) || hasRetry(s)) return;
-        report(s.pointer, `step "${s.step.stepId}" checks the connector state right after "${prev.step.stepId}" (${prev.operation!.method} ${prev.operation!.path}), which returns before the state changes; add a failure action of type retry (e.g. retryAfter: 0.5, retryLimit: 60) so it polls`);
-      });
-    }
+  check(s, { prev }) {
+    if (!prev || !(is(prev, 'PUT', PAUSE_RESUME) || is(prev, 'POST', RESTART) || is(prev, 'POST', CREATE))) return undefined;
+    const text = criteriaText(s.step.successCriteria);
+    if (!/state/i.test(text) || !/PAUSED|RUNNING/.test(text) || hasRetry(s)) return undefined;
+    return `step "${s.step.stepId}" checks the connector state right after "${prev.step.stepId}" (${prev.operation!.method} ${prev.operation!.path}), which returns before the state changes; add a failure action of type retry (e.g. retryAfter: 0.5, retryLimit: 60) so it polls`;
   },
-};
+});
 
-const restartExpects202: LintRule = {
+const restartExpects202 = stepRule({
   id: 'connect/restart-expects-200-204',
   severity: 'warning',
   description: 'POST /connectors/{c}/restart that accepts only 200/204: with includeTasks or onlyFailed Connect answers 202 Accepted',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      for (const s of w.steps) {
-        if (!is(s, 'POST', RESTART)) continue;
-        const text = criteriaText(s.step.successCriteria);
-        if (!/statusCode/.test(text) || /202|2\d\d|\^2|\[2/.test(text.replace(/20[04]/g, ''))) continue;
-        report(s.pointer, `step "${s.step.stepId}" restarts the connector but its success criteria accept only ${/204/.test(text) ? '204' : '200'}: with includeTasks=true or onlyFailed=true Connect answers 202; accept 202 too (e.g. $statusCode == 202 || $statusCode == 204)`);
-      }
-    }
+  check(s) {
+    if (!is(s, 'POST', RESTART)) return undefined;
+    const text = criteriaText(s.step.successCriteria);
+    if (!/statusCode/.test(text) || /202|2\d\d|\^2|\[2/.test(text.replace(/20[04]/g, ''))) return undefined;
+    return `step "${s.step.stepId}" restarts the connector but its success criteria accept only ${/204/.test(text) ? '204' : '200'}: with includeTasks=true or onlyFailed=true Connect answers 202; accept 202 too (e.g. $statusCode == 202 || $statusCode == 204)`;
   },
-};
+});
 
-const statusAfterCreate: LintRule = {
+const statusAfterCreate = stepRule({
   id: 'connect/status-after-create-without-404-retry',
   severity: 'warning',
   description: 'GET /connectors/{c}/status right after POST /connectors with no retry on 404: the status exists only once the connector is assigned to a worker',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      w.steps.forEach((s, i) => {
-        const prev = w.steps[i - 1];
-        if (!prev || !is(prev, 'POST', CREATE) || !is(s, 'GET', STATUS) || hasRetry(s, /404/)) return;
-        report(s.pointer, `step "${s.step.stepId}" reads the status right after "${prev.step.stepId}" created the connector; Connect answers 404 until a worker has it: add a retry failure action with criteria $statusCode == 404`);
-      });
-    }
+  check(s, { prev }) {
+    if (!prev || !is(prev, 'POST', CREATE) || !is(s, 'GET', STATUS) || hasRetry(s, /404/)) return undefined;
+    return `step "${s.step.stepId}" reads the status right after "${prev.step.stepId}" created the connector; Connect answers 404 until a worker has it: add a retry failure action with criteria $statusCode == 404`;
   },
-};
+});
 
 export const CONNECT_RULES: readonly LintRule[] = [offsetsAfterStop, stateAfterAsync, restartExpects202, statusAfterCreate];

@@ -105,6 +105,40 @@ function lintStep(registry: SourceRegistry | undefined, components: Components |
 // ---------------------------------------------------------------------------------------------
 // Helpers for rules
 
+/** Where a step stands, for a rule that looks at one step at a time. */
+export interface StepSite {
+  ctx: LintContext;
+  workflow: LintWorkflow;
+  /** The step listed just before this one in its workflow (none for the first). */
+  prev: LintStep | undefined;
+}
+
+/** What a step rule finds at one step: a message at the step itself, or one at a pointer inside it. */
+export type StepFinding = string | { pointer: string; message: string };
+
+/**
+ * A rule that walks every step of every workflow, in document order, and reports what `check`
+ * returns for each (nothing, one finding or several). Most rules, generic or domain, are this.
+ */
+export function stepRule(rule: Omit<LintRule, 'check'> & { check(step: LintStep, site: StepSite): StepFinding | StepFinding[] | undefined }): LintRule {
+  return {
+    id: rule.id,
+    severity: rule.severity,
+    description: rule.description,
+    check(ctx, report) {
+      for (const workflow of ctx.workflows) {
+        workflow.steps.forEach((step, i) => {
+          const found = rule.check(step, { ctx, workflow, prev: workflow.steps[i - 1] });
+          for (const f of found === undefined ? [] : Array.isArray(found) ? found : [found]) {
+            if (typeof f === 'string') report(step.pointer, f);
+            else report(f.pointer, f.message);
+          }
+        });
+      }
+    },
+  };
+}
+
 export function criteriaText(criteria: readonly Criterion[] | undefined): string {
   return (criteria ?? []).map((c) => `${c.context ?? ''} ${c.condition}`).join(' \n ');
 }
@@ -117,21 +151,17 @@ export function hasRetry(step: LintStep, mentioning?: RegExp): boolean {
 // ---------------------------------------------------------------------------------------------
 // Generic rules
 
-const unusedOutput: LintRule = {
+const unusedOutput = stepRule({
   id: 'unused-output',
   severity: 'warning',
   description: 'a step output that nothing reads ($steps.<id>.outputs.<name>) is dead weight or a typo elsewhere',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      for (const s of w.steps) {
-        for (const name of Object.keys(s.step.outputs ?? {})) {
-          const ref = `$steps.${s.step.stepId}.outputs.${name}`;
-          if (!ctx.text.includes(ref)) report(`${s.pointer}/outputs/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, `output "${name}" of step "${s.step.stepId}" is never read (no ${ref} anywhere); use it (e.g. in the workflow's outputs) or remove it`);
-        }
-      }
-    }
-  },
-};
+  check: (s, { ctx }) =>
+    Object.keys(s.step.outputs ?? {}).flatMap((name) => {
+      const ref = `$steps.${s.step.stepId}.outputs.${name}`;
+      if (ctx.text.includes(ref)) return [];
+      return [{ pointer: `${s.pointer}/outputs/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `output "${name}" of step "${s.step.stepId}" is never read (no ${ref} anywhere); use it (e.g. in the workflow's outputs) or remove it` }];
+    }),
+});
 
 const unusedInput: LintRule = {
   id: 'unused-input',
@@ -176,24 +206,19 @@ const unreachableStep: LintRule = {
   },
 };
 
-const gotoLoop: LintRule = {
+const gotoLoop = stepRule({
   id: 'goto-loop-without-exit',
   severity: 'error',
   description: 'a goto back to an earlier step with no criteria, over steps that cannot fail or branch: the loop never ends',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      for (const s of w.steps) {
-        s.onSuccess.forEach((a) => {
-          if (a.type !== 'goto' || a.stepId === undefined || (a.criteria ?? []).length > 0) return;
-          const target = w.steps.find((t) => t.step.stepId === a.stepId);
-          if (!target || target.index > s.index) return;
-          const loop = w.steps.slice(target.index, s.index + 1);
-          const exit = loop.some((l) => (l.step.successCriteria ?? []).length > 0 || l.onSuccess.some((x) => x !== a && ((x.criteria ?? []).length > 0 || x.type === 'end')));
-          if (!exit) report(`${s.pointer}`, `step "${s.step.stepId}" always goes back to "${a.stepId}" (action "${a.name}" has no criteria) and no step in between can fail or branch: the loop never ends (only the step budget stops it); add criteria to the goto or an end action`);
-        });
-      }
-    }
-  },
-};
+  check: (s, { workflow: w }) =>
+    s.onSuccess.flatMap((a) => {
+      if (a.type !== 'goto' || a.stepId === undefined || (a.criteria ?? []).length > 0) return [];
+      const target = w.steps.find((t) => t.step.stepId === a.stepId);
+      if (!target || target.index > s.index) return [];
+      const loop = w.steps.slice(target.index, s.index + 1);
+      const exit = loop.some((l) => (l.step.successCriteria ?? []).length > 0 || l.onSuccess.some((x) => x !== a && ((x.criteria ?? []).length > 0 || x.type === 'end')));
+      return exit ? [] : [`step "${s.step.stepId}" always goes back to "${a.stepId}" (action "${a.name}" has no criteria) and no step in between can fail or branch: the loop never ends (only the step budget stops it); add criteria to the goto or an end action`];
+    }),
+});
 
 export const GENERIC_RULES: readonly LintRule[] = [unusedOutput, unusedInput, unreachableStep, gotoLoop];
