@@ -105,6 +105,25 @@ function lintStep(registry: SourceRegistry | undefined, components: Components |
 // ---------------------------------------------------------------------------------------------
 // Helpers for rules
 
+/** A finding as a rule states it; lintDocument adds the rule, severity, file and position. */
+export interface RuleFinding {
+  pointer: string;
+  message: string;
+}
+
+type RuleHead = Omit<LintRule, 'check'>;
+
+/** A rule that looks at one workflow at a time, in document order, and returns what it found there. */
+export function workflowRule(rule: RuleHead & { check(workflow: LintWorkflow, ctx: LintContext): RuleFinding[] }): LintRule {
+  const { check, ...head } = rule;
+  return {
+    ...head,
+    check(ctx, report) {
+      for (const workflow of ctx.workflows) for (const f of check(workflow, ctx)) report(f.pointer, f.message);
+    },
+  };
+}
+
 /** Where a step stands, for a rule that looks at one step at a time. */
 export interface StepSite {
   ctx: LintContext;
@@ -113,30 +132,26 @@ export interface StepSite {
   prev: LintStep | undefined;
 }
 
-/** What a step rule finds at one step: a message at the step itself, or one at a pointer inside it. */
-export type StepFinding = string | { pointer: string; message: string };
-
 /**
- * A rule that walks every step of every workflow, in document order, and reports what `check`
- * returns for each (nothing, one finding or several). Most rules, generic or domain, are this.
+ * A rule that looks at every step of every workflow, in document order: `check` returns nothing,
+ * a message about the step itself, or findings at pointers (e.g. inside the step). Most rules,
+ * generic or domain, are this.
  */
-export function stepRule(rule: Omit<LintRule, 'check'> & { check(step: LintStep, site: StepSite): StepFinding | StepFinding[] | undefined }): LintRule {
-  return {
-    id: rule.id,
-    severity: rule.severity,
-    description: rule.description,
-    check(ctx, report) {
-      for (const workflow of ctx.workflows) {
-        workflow.steps.forEach((step, i) => {
-          const found = rule.check(step, { ctx, workflow, prev: workflow.steps[i - 1] });
-          for (const f of found === undefined ? [] : Array.isArray(found) ? found : [found]) {
-            if (typeof f === 'string') report(step.pointer, f);
-            else report(f.pointer, f.message);
-          }
-        });
-      }
-    },
-  };
+export function stepRule(rule: RuleHead & { check(step: LintStep, site: StepSite): string | RuleFinding[] | undefined }): LintRule {
+  const { check, ...head } = rule;
+  return workflowRule({
+    ...head,
+    check: (workflow, ctx) =>
+      workflow.steps.flatMap((step, i) => {
+        const found = check(step, { ctx, workflow, prev: workflow.steps[i - 1] });
+        return typeof found === 'string' ? [{ pointer: step.pointer, message: found }] : (found ?? []);
+      }),
+  });
+}
+
+/** A name as one token of a JSON pointer (RFC 6901: `~` and `/` escaped). */
+export function pointerToken(name: string): string {
+  return name.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function criteriaText(criteria: readonly Criterion[] | undefined): string {
@@ -159,52 +174,49 @@ const unusedOutput = stepRule({
     Object.keys(s.step.outputs ?? {}).flatMap((name) => {
       const ref = `$steps.${s.step.stepId}.outputs.${name}`;
       if (ctx.text.includes(ref)) return [];
-      return [{ pointer: `${s.pointer}/outputs/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `output "${name}" of step "${s.step.stepId}" is never read (no ${ref} anywhere); use it (e.g. in the workflow's outputs) or remove it` }];
+      return [{ pointer: `${s.pointer}/outputs/${pointerToken(name)}`, message: `output "${name}" of step "${s.step.stepId}" is never read (no ${ref} anywhere); use it (e.g. in the workflow's outputs) or remove it` }];
     }),
 });
 
-const unusedInput: LintRule = {
+const unusedInput = workflowRule({
   id: 'unused-input',
   severity: 'warning',
   description: 'a declared workflow input that no expression reads',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      const inputs = w.workflow.inputs as { properties?: Record<string, unknown> } | undefined;
-      const body = JSON.stringify(w.workflow);
-      for (const name of Object.keys(inputs?.properties ?? {})) {
-        // Workflows that depend on this one receive the same inputs and may read them.
-        const dependents = ctx.workflows.filter((o) => (o.workflow.dependsOn ?? []).includes(w.workflow.workflowId));
-        const read = [body, ...dependents.map((d) => JSON.stringify(d.workflow))].some((t) => new RegExp(`\\$inputs\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(t));
-        if (!read) report(`${w.pointer}/inputs/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`, `input "${name}" of workflow "${w.workflow.workflowId}" is declared but never read ($inputs.${name}); remove it or use it`);
-      }
-    }
+  check(w, ctx) {
+    const inputs = w.workflow.inputs as { properties?: Record<string, unknown> } | undefined;
+    const body = JSON.stringify(w.workflow);
+    return Object.keys(inputs?.properties ?? {}).flatMap((name) => {
+      // Workflows that depend on this one receive the same inputs and may read them.
+      const dependents = ctx.workflows.filter((o) => (o.workflow.dependsOn ?? []).includes(w.workflow.workflowId));
+      const read = [body, ...dependents.map((d) => JSON.stringify(d.workflow))].some((t) => new RegExp(`\\$inputs\\.${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_-])`).test(t));
+      if (read) return [];
+      return [{ pointer: `${w.pointer}/inputs/properties/${pointerToken(name)}`, message: `input "${name}" of workflow "${w.workflow.workflowId}" is declared but never read ($inputs.${name}); remove it or use it` }];
+    });
   },
-};
+});
 
 /** Steps reachable from the first: fall-through on success, goto targets, retry side steps. */
-const unreachableStep: LintRule = {
+const unreachableStep = workflowRule({
   id: 'unreachable-step',
   severity: 'warning',
   description: 'a step no path reaches (every step before it jumps away or ends)',
-  check(ctx, report) {
-    for (const w of ctx.workflows) {
-      if (w.steps.some((s) => s.step.dependsOn !== undefined)) continue; // order follows dependencies
-      const ids = new Map(w.steps.map((s) => [s.step.stepId, s.index]));
-      const reached = new Set<number>();
-      const queue = [0];
-      while (queue.length > 0) {
-        const i = queue.pop()!;
-        if (reached.has(i) || i >= w.steps.length) continue;
-        reached.add(i);
-        const s = w.steps[i]!;
-        const unconditional = s.onSuccess.find((a) => (a.criteria ?? []).length === 0);
-        if (!unconditional) queue.push(i + 1);
-        for (const a of [...s.onSuccess, ...s.onFailure]) if (a.stepId !== undefined && ids.has(a.stepId)) queue.push(ids.get(a.stepId)!);
-      }
-      for (const s of w.steps) if (!reached.has(s.index)) report(s.pointer, `step "${s.step.stepId}" can never run: the steps before it always end or jump elsewhere; remove it or add a goto to it`);
+  check(w) {
+    if (w.steps.some((s) => s.step.dependsOn !== undefined)) return []; // order follows dependencies
+    const ids = new Map(w.steps.map((s) => [s.step.stepId, s.index]));
+    const reached = new Set<number>();
+    const queue = [0];
+    while (queue.length > 0) {
+      const i = queue.pop()!;
+      if (reached.has(i) || i >= w.steps.length) continue;
+      reached.add(i);
+      const s = w.steps[i]!;
+      const unconditional = s.onSuccess.find((a) => (a.criteria ?? []).length === 0);
+      if (!unconditional) queue.push(i + 1);
+      for (const a of [...s.onSuccess, ...s.onFailure]) if (a.stepId !== undefined && ids.has(a.stepId)) queue.push(ids.get(a.stepId)!);
     }
+    return w.steps.filter((s) => !reached.has(s.index)).map((s) => ({ pointer: s.pointer, message: `step "${s.step.stepId}" can never run: the steps before it always end or jump elsewhere; remove it or add a goto to it` }));
   },
-};
+});
 
 const gotoLoop = stepRule({
   id: 'goto-loop-without-exit',
@@ -217,7 +229,7 @@ const gotoLoop = stepRule({
       if (!target || target.index > s.index) return [];
       const loop = w.steps.slice(target.index, s.index + 1);
       const exit = loop.some((l) => (l.step.successCriteria ?? []).length > 0 || l.onSuccess.some((x) => x !== a && ((x.criteria ?? []).length > 0 || x.type === 'end')));
-      return exit ? [] : [`step "${s.step.stepId}" always goes back to "${a.stepId}" (action "${a.name}" has no criteria) and no step in between can fail or branch: the loop never ends (only the step budget stops it); add criteria to the goto or an end action`];
+      return exit ? [] : [{ pointer: s.pointer, message: `step "${s.step.stepId}" always goes back to "${a.stepId}" (action "${a.name}" has no criteria) and no step in between can fail or branch: the loop never ends (only the step budget stops it); add criteria to the goto or an end action` }];
     }),
 });
 
