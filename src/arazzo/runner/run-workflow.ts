@@ -8,7 +8,7 @@ import type { Criterion, FailureAction } from '../types.js';
 import { ArazzoError, type ErrorInfo } from '../errors.js';
 import type { SourceRegistry } from '../sources/index.js';
 import { chooseAction, retryDelayMs } from './actions.js';
-import { compileReachable, compileWorkflow, documentOf, findWorkflowRef, type CompiledStep, type CompiledWorkflow, type CompiledWorkflowRef } from './compile.js';
+import { compileReachable, compileWorkflow, documentOf, findWorkflowRef, type CompiledStep, type CompiledWorkflow, type CompiledWorkflowRef, type EffectiveFailureAction } from './compile.js';
 import { EventEmitter } from './events.js';
 import { RunAborted, errorInfo, executeStep } from './run-step.js';
 import type { ResumePoint, RunState, RunWorkflowOptions, StepResult, WorkflowOutcome, WorkflowResult } from './state.js';
@@ -234,6 +234,9 @@ async function finishWorkflow(state: RunState, cw: CompiledWorkflow, outcome: Wo
 
 type LoopOutcome = Omit<WorkflowOutcome, 'outputs'>;
 
+/** The success action a passed step takes, if any. */
+type SuccessChoice = CompiledStep['onSuccess'][number] | undefined;
+
 type ActionLike = { name: string; type: 'end' | 'goto' | 'retry'; stepId?: string; workflowId?: string; retryAfter?: number; retryLimit?: number; parameters?: FailureAction['parameters'] };
 
 /** The step loop of one workflow execution: which step runs next and how often it was retried. */
@@ -258,11 +261,8 @@ class StepLoop {
       countStep(state, cw, cs);
       const { result, ctx } = await executeStep(state, cw, cs, this.base, attempt);
       if (result.status === 'passed') {
-        (this.base.steps as Record<string, { outputs: Record<string, unknown> }>)[cs.stepId] = { outputs: result.outputs };
-        let action = this.#choose(cs, cs.onSuccess, ctx, () => false);
+        let action = this.#passed(cs, result, ctx);
         if (action instanceof Promise) action = await action;
-        const finishing = this.#finishStep(cs, result, action, action ? (action.origin === 'step' ? 'onSuccess' : 'successActions (workflow)') : '');
-        if (finishing) await finishing;
         this.#retries.clear();
         attempt = 1;
         if (!action) {
@@ -285,14 +285,7 @@ class StepLoop {
         return { status: 'failed', error: failure };
       }
       if (action.type === 'retry') {
-        const spent = (this.#retries.get(action.name) ?? 0) + 1;
-        this.#retries.set(action.name, spent);
-        const delay = retryDelayMs(action.retryAfter, ctx.exchange?.response?.headers);
-        const origin = action.origin === 'step' ? 'onFailure' : 'failureActions (workflow)';
-        await this.#finishStep(cs, result, action, `${origin}: retry ${spent} of ${action.retryLimit ?? 1}${delay.ms > 0 ? ` after ${delay.ms / 1000} s (${delay.from})` : ''}`);
-        if (action.stepId !== undefined) await this.#sideStep(cw.steps[cw.stepIndex.get(action.stepId)!]!);
-        else if (action.workflowId !== undefined) await state.execute(findWorkflowRef(cw.registry, action.workflowId, cs.where), this.#actionInputs(cs, action, ctx));
-        if (delay.ms > 0) await this.#sleep(delay.ms);
+        await this.#retry(cs, result, action, ctx, this.#retries);
         attempt += 1;
         continue;
       }
@@ -370,10 +363,8 @@ class StepLoop {
       countStep(state, cw, cs);
       const { result, ctx } = await executeStep(state, cw, cs, this.base, attempt);
       if (result.status === 'passed') {
-        (this.base.steps as Record<string, { outputs: Record<string, unknown> }>)[cs.stepId] = { outputs: result.outputs };
-        let action = this.#choose(cs, cs.onSuccess, ctx, () => false);
-        if (action instanceof Promise) action = await action;
-        await this.#finishStep(cs, result, action, action ? (action.origin === 'step' ? 'onSuccess' : 'successActions (workflow)') : '');
+        // Always awaited (one tick even without events): concurrent steps interleave as they always have.
+        const action = await this.#passed(cs, result, ctx);
         if (!action) return { kind: 'passed' };
         if (action.type === 'end') return { kind: 'end' };
         if (action.workflowId !== undefined) return { kind: 'goto-workflow', ref: action.workflowId, action, ctx };
@@ -386,18 +377,11 @@ class StepLoop {
         await this.#finishStep(cs, result, undefined, '');
         return { kind: 'failed', error: failure };
       }
-      const origin = action.origin === 'step' ? 'onFailure' : 'failureActions (workflow)';
       if (action.type === 'retry') {
-        const spent = (retries.get(action.name) ?? 0) + 1;
-        retries.set(action.name, spent);
-        const delay = retryDelayMs(action.retryAfter, ctx.exchange?.response?.headers);
-        await this.#finishStep(cs, result, action, `${origin}: retry ${spent} of ${action.retryLimit ?? 1}${delay.ms > 0 ? ` after ${delay.ms / 1000} s (${delay.from})` : ''}`);
-        if (action.stepId !== undefined) await this.#sideStep(cw.steps[cw.stepIndex.get(action.stepId)!]!);
-        else if (action.workflowId !== undefined) await state.execute(findWorkflowRef(cw.registry, action.workflowId, cs.where), this.#actionInputs(cs, action, ctx));
-        if (delay.ms > 0) await this.#sleep(delay.ms);
+        await this.#retry(cs, result, action, ctx, retries);
         continue;
       }
-      await this.#finishStep(cs, result, action, origin);
+      await this.#finishStep(cs, result, action, action.origin === 'step' ? 'onFailure' : 'failureActions (workflow)');
       if (action.type === 'end') return { kind: 'failed', error: { code: failure.code, message: `${failure.message} (failure action "${action.name}" ended the workflow)` } };
       if (action.workflowId !== undefined) return { kind: 'goto-workflow', ref: action.workflowId, action, ctx };
       return { kind: 'failed', error: { code: 'E_DOCUMENT_INVALID', message: `${cs.where}: failure action "${action.name}" goes to step "${action.stepId}", but in a workflow that uses dependsOn the order follows the dependencies` } };
@@ -424,6 +408,38 @@ class StepLoop {
       if (v !== undefined) inputs[p.name] = v;
     }
     return inputs;
+  }
+
+  /**
+   * A step that passed: its outputs become readable to the steps after it, its success action is
+   * chosen (criteria events first) and the step is recorded. A promise only when events must go
+   * out, so the hot loop skips the hop; callers await it in the order chosen-then-finished.
+   */
+  #passed(cs: CompiledStep, result: StepResult, ctx: ExpressionContext): SuccessChoice | Promise<SuccessChoice> {
+    (this.base.steps as Record<string, { outputs: Record<string, unknown> }>)[cs.stepId] = { outputs: result.outputs };
+    const finish = (action: SuccessChoice): SuccessChoice | Promise<SuccessChoice> => {
+      const finishing = this.#finishStep(cs, result, action, action ? (action.origin === 'step' ? 'onSuccess' : 'successActions (workflow)') : '');
+      return finishing ? finishing.then(() => action) : action;
+    };
+    const chosen = this.#choose(cs, cs.onSuccess, ctx, () => false);
+    return chosen instanceof Promise ? chosen.then(finish) : finish(chosen);
+  }
+
+  /**
+   * A failed step's retry action: counts it against its limit (`retries`, per action name, for
+   * the current visit to the step), records the step, runs the step or workflow the action names,
+   * then waits its delay. The caller runs the step again.
+   */
+  async #retry(cs: CompiledStep, result: StepResult, action: EffectiveFailureAction, ctx: ExpressionContext, retries: Map<string, number>): Promise<void> {
+    const { state, cw } = this;
+    const spent = (retries.get(action.name) ?? 0) + 1;
+    retries.set(action.name, spent);
+    const delay = retryDelayMs(action.retryAfter, ctx.exchange?.response?.headers);
+    const origin = action.origin === 'step' ? 'onFailure' : 'failureActions (workflow)';
+    await this.#finishStep(cs, result, action, `${origin}: retry ${spent} of ${action.retryLimit ?? 1}${delay.ms > 0 ? ` after ${delay.ms / 1000} s (${delay.from})` : ''}`);
+    if (action.stepId !== undefined) await this.#sideStep(cw.steps[cw.stepIndex.get(action.stepId)!]!);
+    else if (action.workflowId !== undefined) await state.execute(findWorkflowRef(cw.registry, action.workflowId, cs.where), this.#actionInputs(cs, action, ctx));
+    if (delay.ms > 0) await this.#sleep(delay.ms);
   }
 
   /** A retry that names a step runs that step once (its own actions do not apply), then retries. */
