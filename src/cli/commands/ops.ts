@@ -106,8 +106,7 @@ export function register(program: Command): void {
       .argument('[connector]', 'only this connector')
       .description('list stored snapshots, newest first (JSON: an array of {"id", "connector", "clusterUrl", "type", "stateBefore", "partitions", "takenAt", "runId"})'),
   ).action(async (connector: string | undefined, opts: ConnectionOptions) => (await import('./history-actions.js')).listSnapshots(connector, opts));
-  addConnectionOptions(snapshots.command('show').argument('<id>', 'snapshot id').description('show a snapshot with its offsets (JSON: the snapshot with "offsets")'))
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showSnapshot(id, withParentOptions(cmd)));
+  addShowCommand(snapshots, 'snapshot id', 'show a snapshot with its offsets (JSON: the snapshot with "offsets")', async (id, opts) => (await import('./history-actions.js')).showSnapshot(id, opts));
   addConnectionOptions(snapshots.command('prune').argument('[connector]', 'only this connector')
     .option('--keep <n>', 'keep the N newest snapshots of each connector')
     .option('--older-than <age>', 'prune only snapshots older than this: 30d, 12h, 90m, 2w')
@@ -123,8 +122,7 @@ export function register(program: Command): void {
       .option('--limit <n>', 'only the N newest runs (default 1000)')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
   ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await import('./history-actions.js')).listRuns(opts));
-  addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal'))
-    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).showRun(id, withParentOptions(cmd)));
+  addShowCommand(runs, 'run id', 'show a run: its steps and journal', async (id, opts) => (await import('./history-actions.js')).showRun(id, opts));
   addConnectionOptions(runs.command('resume').argument('[id]', 'run id')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'show what the run would still change, change nothing')
@@ -159,6 +157,12 @@ export function register(program: Command): void {
  */
 function withParentOptions(cmd: Command): ConnectionOptions {
   return cmd.optsWithGlobals() as ConnectionOptions;
+}
+
+/** `<parent> show <id>`: one stored record, with the connection options read at either level. */
+function addShowCommand(parent: Command, idDescription: string, description: string, show: (id: string, opts: ConnectionOptions) => Promise<void>): void {
+  addConnectionOptions(parent.command('show').argument('<id>', idDescription).description(description))
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => show(id, withParentOptions(cmd)));
 }
 
 function withChangeFlags(cmd: Command): Command {
