@@ -6,8 +6,8 @@
 // Connect clusters on one Kafka cluster share it — for a sink that is right (its consumer group
 // `connect-<name>` lives in the Kafka cluster), for two same-named sources it errs on the side of
 // one lock; the URL of each snapshot is kept and shown so the operator can tell them apart.
-import type { HttpSender } from '../http/client.js';
 import { urlKey } from '../store/index.js';
+import type { WorkerRoot } from './worker-root.js';
 
 export interface ClusterIdentity {
   /** `kafka:<kafka_cluster_id>`, or `url:<url>` when the cluster did not say. */
@@ -18,22 +18,17 @@ export interface ClusterIdentity {
 }
 
 /**
- * Reads `GET /` of the Connect REST API.
+ * The identity `GET /` of the Connect REST API names (read through `root`, which the plan's
+ * version check shares).
  *
- * @example (await clusterIdentity(http, 'http://127.0.0.1:8083')).key  // 'kafka:TKTISmUx3wfkGDeyVkrAGQ'
+ * @example (await clusterIdentity(new WorkerRoot(http, 'http://127.0.0.1:8083'))).key  // 'kafka:TKTISmUx3wfkGDeyVkrAGQ'
  */
-export async function clusterIdentity(http: HttpSender, url: string): Promise<ClusterIdentity> {
-  const base = url.replace(/\/+$/, '');
-  try {
-    const res = await http.send({ method: 'GET', url: `${base}/`, headers: { accept: 'application/json' } });
-    const body = JSON.parse(res.body.toString('utf8')) as { kafka_cluster_id?: unknown };
-    if (res.status === 200 && typeof body.kafka_cluster_id === 'string' && body.kafka_cluster_id !== '') {
-      return { key: `kafka:${body.kafka_cluster_id}`, kafkaClusterId: body.kafka_cluster_id, url: base };
-    }
-  } catch {
-    // An endpoint that does not answer GET / with JSON: the URL is all we know.
-  }
-  return { key: urlKey(base), url: base };
+export async function clusterIdentity(root: WorkerRoot): Promise<ClusterIdentity> {
+  const answer = await root.read();
+  const id = answer?.json?.kafka_cluster_id;
+  // An endpoint that does not answer GET / with it (unreachable, not JSON): the URL is all we know.
+  if (answer?.status === 200 && typeof id === 'string' && id !== '') return { key: `kafka:${id}`, kafkaClusterId: id, url: root.base };
+  return { key: urlKey(root.base), url: root.base };
 }
 
 /** The keys a lookup matches: the identity, and the URL key rows written before identities were known carry. */

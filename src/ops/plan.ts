@@ -18,6 +18,7 @@ import { validateOffsetsShape } from './offsets-shape.js';
 import { specFor, targetStateFor } from './operations.js';
 import { checkPluginRules } from './plugin-rules.js';
 import { requireSupportedWorker } from './worker-version.js';
+import { WorkerRoot } from './worker-root.js';
 import type { PositionTargets } from './positions-targets.js';
 import { checkSinkTargets } from './sink-preflight.js';
 import { loadOpsWorkflow, WORKFLOW_FILES, type OpsWorkflow, type WorkflowKind } from './workflow-files.js';
@@ -113,9 +114,10 @@ export interface ResumeRequest {
  * @example const plan = await planRewind(ctx, { connector: 'orders-sink', offsets: { offsets: [...] } })
  */
 export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<Plan> {
+  const root = new WorkerRoot(ctx.http, ctx.url);
   const resumeAfter = req.resumeAfter ?? 'auto';
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
-  await requireSupportedWorker(ctx.http, ctx.url);
+  await requireSupportedWorker(root);
   const limits = req.limits ?? DEFAULT_LIMITS;
   if (req.positions && req.positions.connector !== req.connector) {
     throw new OpsError('E_USAGE', `positions computed for ${req.positions.connector} cannot plan a rewind of ${req.connector}`, { field: 'positions' });
@@ -139,7 +141,7 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   }
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, target);
-  const planned = plan(ctx, info, await clusterIdentity(ctx.http, ctx.url), {
+  const planned = plan(ctx, info, await clusterIdentity(root), {
     operation: 'rewind', kind: 'rewind', current, target, diff, warnings,
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter, forwardTargets, chunkSize: limits.chunkSize,
     nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
@@ -151,13 +153,14 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
 
 /** Every offset of the connector deleted (a snapshot is kept by the run). */
 export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Plan> {
+  const root = new WorkerRoot(ctx.http, ctx.url);
   const resumeAfter = req.resumeAfter ?? 'auto';
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
-  await requireSupportedWorker(ctx.http, ctx.url);
+  await requireSupportedWorker(root);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, [], { mode: 'replace' });
-  return plan(ctx, info, await clusterIdentity(ctx.http, ctx.url), {
+  return plan(ctx, info, await clusterIdentity(root), {
     operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [],
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
     // Resetting a connector that has no offsets would only store an empty snapshot.
@@ -168,11 +171,12 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
 
 /** A snapshot put back exactly: its partitions written, partitions it does not have removed. */
 export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promise<Plan> {
-  const cluster = await clusterIdentity(ctx.http, ctx.url);
+  const root = new WorkerRoot(ctx.http, ctx.url);
+  const cluster = await clusterIdentity(root);
   const warnings: string[] = [];
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
-  await requireSupportedWorker(ctx.http, ctx.url);
+  await requireSupportedWorker(root);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
@@ -201,6 +205,7 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
  * during its own recovery (then rollback is the way), or when it ran against another cluster.
  */
 export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<Plan> {
+  const root = new WorkerRoot(ctx.http, ctx.url);
   const run = await ctx.store.getRun(req.runId).catch((err: unknown) => {
     throw (err as { code?: string }).code === 'E_NOT_FOUND' ? new OpsError('E_PREFLIGHT', (err as Error).message, { field: 'run' }) : err;
   });
@@ -211,7 +216,7 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
     throw new OpsError('E_PREFLIGHT', `run ${run.id} died while putting the connector back after a failure; undo it with \`offsetctl rollback ${run.connector}\` instead`);
   }
   // Another worker URL of the same cluster is the same cluster: the run's key decides.
-  const cluster = await clusterIdentity(ctx.http, ctx.url);
+  const cluster = await clusterIdentity(root);
   if (!lookupKeys(cluster).includes(run.clusterKey)) {
     throw new OpsError('E_PREFLIGHT', `run ${run.id} ran against ${run.clusterUrl}, but this command is connected to ${ctx.url}, which is another cluster; pass --url ${run.clusterUrl} (with its credentials) or the matching --context`, { field: 'url' });
   }
@@ -219,7 +224,7 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
   const resume = resumePointFor(workflow, await ctx.store.stepsOf(run.id));
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
-  await requireSupportedWorker(ctx.http, ctx.url);
+  await requireSupportedWorker(root);
   const info = await getConnectorInfo(ctx.http, ctx.url, run.connector);
   // The type as Kafka Connect reports it now: a journal may lack it (older versions did not
   // record it), and a source's rules applied to a sink would store the wrong snapshot. A

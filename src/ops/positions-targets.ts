@@ -7,6 +7,7 @@ import { tpKey, type TopicPartition } from '../kafka/topic-partition.js';
 import { describeKafka, type KafkaAccess, type KafkaSettings } from '../kafka/connection.js';
 import type { HttpSender } from '../http/client.js';
 import { clusterIdentity } from './cluster-identity.js';
+import { WorkerRoot } from './worker-root.js';
 import { getConnectorInfo, getOffsets, type ConnectorInfo } from './connect-client.js';
 import { OpsError } from './errors.js';
 import type { OffsetEntry } from './offsets.js';
@@ -189,7 +190,7 @@ async function gatherFacts(admin: KafkaAdmin, partitions: readonly TopicPartitio
 
 /** `GET /` → `kafka_cluster_id`: the cluster the worker stores offsets in (the same read keys runs and locks). */
 async function workerClusterId(conn: TargetsConnection): Promise<string> {
-  const identity = await clusterIdentity(conn.http, conn.url);
+  const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url));
   if (identity.kafkaClusterId === undefined) {
     throw new OpsError('E_PREFLIGHT', `GET ${conn.url}/ did not answer with the worker's kafka_cluster_id: cannot check that the Kafka cluster is the worker's`, { field: 'url' });
   }

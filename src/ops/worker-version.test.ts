@@ -1,7 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HttpRequest, HttpResponse, HttpSender } from '../http/client.js';
-import { kafkaReleaseOf, requireSupportedWorker } from './worker-version.js';
+import { kafkaReleaseOf, requireSupportedWorker as requireSupported } from './worker-version.js';
+import { WorkerRoot } from './worker-root.js';
+
+const requireSupportedWorker = (http: HttpSender, url: string) => requireSupported(new WorkerRoot(http, url));
 
 // The root answer is the whole input here: a recorded GET / body, not a fake of Connect's behaviour.
 function root(status: number, body: string): HttpSender & { seen: HttpRequest[] } {

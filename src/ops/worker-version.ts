@@ -1,9 +1,9 @@
-// The worker's Kafka version, from `GET /` ({"version": "4.1.1", "commit": ..., "kafka_cluster_id": ...}).
+// The worker's Kafka version, from `GET /` (worker-root.ts).
 // The changing commands need the offsets PATCH/DELETE of KIP-875, which Kafka Connect has from 3.6:
 // an older worker answers them 404/405 half-way through a run, after the connector was stopped.
 // Refusing up front, before anything changes, is the honest answer.
-import type { HttpSender } from '../http/client.js';
 import { OpsError } from './errors.js';
+import type { WorkerRoot } from './worker-root.js';
 
 export const MIN_CONNECT_VERSION = '3.6.0';
 
@@ -37,30 +37,21 @@ function below(a: [number, number, number], b: [number, number, number]): boolea
 }
 
 /**
- * Reads GET / and refuses (E_PREFLIGHT, exit 2) a worker older than 3.6. A worker whose root
- * does not say its version (a gateway in front of Connect) is let through: the pre-flight reads
- * that follow fail clearly enough if it is not Kafka Connect at all.
+ * Refuses (E_PREFLIGHT, exit 2) a worker older than 3.6, by its `GET /` (read through `root`,
+ * which the plan's cluster identity shares). A worker whose root does not say its version (a
+ * gateway in front of Connect) is let through: the pre-flight reads that follow fail clearly
+ * enough if it is not Kafka Connect at all. An unreachable one too: the command's own checks and
+ * reads come next and say so in their words (and local refusals, like an unknown snapshot id,
+ * still come first).
  */
-export async function requireSupportedWorker(http: HttpSender, url: string): Promise<WorkerVersion | undefined> {
-  let res;
-  try {
-    res = await http.send({ method: 'GET', url: `${url.replace(/\/+$/, '')}/`, headers: { accept: 'application/json' } });
-  } catch {
-    // Unreachable: the command's own checks and reads come next and say so in their words
-    // (and local refusals, like an unknown snapshot id, still come first).
-    return undefined;
-  }
-  if (res.status < 200 || res.status >= 300) return undefined;
-  let version: unknown;
-  try {
-    version = (JSON.parse(res.body.toString('utf8')) as { version?: unknown }).version;
-  } catch {
-    return undefined;
-  }
+export async function requireSupportedWorker(root: WorkerRoot): Promise<WorkerVersion | undefined> {
+  const answer = await root.read();
+  if (!answer || answer.status < 200 || answer.status >= 300) return undefined;
+  const version = answer.json?.version;
   if (typeof version !== 'string') return undefined;
   const kafka = kafkaReleaseOf(version);
   if (kafka && below(kafka, [3, 6, 0])) {
-    throw new OpsError('E_PREFLIGHT', `the Kafka Connect worker at ${url} runs ${version}; offsetctl needs ${MIN_CONNECT_VERSION} or newer (the offsets PATCH/DELETE API of KIP-875 arrived in 3.6). Nothing was changed. Upgrade the Connect cluster, or change offsets by hand with the tools of that release.`, { field: 'url' });
+    throw new OpsError('E_PREFLIGHT', `the Kafka Connect worker at ${root.url} runs ${version}; offsetctl needs ${MIN_CONNECT_VERSION} or newer (the offsets PATCH/DELETE API of KIP-875 arrived in 3.6). Nothing was changed. Upgrade the Connect cluster, or change offsets by hand with the tools of that release.`, { field: 'url' });
   }
   return { version, ...(kafka ? { kafka } : {}) };
 }
