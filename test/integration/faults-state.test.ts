@@ -8,9 +8,10 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { runCli } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
+import { openDatabase } from '../../src/store/sqlite.js';
+import { STORE_FILE } from '../../src/store/index.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string };
@@ -85,7 +86,8 @@ test('a database locked by another program: the run waits, then is refused with 
   mkdirSync(dir, { recursive: true });
   // Create the store, then hold an exclusive lock on it from this process.
   assert.equal((await runCli(['runs', '--state-dir', dir])).status, 0);
-  const holder = new Database(join(dir, 'offsetctl.db'));
+  // Through the project's driver (node:sqlite on Node 22.13+), as the store opens it.
+  const holder = openDatabase(join(dir, STORE_FILE));
   holder.pragma('locking_mode = EXCLUSIVE');
   holder.exec('BEGIN EXCLUSIVE');
   try {
