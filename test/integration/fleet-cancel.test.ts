@@ -5,24 +5,19 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { connectFixture, sortedOffsets, tempDir, uniqueName, waitFor, type OffsetsBody } from '../support/connect.js';
+import { sortedOffsets, waitFor, type OffsetsBody } from '../support/connect.js';
 import { cliPath as CLI } from '../support/repo.js';
-import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource } from '../support/fleet.js';
+import { startFleet, type BatchSummaryJson, type Fleet } from '../support/fleet.js';
 
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
-let stateDir: string;
+let fleet: Fleet;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-cancel');
-  sources = await createSources(cluster, prefix, 3);
-  stateDir = tempDir('offsetctl-state-');
+  fleet = await startFleet('fleet-cancel', 3);
 });
-after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+after(async () => fleet?.remove());
 
 test('SIGINT during a batch recovers the running connector and starts no other', async () => {
+  const { cluster, prefix, sources, stateDir } = fleet;
   const before = new Map<string, OffsetsBody['offsets']>();
   for (const s of sources) before.set(s.name, sortedOffsets(await cluster.offsets(s.name)));
   const input = JSON.stringify({ connectors: Object.fromEntries(sources.map((s) => [s.name, { offsets: [{ partition: { filename: join(cluster.dir, `${s.name}-elsewhere.txt`) }, offset: { position: 9 } }] }])) });

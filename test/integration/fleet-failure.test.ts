@@ -5,30 +5,29 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
-import { connectFixture, sortedOffsets, tempDir, uniqueName, waitFor, type OffsetsBody } from '../support/connect.js';
-import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource, type RunJson } from '../support/fleet.js';
+import { sortedOffsets, waitFor, type OffsetsBody } from '../support/connect.js';
+import { deleteConnectors, startFleet, type BatchSummaryJson, type Fleet, type RunJson } from '../support/fleet.js';
 
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
+let fleet: Fleet;
 let sink: string;
-let stateDir: string;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-fail');
-  sources = await createSources(cluster, prefix, 4);
+  fleet = await startFleet('fleet-fail', 4);
+  const { cluster, prefix, sources } = fleet;
   // The fifth: a sink on the first source's topic, also matched by the selector.
   sink = `${prefix}-sink`;
   const created = await cluster.request('POST', '/connectors', { name: sink, config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: join(cluster.dir, `${sink}.out`), topics: sources[0]!.topic } });
   assert.equal(created.status, 201);
   await cluster.waitRunning(sink);
   await waitFor(`${sink} to commit its consumer offset`, async () => (await cluster.offsets(sink)).offsets.length > 0);
-  stateDir = tempDir('offsetctl-state-');
 });
-after(async () => deleteConnectors(cluster, [...sources.map((s) => s.name), sink]));
+after(async () => {
+  if (fleet && sink) await deleteConnectors(fleet.cluster, [sink]);
+  await fleet?.remove();
+});
 
 test('a rewind of five where Connect rejects one connector\'s offsets: four rewound and RUNNING, the fifth put back, exit 1', async () => {
+  const { cluster, prefix, sources, stateDir } = fleet;
   const sinkBefore = await cluster.offsets(sink);
   // Each source gets a partition it does not read, so the written offset stays as written.
   const elsewhere = (name: string) => ({ filename: join(cluster.dir, `${name}-elsewhere.txt`) });

@@ -4,24 +4,18 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
-import { connectFixture, sortedOffsets, tempDir, uniqueName } from '../support/connect.js';
-import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource, type RunJson } from '../support/fleet.js';
+import { sortedOffsets } from '../support/connect.js';
+import { startFleet, type BatchSummaryJson, type Fleet, type FleetSource, type RunJson } from '../support/fleet.js';
 
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
-let stateDir: string;
+let fleet: Fleet;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-refuse');
-  sources = await createSources(cluster, prefix, 2);
-  stateDir = tempDir('offsetctl-state-');
+  fleet = await startFleet('fleet-refuse', 2);
 });
-after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+after(async () => fleet?.remove());
 
 async function snapshotCluster(): Promise<unknown> {
-  return Promise.all(sources.map(async (s) => ({ state: (await cluster.status(s.name)).connector.state, offsets: sortedOffsets(await cluster.offsets(s.name)) })));
+  return Promise.all(fleet.sources.map(async (s) => ({ state: (await fleet.cluster.status(s.name)).connector.state, offsets: sortedOffsets(await fleet.cluster.offsets(s.name)) })));
 }
 
 async function runsIn(dir: string): Promise<RunJson[]> {
@@ -29,6 +23,7 @@ async function runsIn(dir: string): Promise<RunJson[]> {
 }
 
 test('a --selector that matches nothing is refused (exit 2) naming the regex and existing connectors; nothing changes', async () => {
+  const { cluster, prefix, stateDir } = fleet;
   const before = await snapshotCluster();
   const regex = `^${prefix}-nothing-`;
   const r = await runCli(['reset', '--selector', regex, '--yes', '--url', cluster.url, '--state-dir', stateDir]);
@@ -40,6 +35,7 @@ test('a --selector that matches nothing is refused (exit 2) naming the regex and
 });
 
 test('an invalid regex, --snapshot with several connectors and a bad --concurrency are refused with exit 2', async () => {
+  const { cluster, sources, stateDir } = fleet;
   const bad = await runCli(['reset', '--selector', '([', '--yes', '--url', cluster.url, '--state-dir', stateDir]);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--selector "\(\[" is not a valid regular expression/);
@@ -53,6 +49,7 @@ test('an invalid regex, --snapshot with several connectors and a bad --concurren
 });
 
 test('one connector refused in pre-flight refuses the batch; with --skip-invalid the other runs and the refused one is listed', async () => {
+  const { cluster, sources, stateDir } = fleet;
   const [good, refused] = sources as [FleetSource, FleetSource];
   const before = await snapshotCluster();
   const partition = { filename: join(cluster.dir, `${good.name}-elsewhere.txt`) };

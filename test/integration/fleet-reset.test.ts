@@ -4,25 +4,20 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';
-import { connectFixture, tempDir, uniqueName, waitFor } from '../support/connect.js';
-import { createSources, deleteConnectors, endOffsets, sandboxBootstrap, type BatchSummaryJson, type FleetSource, type RunJson } from '../support/fleet.js';
+import { waitFor } from '../support/connect.js';
+import { endOffsets, sandboxBootstrap, startFleet, type BatchSummaryJson, type Fleet, type RunJson } from '../support/fleet.js';
 
 const COUNT = 20;
 const LINES = 3;
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
-let stateDir: string;
+let fleet: Fleet;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-reset');
-  sources = await createSources(cluster, prefix, COUNT, LINES);
-  stateDir = tempDir('offsetctl-state-');
+  fleet = await startFleet('fleet-reset', COUNT, LINES);
 });
-after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+after(async () => fleet?.remove());
 
 test('reset --selector of 20 connectors resets every one, puts every one back RUNNING, under one batch id', async () => {
+  const { cluster, prefix, sources, stateDir } = fleet;
   const bootstrap = sandboxBootstrap();
   const topics = sources.map((s) => s.topic);
   const before = await endOffsets(bootstrap, topics);

@@ -5,23 +5,17 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
-import { connectFixture, tempDir, uniqueName } from '../support/connect.js';
-import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource, type RunJson } from '../support/fleet.js';
+import { startFleet, type BatchSummaryJson, type Fleet, type RunJson } from '../support/fleet.js';
 
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
-let stateDir: string;
+let fleet: Fleet;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-resume');
-  sources = await createSources(cluster, prefix, 3);
-  stateDir = tempDir('offsetctl-state-');
+  fleet = await startFleet('fleet-resume', 3);
 });
-after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+after(async () => fleet?.remove());
 
 test('runs resume --batch finishes every interrupted run of a killed batch', async () => {
+  const { cluster, prefix, sources, stateDir } = fleet;
   const elsewhere = (name: string) => ({ filename: join(cluster.dir, `${name}-elsewhere.txt`) });
   const input = JSON.stringify({ connectors: Object.fromEntries(sources.map((s) => [s.name, { offsets: [{ partition: elsewhere(s.name), offset: { position: 5 } }] }])) });
   const killed = await runCli(['rewind', '--selector', `^${prefix}-`, '--offsets', '-', '--concurrency', '3', '--yes', '--url', cluster.url, '--state-dir', stateDir], {

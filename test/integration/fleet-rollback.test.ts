@@ -3,23 +3,18 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';
-import { connectFixture, sortedOffsets, tempDir, uniqueName, type OffsetsBody } from '../support/connect.js';
-import { createSources, deleteConnectors, type BatchSummaryJson, type FleetSource } from '../support/fleet.js';
+import { sortedOffsets, type OffsetsBody } from '../support/connect.js';
+import { startFleet, type BatchSummaryJson, type Fleet } from '../support/fleet.js';
 
-let cluster: Awaited<ReturnType<typeof connectFixture>>;
-let prefix: string;
-let sources: FleetSource[] = [];
-let stateDir: string;
+let fleet: Fleet;
 
 before(async () => {
-  cluster = await connectFixture();
-  prefix = uniqueName('fleet-rollback');
-  sources = await createSources(cluster, prefix, 2);
-  stateDir = tempDir('offsetctl-state-');
+  fleet = await startFleet('fleet-rollback', 2);
 });
-after(async () => deleteConnectors(cluster, sources.map((s) => s.name)));
+after(async () => fleet?.remove());
 
 test('reset of two named connectors (--leave-stopped), then rollback --selector restores both', async () => {
+  const { cluster, prefix, sources, stateDir } = fleet;
   const before = new Map<string, OffsetsBody['offsets']>();
   for (const s of sources) before.set(s.name, sortedOffsets(await cluster.offsets(s.name)));
   const reset = await runCli(['reset', ...sources.map((s) => s.name), '--leave-stopped', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);

@@ -1,11 +1,11 @@
-// Helpers for the batch (fleet) integration tests: many FileStreamSource connectors with one
-// unique name prefix, created a few at a time, and the end offset of a topic read from the
-// sandbox broker with the project's Kafka client.
+// Helpers for the batch (fleet) integration tests: a test file's set-up (startFleet), many
+// FileStreamSource connectors with one unique name prefix, created a few at a time, and the end
+// offset of a topic read from the sandbox broker with the project's Kafka client.
 import { spawnSync } from 'node:child_process';
 import { Admin } from '@platformatic/kafka';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor, type ConnectFixture } from './connect.js';
+import { connectFixture, tempDir, uniqueName, waitFor, type ConnectFixture } from './connect.js';
 import { cliPath as CLI } from './repo.js';
 
 /**
@@ -28,6 +28,28 @@ export async function createSources(cluster: ConnectFixture, prefix: string, cou
     })));
   }
   return made;
+}
+
+/** What a batch test file works on: its sources under one unique name prefix, and its own state folder. */
+export interface Fleet {
+  cluster: ConnectFixture;
+  /** `<name>-<unique>`: `--selector ^<prefix>-` matches exactly the sources. */
+  prefix: string;
+  sources: FleetSource[];
+  stateDir: string;
+  /** Deletes the sources (register with `after`). */
+  remove(): Promise<void>;
+}
+
+/**
+ * The set-up of a batch test file: `count` sources of `lines` lines (createSources) under a
+ * unique prefix made of `name`, on the sandbox's first worker, and a fresh state folder.
+ */
+export async function startFleet(name: string, count: number, lines?: number): Promise<Fleet> {
+  const cluster = await connectFixture();
+  const prefix = uniqueName(name);
+  const sources = await createSources(cluster, prefix, count, lines);
+  return { cluster, prefix, sources, stateDir: tempDir('offsetctl-state-'), remove: () => deleteConnectors(cluster, sources.map((s) => s.name)) };
 }
 
 export interface FleetSource {
