@@ -3,28 +3,20 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { HttpClient } from '../../src/http/client.js';
-import { applyPlan, OpsError, planReset, planResume, planRewind, planRollback, type OpsContext, type OpsEvent } from '../../src/ops/index.js';
-import { openStore } from '../../src/store/index.js';
+import { applyPlan, OpsError, planReset, planResume, planRewind, planRollback, type OpsEvent } from '../../src/ops/index.js';
 import { EXIT_STATUS } from '../../src/cli/exit-status.js';
-import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { sortedOffsets, uniqueName } from '../support/connect.js';
+import { startOpsContext, type OpsTestContext } from '../support/ops-context.js';
 
-let cluster: ConnectFixture;
-let ctx: OpsContext;
-let http: HttpClient;
+let ops: OpsTestContext;
 
 before(async () => {
-  cluster = await connectFixture();
-  http = new HttpClient();
-  ctx = { url: cluster.url, http, store: openStore(tempDir('offsetctl-state-api-')) };
+  ops = await startOpsContext('offsetctl-state-api-');
 });
-after(async () => {
-  await ctx?.store.close();
-  await http?.close();
-  await cluster?.cleanup();
-});
+after(async () => ops?.close());
 
 test('a plan is JSON data, and planning changes nothing on the cluster or in the store', async () => {
+  const { cluster, ctx } = ops;
   const source = await cluster.createSource(3);
   const before = await cluster.offsets(source.name);
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] };
@@ -49,6 +41,7 @@ test('a plan is JSON data, and planning changes nothing on the cluster or in the
 });
 
 test('refusals are OpsErrors whose codes exit 2', async () => {
+  const { cluster, ctx } = ops;
   const source = await cluster.createSource(2);
   const refusals = [
     () => planRewind(ctx, { connector: source.name, offsets: { offsets: [{ partition: { filename: 1 }, offset: { position: 'x' } }] } }),
@@ -66,6 +59,7 @@ test('refusals are OpsErrors whose codes exit 2', async () => {
 });
 
 test('applyPlan runs the plan, reports through events, and the rollback plan restores it exactly', async () => {
+  const { cluster, ctx } = ops;
   const source = await cluster.createSource(4);
   const before = await cluster.offsets(source.name);
   const other = { filename: join(cluster.dir, 'api-other.txt') };
@@ -86,6 +80,7 @@ test('applyPlan runs the plan, reports through events, and the rollback plan res
 });
 
 test('an abort signal cancels the run, and the connector is put back as it was; a batch id is in the run from its first step', async () => {
+  const { cluster, ctx } = ops;
   const source = await cluster.createSource(3);
   const before = await cluster.offsets(source.name);
   const plan = await planRewind(ctx, { connector: source.name, offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });

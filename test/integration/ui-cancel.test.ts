@@ -3,28 +3,20 @@
 // job, like Ctrl-C in the CLI) ends failed, and the connector is back as it was.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { HttpClient } from '../../src/http/client.js';
-import { openStore } from '../../src/store/index.js';
 import { Jobs, type JobEnd, type JobEvent } from '../../src/web/jobs.js';
-import { planRewind, type OpsContext } from '../../src/web/ops-bridge.js';
-import { connectFixture, sortedOffsets, tempDir, type ConnectFixture } from '../support/connect.js';
+import { planRewind } from '../../src/web/ops-bridge.js';
+import { sortedOffsets } from '../support/connect.js';
+import { startOpsContext, type OpsTestContext } from '../support/ops-context.js';
 
-let cluster: ConnectFixture;
-let ctx: OpsContext;
-let http: HttpClient;
+let ops: OpsTestContext;
 
 before(async () => {
-  cluster = await connectFixture();
-  http = new HttpClient();
-  ctx = { url: cluster.url, http, store: openStore(tempDir('offsetctl-state-ui-cancel-')) };
+  ops = await startOpsContext('offsetctl-state-ui-cancel-');
 });
-after(async () => {
-  await ctx?.store.close();
-  await http?.close();
-  await cluster?.cleanup();
-});
+after(async () => ops?.close());
 
 test('cancelling a running console job stops the run and puts the connector back', async () => {
+  const { cluster, ctx } = ops;
   const source = await cluster.createSource(3);
   const before = await cluster.offsets(source.name);
   const plan = await planRewind(ctx, { connector: source.name, offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
