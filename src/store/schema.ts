@@ -1,5 +1,18 @@
 // The store's tables. One migration list, applied in order and recorded in `user_version`,
 // so an older state folder is upgraded in place and never silently reinterpreted.
+/**
+ * Who holds a connector's lock: the same columns in the first locks table and in the one keyed by
+ * cluster identity that replaced it. Interpolated so both migrations stay byte for byte as shipped
+ * (schema.test.ts pins each migration's hash).
+ */
+const LOCK_HOLDER_COLUMNS = `    cluster_url TEXT NOT NULL,
+    connector   TEXT NOT NULL,
+    run_id      TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    hostname    TEXT NOT NULL,
+    acquired_at TEXT NOT NULL,
+`;
+
 /** Applied in order by the SQLite backend (sqlite-store.ts); never edit one that has shipped. */
 export const MIGRATIONS: string[] = [
   `
@@ -59,13 +72,7 @@ export const MIGRATIONS: string[] = [
   CREATE INDEX snapshots_by_connector ON snapshots (cluster_url, connector, taken_at);
 
   CREATE TABLE locks (
-    cluster_url TEXT NOT NULL,
-    connector   TEXT NOT NULL,
-    run_id      TEXT NOT NULL,
-    pid         INTEGER NOT NULL,
-    hostname    TEXT NOT NULL,
-    acquired_at TEXT NOT NULL,
-    PRIMARY KEY (cluster_url, connector)
+${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_url, connector)
   );
   `,
   // 2: runs, snapshots and locks keyed by the cluster's identity (`kafka:<kafka_cluster_id>` from
@@ -83,13 +90,7 @@ export const MIGRATIONS: string[] = [
 
   CREATE TABLE locks_by_cluster_key (
     cluster_key TEXT NOT NULL,
-    cluster_url TEXT NOT NULL,
-    connector   TEXT NOT NULL,
-    run_id      TEXT NOT NULL,
-    pid         INTEGER NOT NULL,
-    hostname    TEXT NOT NULL,
-    acquired_at TEXT NOT NULL,
-    PRIMARY KEY (cluster_key, connector)
+${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_key, connector)
   );
   INSERT INTO locks_by_cluster_key (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at)
     SELECT 'url:' || cluster_url, cluster_url, connector, run_id, pid, hostname, acquired_at FROM locks;
