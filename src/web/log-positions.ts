@@ -60,7 +60,12 @@ export async function readLogPositions(conn: { url: string; http: HttpSender }, 
     admin = opened;
     const overridden = Boolean(info.config['consumer.override.bootstrap.servers']?.trim()) && !access.bootstrapFromFlag;
     const read = (async () => {
-      const [clusterId, worker] = await Promise.all([opened.clusterId(), overridden ? undefined : clusterIdentity(conn.http, conn.url)]);
+      // Both at once; Kafka's failure is the one to report (this page got here through the worker).
+      const [kafka, identity] = await Promise.allSettled([opened.clusterId(), overridden ? undefined : clusterIdentity(conn.http, conn.url)]);
+      if (kafka.status === 'rejected') throw kafka.reason;
+      if (identity.status === 'rejected') throw identity.reason;
+      const clusterId = kafka.value;
+      const worker = identity.value;
       if (worker && worker.kafkaClusterId !== clusterId) {
         throw new OpsError('E_PREFLIGHT', `Kafka at ${describeKafka(settings)} is cluster ${clusterId}, but the Connect worker at ${conn.url} works with cluster ${worker.kafkaClusterId ?? '(not reported)'}: positions from another cluster would be meaningless; point the context's bootstrap at the worker's cluster`, { field: 'bootstrap' });
       }

@@ -177,8 +177,8 @@ test('a time position (UTC) previews the first record at or after it on each par
 test('a bad shift-by gets the CLI\'s message, keeps what was typed, and changes nothing', async () => {
   const runs = await runCount();
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(sink)}/change`);
-  await page.check('#position-shift');
   await page.fill('#position-shift-value', '-2.5');
+  assert.equal(await page.isChecked('#position-shift'), true, 'typing a shift picks its radio button (app.js)');
   await page.click('form.position button[type=submit]');
   const error = await page.textContent('[role=alert]');
   assert.match(error ?? '', /Refused, nothing was changed/);

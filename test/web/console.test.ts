@@ -15,6 +15,8 @@ import { changePage } from '../../src/web/pages/change.js';
 import { connectorPage, shownSinkPartitions } from '../../src/web/pages/connector.js';
 import { positionOf } from '../../src/web/forms.js';
 import { positionFlags } from '../../src/web/ops-bridge.js';
+import { readLogPositions } from '../../src/web/log-positions.js';
+import { resolveKafkaAccess } from '../../src/cli/kafka-settings.js';
 import { connectorsTable } from '../../src/web/pages/connectors.js';
 import { isLoopback, parseListen, startConsole } from '../../src/web/server.js';
 import type { RunEvent } from '../../src/arazzo/index.js';
@@ -194,6 +196,20 @@ test('the position form becomes the CLI\'s flags: a UTC time gets its zone, text
   assert.deepEqual(positionFlags({ kind: 'earliest' }), { toEarliest: true });
   assert.throws(() => positionFlags({ kind: 'time', time: ' ' }), /--to-time: no time given/);
   assert.throws(() => positionOf({ position: 'sideways' }), /position: choose earliest, latest, time or shift/);
+});
+
+test('log positions against a broker that does not answer: a message naming the servers and the SASL user, never the password', async () => {
+  const access = resolveKafkaAccess({}, { bootstrap: '127.0.0.1:1', kafkaSaslUser: 'alice', kafkaPasswordEnv: 'UI_TEST_KAFKA_PW' }, { UI_TEST_KAFKA_PW: 'pw-not-for-pages-7731' });
+  const info = { name: 'orders-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: { topics: 'orders' } };
+  const http = new HttpClient({ timeoutMs: 1000 });
+  const result = await readLogPositions({ url: 'http://127.0.0.1:9', http }, info, access, [{ topic: 'orders', partition: 0, committed: 5 }], 4000);
+  assert.equal(result.status, 'error');
+  const shown = String(connectorPage({ info, offsets: [{ partition: { kafka_topic: 'orders', kafka_partition: 0 }, offset: { kafka_offset: 5 } }], page: 1, runs: [], snapshots: [], log: result }, {}));
+  assert.match(shown, /not shown: Kafka at 127\.0\.0\.1:1 over SASL_PLAINTEXT as alice \(PLAIN\): cannot read the cluster metadata/);
+  assert.doesNotMatch(shown, /pw-not-for-pages-7731/);
+  const none = await readLogPositions({ url: 'http://127.0.0.1:9', http }, info, resolveKafkaAccess({}, {}, {}), []);
+  assert.equal(none.status, 'unavailable');
+  await http.close();
 });
 
 test('the offsets table is paged: 100 rows a page, whatever the partition count', () => {
