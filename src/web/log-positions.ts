@@ -40,6 +40,9 @@ export function sinkServers(info: ConnectorInfo, access: KafkaAccess | undefined
   return access?.bootstrap;
 }
 
+/** No Kafka settings configured: a connector's own servers (consumer override) are reached without credentials. */
+export const WITHOUT_SETTINGS: KafkaAccess = { bootstrap: undefined, bootstrapFromFlag: false, settingsFor: async (bootstrap) => ({ bootstrap }) };
+
 export const NO_KAFKA = 'no Kafka bootstrap servers are configured for this context (store them with `offsetctl config set-context <name> --bootstrap host:port`, or start `offsetctl ui --bootstrap host:port`)';
 
 /**
@@ -49,7 +52,8 @@ export const NO_KAFKA = 'no Kafka bootstrap servers are configured for this cont
  */
 export async function readLogPositions(conn: { url: string; http: HttpSender }, info: ConnectorInfo, access: KafkaAccess | undefined, shown: readonly ShownPartition[], timeoutMs = LOG_POSITIONS_TIMEOUT_MS): Promise<LogPositionsResult> {
   const servers = sinkServers(info, access);
-  if (!servers || !access) return { status: 'unavailable', reason: NO_KAFKA };
+  if (!servers) return { status: 'unavailable', reason: NO_KAFKA };
+  access ??= WITHOUT_SETTINGS;
   if (shown.length === 0) return { status: 'ok', servers: servers.join(','), positions: {} };
   let admin: import('../kafka/admin.js').KafkaAdmin | undefined;
   let timer: NodeJS.Timeout | undefined;

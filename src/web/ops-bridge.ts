@@ -11,7 +11,7 @@ import {
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
   type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
-import { NO_KAFKA, readLogPositions, sinkServers, type LogPositionsResult, type ShownPartition } from './log-positions.js';
+import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
 export { applyPlan, OpsError, planReset, planResume, planRewind, planRollback } from '../ops/index.js';
 export type {
@@ -55,7 +55,7 @@ export async function planPosition(ctx: WebContext, req: { connector: string; po
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const support = positionSupport(ctx, info);
   if (!support.offered) throw new OpsError(info.type === 'sink' ? 'E_CONFIG' : 'E_USAGE', `${req.connector}: ${support.why}`, { field: info.type === 'sink' ? 'bootstrap' : 'position' });
-  const targets = await positionTargets(ctx, req.connector, position, ctx.kafka as KafkaAccess, { clientId: 'offsetctl-ui' });
+  const targets = await positionTargets(ctx, req.connector, position, ctx.kafka ?? WITHOUT_SETTINGS, { clientId: 'offsetctl-ui' });
   return planRewind(ctx, { connector: req.connector, offsets: targets.offsets, positions: targets, ...(req.resumeAfter ? { resumeAfter: req.resumeAfter } : {}) });
 }
 

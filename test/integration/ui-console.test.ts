@@ -28,7 +28,8 @@ before(async () => {
   await waitForLines(pipeline.outputFile, 5);
   await waitForSinkCommitted(rest, pipeline, 5);
   stateDir = tempDir('ui-state');
-  ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir]);
+  // No config file and no OFFSETCTL_BOOTSTRAP: the console has no Kafka access (checked below).
+  ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir], { OFFSETCTL_CONFIG: join(stateDir, 'no-config.yaml'), OFFSETCTL_BOOTSTRAP: '' });
   browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
   // A CSP violation or a script error shows up here (e.g. htmx trying an inline style or eval).
