@@ -177,6 +177,10 @@ test('a time position (UTC) previews the first record at or after it on each par
 test('a bad shift-by gets the CLI\'s message, keeps what was typed, and changes nothing', async () => {
   const runs = await runCount();
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(sink)}/change`);
+  // Every control of the position form has a label (keyboard and screen-reader users).
+  const unlabelled = await page.$$eval('input:not([type=hidden]), select, textarea', (els) =>
+    els.filter((e) => (e as HTMLInputElement).labels?.length === 0 && !e.getAttribute('aria-label')).map((e) => e.outerHTML.slice(0, 80)));
+  assert.deepEqual(unlabelled, []);
   await page.fill('#position-shift-value', '-2.5');
   assert.equal(await page.isChecked('#position-shift'), true, 'typing a shift picks its radio button (app.js)');
   await page.click('form.position button[type=submit]');
