@@ -8,7 +8,7 @@ import type { BenchOptions, FigureResult, FigureRow } from './figure.js';
 import { median, ratio, round } from './stats.js';
 import type { ConnectorSummary, RunRecord } from '../src/web/ops-bridge.js';
 import { connectorsPage } from '../src/web/pages/connectors.js';
-import { connectorPage } from '../src/web/pages/connector.js';
+import { connectorPage, shownSinkPartitions } from '../src/web/pages/connector.js';
 import { changePage } from '../src/web/pages/change.js';
 import { offsetsTable, pageOf } from '../src/web/pages/offsets-view.js';
 
@@ -47,13 +47,15 @@ export async function measureUi(options: BenchOptions): Promise<FigureResult> {
   let changeBytes = 0;
   for (let i = 0; i < rounds; i++) {
     let t = performance.now();
-    offsetsBytes = String(connectorPage({ info, offsets, page: 3, runs: [], snapshots: [] }, frame)).length;
+    // With the log start/end/lag columns: the console reads them for the shown page only.
+    const log = { status: 'ok' as const, servers: 'kafka:9092', positions: Object.fromEntries(shownSinkPartitions(offsets, 3).map((p) => [`${p.topic}/${p.partition}`, { logStart: 0, logEnd: 2_000_000, lag: 2_000_000 - (p.committed ?? 0) }])) };
+    offsetsBytes = String(connectorPage({ info, offsets, page: 3, log, runs: [], snapshots: [] }, frame)).length;
     offsetsMs.push(performance.now() - t);
     t = performance.now();
     unpagedBytes = String(offsetsTable(offsets, pageOf(offsets, 1, PARTITIONS), { caption: 'all' })).length;
     unpagedMs.push(performance.now() - t);
     t = performance.now();
-    changeBytes = String(changePage({ info, offsets, page: 1, csrf: 'x', sinkPositions: false }, frame)).length;
+    changeBytes = String(changePage({ info, offsets, page: 1, csrf: 'x', positions: { offered: true, servers: 'kafka:9092' } }, frame)).length;
     changeMs.push(performance.now() - t);
   }
 

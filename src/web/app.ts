@@ -14,13 +14,13 @@ import { positionOf, str, tableOffsets } from './forms.js';
 import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
-  capabilities, connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, runEvents, runSteps,
-  type OpsContext, type Plan, type RunRecord, type SnapshotRecord, type Store,
+  connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
+  OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
-import { changePage } from './pages/change.js';
-import { connectorPage } from './pages/connector.js';
+import { changePage, type PositionChoice } from './pages/change.js';
+import { connectorPage, shownSinkPartitions } from './pages/connector.js';
 import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/connectors.js';
 import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.js';
 import { jobPage } from './pages/job.js';
@@ -31,8 +31,11 @@ export interface ContextSource {
   initialLabel: string;
   /** Other contexts from the config file. */
   names(): Promise<string[]>;
-  /** '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. */
-  resolve(name: string): Promise<{ url: string; http: HttpSender }>;
+  /**
+   * '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. `kafka`:
+   * the context's Kafka access (log positions, sink positions); absent means none configured.
+   */
+  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess }>;
 }
 
 export interface ConsoleDeps {
@@ -123,13 +126,14 @@ export function createConsole(deps: ConsoleDeps): Console {
     const ctx = await opsContext(c);
     const name = c.req.param('name');
     try {
-      const [info, offsets, positions, runs, snapshots] = await Promise.all([
-        connectorInfo(ctx, name), connectorOffsets(ctx, name), capabilities.logPositions ? logPositions(ctx, name) : undefined,
-        listRuns(ctx, { connector: name, limit: 5 }), listSnapshots(ctx, { connector: name }),
+      const [info, offsets, runs, snapshots] = await Promise.all([
+        connectorInfo(ctx, name), connectorOffsets(ctx, name), listRuns(ctx, { connector: name, limit: 5 }), listSnapshots(ctx, { connector: name }),
       ]);
-      return c.html(connectorPage({
-        info, offsets, page: pageParam(c), ...(positions ? { positions } : {}), runs, snapshots,
-      }, await frame(c)));
+      const page = pageParam(c);
+      // Only the partitions of the shown page are asked about (a 1,000-partition sink stays fast).
+      let log: LogPositionsResult | undefined;
+      if (info.type === 'sink') log = await logPositions(ctx, info, shownSinkPartitions(offsets, page));
+      return c.html(connectorPage({ info, offsets, page, ...(log ? { log } : {}), runs, snapshots }, await frame(c)));
     } catch (err) {
       return c.html(await errorPage(c, `Connector ${name}`, err), isRefusal(err) ? 404 : 502);
     }
@@ -166,8 +170,10 @@ export function createConsole(deps: ConsoleDeps): Console {
     } catch (err) {
       if (!isRefusal(err)) throw err;
       const kept = mode === 'json' ? { pasted: str(form.offsets) } : {};
+      // The position form keeps what was chosen and typed, for fixing.
+      const keptPosition = mode === 'position' ? { position: { kind: str(form.position), time: str(form.time), shift: str(form.shift) } } : {};
       try {
-        return c.html(await renderChange(c, name, { ...kept, mode, resumeAfter, error: message(err) }), 400);
+        return c.html(await renderChange(c, name, { ...kept, ...keptPosition, mode, resumeAfter, error: message(err) }), 400);
       } catch {
         // The form cannot be shown again (the cluster stopped answering): the refusal still is.
         return c.html(await errorPage(c, `Change offsets of ${name}`, err), 400);
@@ -271,9 +277,9 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   // Helpers bound to this console.
 
-  async function opsContext(c: Context<Env>): Promise<OpsContext> {
-    const { url, http } = await deps.contexts.resolve(c.get('session').context);
-    return { url, http, store: deps.store };
+  async function opsContext(c: Context<Env>): Promise<WebContext> {
+    const { url, http, kafka } = await deps.contexts.resolve(c.get('session').context);
+    return { url, http, store: deps.store, ...(kafka ? { kafka } : {}) };
   }
 
   async function frame(c: Context<Env>): Promise<Omit<LayoutOptions, 'title' | 'nav'>> {
@@ -301,13 +307,14 @@ export function createConsole(deps: ConsoleDeps): Console {
     }
   }
 
-  async function renderChange(c: Context<Env>, name: string, kept: { pasted?: string; mode?: string; resumeAfter?: string; error?: string }): Promise<Html> {
+  async function renderChange(c: Context<Env>, name: string, kept: { pasted?: string; mode?: string; resumeAfter?: string; error?: string; position?: PositionChoice }): Promise<Html> {
     const ctx = await opsContext(c);
     const [info, offsets] = await Promise.all([connectorInfo(ctx, name), connectorOffsets(ctx, name)]);
     const base = await frame(c);
     return changePage({
-      info, offsets, page: pageParam(c), csrf: c.get('session').csrf, sinkPositions: capabilities.sinkPositions,
+      info, offsets, page: pageParam(c), csrf: c.get('session').csrf, positions: positionSupport(ctx, info),
       ...(kept.pasted !== undefined ? { pasted: kept.pasted } : {}),
+      ...(kept.position ? { position: kept.position } : {}),
       ...(kept.resumeAfter ? { resumeAfter: kept.resumeAfter } : {}),
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }

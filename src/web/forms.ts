@@ -38,21 +38,16 @@ export function tableOffsets(form: Record<string, unknown>): unknown {
   return { offsets };
 }
 
-/** The position form: earliest, latest, a time, or a shift by N records. */
+/**
+ * The position form: earliest, latest, a time, or a shift by N records. The texts are checked by
+ * the CLI's parser (planPosition), so a bad time or shift gets the CLI's message.
+ */
 export function positionOf(form: Record<string, unknown>): SinkPosition {
   const kind = str(form.position);
   if (kind === 'earliest' || kind === 'latest') return { kind };
-  if (kind === 'time') {
-    const time = str(form.time);
-    if (!time || Number.isNaN(Date.parse(time))) throw new OpsError('E_USAGE', `time: expected a date and time such as 2026-11-30T14:00 (got ${JSON.stringify(time)})`, { field: 'time' });
-    return { kind, time };
-  }
-  if (kind === 'shift') {
-    const by = Number(str(form.shift));
-    if (!Number.isSafeInteger(by) || by === 0) throw new OpsError('E_USAGE', `shift: expected a whole number of records, negative to go back (got ${JSON.stringify(str(form.shift))})`, { field: 'shift' });
-    return { kind, by };
-  }
-  throw new OpsError('E_USAGE', `position: must be earliest, latest, time or shift (got ${JSON.stringify(kind)})`, { field: 'position' });
+  if (kind === 'time') return { kind, time: str(form.time) };
+  if (kind === 'shift') return { kind, by: str(form.shift) };
+  throw new OpsError('E_USAGE', `position: choose earliest, latest, time or shift (got ${JSON.stringify(kind)})`, { field: 'position' });
 }
 
 export function str(v: unknown): string {

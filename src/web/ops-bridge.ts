@@ -1,15 +1,17 @@
 // The console's only door into the operations: src/ops's plan → apply API re-exported as is (the
 // same planning, checks, messages, journal and snapshot-before-change as the CLI), plus the few
 // reads the pages need in the shapes they show (history with an unknown id as a refusal, pasted
-// JSON read with the CLI's reader) and the capabilities the ops layer does not have yet. No page
-// or handler imports src/ops or src/store directly.
+// JSON read with the CLI's reader, positions parsed with the CLI's parser, log positions of the
+// shown partitions). No page or handler imports src/ops or src/store directly.
 import { Readable } from 'node:stream';
 import { readOffsetsInput } from '../cli/offsets-input.js';
+import type { KafkaAccess } from '../kafka/connection.js';
 import {
-  getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError,
-  type ConnectorInfo, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
+  getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parsePosition, planRewind, positionTargets,
+  type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
   type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
+import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
 export { applyPlan, OpsError, planReset, planResume, planRewind, planRollback } from '../ops/index.js';
 export type {
@@ -18,29 +20,65 @@ export type {
 } from '../ops/index.js';
 export type { OffsetDiffEntry as PlanDiffEntry } from '../ops/index.js';
 export { isRefusal } from './refusal.js';
+export type { PositionRow, PositionTargets } from '../ops/index.js';
+export { positionTable } from '../cli/render/positions.js';
+export type { LogPositionsResult, ShownPartition } from './log-positions.js';
+export type { KafkaAccess };
 
 export type Operation = Plan['operation'];
 
-/**
- * What the console may offer beyond today's operations. Sink positions (time, earliest, latest,
- * shift-by) and the topic's log start/end/lag come with the Kafka position work; the pages show
- * those controls and columns only when these are true.
- */
-export const capabilities = { sinkPositions: false, logPositions: false } as const;
+/** The console's context: the ops context plus Kafka access as `rewind` resolves it (secrets stay on the server). */
+export type WebContext = OpsContext & { kafka?: KafkaAccess };
 
-export type SinkPosition = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'time'; time: string } | { kind: 'shift'; by: number };
+/** A position as the form sends it: texts are parsed by the CLI's parser, so bad input gets the CLI's message. */
+export type SinkPosition = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'time'; time: string } | { kind: 'shift'; by: string };
 
-/**
- * A sink moved to a position on every partition of its topics. Not available until the ops
- * layer can read the topics' positions (capabilities.sinkPositions); then this calls it.
- */
-export async function planPosition(_ctx: OpsContext, _req: { connector: string; position: SinkPosition; resumeAfter?: ResumeAfter }): Promise<Plan> {
-  throw new OpsError('E_USAGE', 'moving a sink to a position (time, earliest, latest, shift-by) needs Kafka access, which this build of offsetctl does not have yet; edit the offsets or paste JSON instead', { field: 'position' });
+/** Whether the change page offers positions for this connector, and why not. */
+export type PositionSupport = { offered: true; servers: string } | { offered: false; why: string };
+
+const SOURCE_WHY = 'positions (time, earliest, latest, shift-by) are for sink connectors: a source connector\'s offsets are its plugin\'s own (file positions, row ids, ...), so no Kafka time or log position maps to them; edit the offsets or paste JSON (MirrorSourceConnector and FileStreamSource can be moved with `offsetctl rewind --to-...`)';
+
+export function positionSupport(ctx: WebContext, info: ConnectorInfo): PositionSupport {
+  if (info.type !== 'sink') return { offered: false, why: SOURCE_WHY };
+  const servers = sinkServers(info, ctx.kafka);
+  return servers ? { offered: true, servers: servers.join(',') } : { offered: false, why: `positions need Kafka access: ${NO_KAFKA}` };
 }
 
-/** Log start/end and lag per `topic/partition` of a sink (capabilities.logPositions); undefined when not available. */
-export async function logPositions(_ctx: OpsContext, _connector: string): Promise<Record<string, { logStart?: number; logEnd?: number; lag?: number }> | undefined> {
-  return undefined;
+/**
+ * A sink moved to a position on every partition of its topics: the CLI's `rewind --to-...` path,
+ * call for call (parsePosition → positionTargets → planRewind with the position table), so the
+ * preview is the same diff as `rewind --to-... --dry-run` and the same refusals.
+ */
+export async function planPosition(ctx: WebContext, req: { connector: string; position: SinkPosition; resumeAfter?: ResumeAfter }): Promise<Plan> {
+  // Bad input is refused before anything is read, as the CLI parses its flags first.
+  const position = parsePosition(positionFlags(req.position), Date.now());
+  const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
+  const support = positionSupport(ctx, info);
+  if (!support.offered) throw new OpsError(info.type === 'sink' ? 'E_CONFIG' : 'E_USAGE', `${req.connector}: ${support.why}`, { field: info.type === 'sink' ? 'bootstrap' : 'position' });
+  const targets = await positionTargets(ctx, req.connector, position, ctx.kafka ?? WITHOUT_SETTINGS, { clientId: 'offsetctl-ui' });
+  return planRewind(ctx, { connector: req.connector, offsets: targets.offsets, positions: targets, ...(req.resumeAfter ? { resumeAfter: req.resumeAfter } : {}) });
+}
+
+/**
+ * The form's position as the CLI's flags. The time input is UTC without a zone
+ * (`2026-11-30T14:05`): the zone is added here, and the text is then read by the CLI's parser.
+ */
+export function positionFlags(position: SinkPosition): PositionFlags {
+  switch (position.kind) {
+    case 'earliest': return { toEarliest: true };
+    case 'latest': return { toLatest: true };
+    case 'shift': return { shiftBy: position.by };
+    case 'time': {
+      const t = position.time.trim();
+      if (t === '') throw new OpsError('E_USAGE', '--to-time: no time given; pick a date and time (UTC)', { field: 'to-time' });
+      return { toTime: /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(t) ? `${t}Z` : t };
+    }
+  }
+}
+
+/** Log start/end and lag of the shown partitions of a sink (see log-positions.ts); never throws. */
+export async function logPositions(ctx: WebContext, info: ConnectorInfo, shown: readonly ShownPartition[]): Promise<LogPositionsResult> {
+  return readLogPositions(ctx, info, ctx.kafka, shown);
 }
 
 export async function listConnectorsOf(ctx: OpsContext): Promise<ConnectorSummary[]> {

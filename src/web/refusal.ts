@@ -1,6 +1,7 @@
 // Which errors mean "refused before anything changed" (the CLI's exit 2): the console shows
-// them next to the form as the CLI would print them, and answers 400 instead of 500.
-const REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_STORE']);
+// them next to the form as the CLI would print them, and answers 400 instead of 500. Kafka's
+// errors count: every Kafka read happens while planning, before any change (exit 2 in the CLI).
+const REFUSALS = new Set(['E_USAGE', 'E_CONFIG', 'E_PREFLIGHT', 'E_OFFSETS_INVALID', 'E_CONNECTOR_NOT_FOUND', 'E_LOCKED', 'E_NOT_CONFIRMED', 'E_STORE', 'E_KAFKA', 'E_KAFKA_TOPIC_NOT_FOUND']);
 
 export function isRefusal(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

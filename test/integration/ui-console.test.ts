@@ -28,7 +28,8 @@ before(async () => {
   await waitForLines(pipeline.outputFile, 5);
   await waitForSinkCommitted(rest, pipeline, 5);
   stateDir = tempDir('ui-state');
-  ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir]);
+  // No config file and no OFFSETCTL_BOOTSTRAP: the console has no Kafka access (checked below).
+  ui = await startUi(['--url', rest.baseUrl, '--state-dir', stateDir], { OFFSETCTL_CONFIG: join(stateDir, 'no-config.yaml'), OFFSETCTL_BOOTSTRAP: '' });
   browser = await launchBrowser();
   page = browser.pages()[0] ?? (await browser.newPage());
   // A CSP violation or a script error shows up here (e.g. htmx trying an inline style or eval).
@@ -134,6 +135,9 @@ test('the connector page shows state, tasks, config and offsets', async () => {
   assert.deepEqual(offsets, [[pipeline.topic, '0', '5']]);
   const config = await page.textContent('table.config');
   assert.match(config ?? '', /FileStreamSinkConnector/);
+  // Started with --url alone: no Kafka access, said in one line (not an error).
+  assert.match(await page.textContent('#log-note') ?? '', /Log start, log end and lag are not shown: no Kafka bootstrap servers are configured/);
+  assert.equal(await page.locator('[role=alert]').count(), 0);
   await shot('02-connector');
 });
 
@@ -276,6 +280,9 @@ test('an interrupted run (its CLI process killed) is resumed from the run page',
 test('reset from the change page: every offset removed (− in the diff), and the source reads its file again', { timeout: 180_000 }, async () => {
   const before = (await rest.offsets(pipeline.source)).offsets.length;
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(pipeline.source)}/change`);
+  // A source is not offered positions, and the page says why.
+  assert.equal(await page.locator('input[name=position]').count(), 0);
+  assert.match(await page.textContent('#position-why') ?? '', /Not offered: positions \(time, earliest, latest, shift-by\) are for sink connectors/);
   await page.click('button:text-is("Preview reset")');
   assert.equal(await page.textContent('#diff-summary'), `0 changed, 0 added, ${before} removed, 0 unchanged.`);
   const marks = await page.$$eval('table.diff tbody td.mark span[aria-hidden]', (spans) => spans.map((s) => s.textContent));

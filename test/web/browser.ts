@@ -22,8 +22,9 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-export async function startUi(args: string[]): Promise<RunningUi> {
-  const child = spawn(process.execPath, [cliPath, 'ui', '--listen', '127.0.0.1:0', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `env` is added to this process's environment (e.g. OFFSETCTL_CONFIG for a test's contexts). */
+export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [cliPath, 'ui', '--listen', '127.0.0.1:0', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));

@@ -12,7 +12,11 @@ import { openStore } from '../../src/store/index.js';
 import { createConsole, CSP } from '../../src/web/app.js';
 import { liveView } from '../../src/web/jobs.js';
 import { changePage } from '../../src/web/pages/change.js';
-import { connectorPage } from '../../src/web/pages/connector.js';
+import { connectorPage, shownSinkPartitions } from '../../src/web/pages/connector.js';
+import { positionOf } from '../../src/web/forms.js';
+import { positionFlags } from '../../src/web/ops-bridge.js';
+import { readLogPositions } from '../../src/web/log-positions.js';
+import { resolveKafkaAccess } from '../../src/cli/kafka-settings.js';
 import { connectorsTable } from '../../src/web/pages/connectors.js';
 import { isLoopback, parseListen, startConsole } from '../../src/web/server.js';
 import type { RunEvent } from '../../src/arazzo/index.js';
@@ -83,10 +87,13 @@ test('a POST needs the session\'s CSRF token; other methods are refused', async 
   const switched = await ui.app.request('/context', form(`context=other&csrf=${csrf}`));
   assert.equal(switched.status, 303);
   assert.equal((await ui.app.request('/connectors', { method: 'PUT', headers: { cookie } })).status, 405);
-  // Positions are refused until the ops layer offers them (the form is not shown either).
-  const position = await ui.app.request('/connectors/x/preview', form(`mode=position&position=earliest&csrf=${csrf}`));
-  assert.equal(position.status, 400);
-  assert.match(await position.text(), /needs Kafka access/);
+  // Bad position input gets the CLI's message before anything is read (the cluster here does not answer).
+  const shift = await ui.app.request('/connectors/x/preview', form(`mode=position&position=shift&shift=abc&csrf=${csrf}`));
+  assert.equal(shift.status, 400);
+  assert.match(await shift.text(), /--shift-by: expected a whole number of records like -5000/);
+  const future = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=2999-01-01T00:00&csrf=${csrf}`));
+  assert.equal(future.status, 400);
+  assert.match(await future.text(), /--to-time: 2999-01-01T00:00:00\.000Z is in the future/);
   // A preview that does not exist cannot be applied, whatever is typed.
   const apply = await ui.app.request('/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
   assert.equal(apply.status, 400);
@@ -148,18 +155,62 @@ test('the live view shows a polling step as waiting, not as failures, and each r
   ]);
 });
 
-test('sink positions and log columns appear only when the ops layer provides them', () => {
+test('positions are offered for sinks with Kafka access; log columns appear when Kafka answered, else one line says why', () => {
   const info = { name: 'orders-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: {} };
   const offsets = [{ partition: { kafka_topic: 'orders', kafka_partition: 0 }, offset: { kafka_offset: 5 } }];
-  const without = String(changePage({ info, offsets, page: 1, csrf: 'c', sinkPositions: false }, {}));
-  const withPositions = String(changePage({ info, offsets, page: 1, csrf: 'c', sinkPositions: true }, {}));
+  const without = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: false, why: 'positions need Kafka access: none configured' } }, {}));
+  const withPositions = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, servers: 'k:9092' } }, {}));
   assert.doesNotMatch(without, /name="position"/);
+  assert.match(without, /Not offered: positions need Kafka access/);
   for (const value of ['earliest', 'latest', 'time', 'shift']) assert.match(withPositions, new RegExp(`name="position" value="${value}"`));
+  assert.match(withPositions, /type="datetime-local" name="time"/);
+  const kept = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, servers: 'k:9092' }, position: { kind: 'shift', time: '', shift: '1.5<x>' } }, {}));
+  assert.match(kept, /value="shift" id="position-shift" checked/);
+  assert.match(kept, /value="1\.5&lt;x&gt;"/, 'the typed shift is kept, escaped');
+
   const plain = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [] }, {}));
-  const withLog = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], positions: { 'orders/0': { logStart: 2, logEnd: 9, lag: 4 } } }, {}));
-  assert.doesNotMatch(plain, /Log start/);
+  const noKafka = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], log: { status: 'unavailable', reason: 'no Kafka bootstrap servers are configured' } }, {}));
+  const down = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], log: { status: 'error', message: 'Kafka at 127.0.0.1:1 over PLAINTEXT: cannot read the cluster metadata' } }, {}));
+  const withLog = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], log: { status: 'ok', servers: 'k:9092', positions: { 'orders/0': { logStart: 2, logEnd: 9, lag: 4 } } } }, {}));
+  for (const page of [plain, noKafka, down]) assert.doesNotMatch(page, /Log start<\/th>/);
+  assert.match(noKafka, /id="log-note">Log start, log end and lag are not shown: no Kafka bootstrap servers are configured/);
+  assert.match(down, /role="status">Log start, log end and lag are not shown: Kafka at 127\.0\.0\.1:1/);
+  for (const page of [noKafka, down]) assert.match(page, /<td class="num">5<\/td>/, 'the offsets table still renders');
   assert.match(withLog, /Log start<\/th><th scope="col" class="num">Log end<\/th><th scope="col" class="num">Lag/);
   assert.match(withLog, /<td class="num">2<\/td><td class="num">9<\/td><td class="num">4<\/td>/);
+});
+
+test('log positions are read for the shown page of partitions only', () => {
+  const offsets = Array.from({ length: 250 }, (_v, p) => ({ partition: { kafka_topic: 't', kafka_partition: p }, offset: p === 120 ? null : { kafka_offset: p } }));
+  const shown = shownSinkPartitions(offsets, 2);
+  assert.equal(shown.length, 100);
+  assert.deepEqual(shown[0], { topic: 't', partition: 100, committed: 100 });
+  assert.deepEqual(shown[20], { topic: 't', partition: 120, committed: null });
+  assert.equal(shownSinkPartitions(offsets, 3).length, 50);
+});
+
+test('the position form becomes the CLI\'s flags: a UTC time gets its zone, texts go to the CLI\'s parser unchanged', () => {
+  assert.deepEqual(positionFlags({ kind: 'time', time: '2026-11-30T09:55' }), { toTime: '2026-11-30T09:55Z' });
+  assert.deepEqual(positionFlags({ kind: 'time', time: '2026-11-30T09:55:30' }), { toTime: '2026-11-30T09:55:30Z' });
+  assert.deepEqual(positionFlags({ kind: 'shift', by: '-3' }), { shiftBy: '-3' });
+  assert.deepEqual(positionFlags({ kind: 'earliest' }), { toEarliest: true });
+  assert.throws(() => positionFlags({ kind: 'time', time: ' ' }), /--to-time: no time given/);
+  assert.throws(() => positionOf({ position: 'sideways' }), /position: choose earliest, latest, time or shift/);
+});
+
+test('log positions against a broker that does not answer: a message naming the servers and the SASL user, never the password', async () => {
+  const access = resolveKafkaAccess({}, { bootstrap: '127.0.0.1:1', kafkaSaslUser: 'alice', kafkaPasswordEnv: 'UI_TEST_KAFKA_PW' }, { UI_TEST_KAFKA_PW: 'pw-not-for-pages-7731' });
+  const info = { name: 'orders-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: { topics: 'orders' } };
+  const http = new HttpClient({ timeoutMs: 1000 });
+  const result = await readLogPositions({ url: 'http://127.0.0.1:9', http }, info, access, [{ topic: 'orders', partition: 0, committed: 5 }], 4000);
+  assert.equal(result.status, 'error');
+  const shown = String(connectorPage({ info, offsets: [{ partition: { kafka_topic: 'orders', kafka_partition: 0 }, offset: { kafka_offset: 5 } }], page: 1, runs: [], snapshots: [], log: result }, {}));
+  // The client's retries may outlast the page's wait: either way the servers and the user are named.
+  assert.match(shown, /not shown: Kafka at 127\.0\.0\.1:1 over SASL_PLAINTEXT as alice \(PLAIN\)(: cannot read the cluster metadata| did not answer within 4 s)/);
+  assert.doesNotMatch(shown, /pw-not-for-pages-7731/);
+  const none = await readLogPositions({ url: 'http://127.0.0.1:9', http }, info, resolveKafkaAccess({}, {}, {}), []);
+  assert.equal(none.status, 'unavailable');
+  await http.close();
 });
 
 test('the offsets table is paged: 100 rows a page, whatever the partition count', () => {

@@ -1,6 +1,7 @@
 // offsetctl ui: progressive enhancement only; every page works without this file.
 // - Live steps of a running operation (Server-Sent Events from /jobs/:id/events); at the end the
 //   page reloads so the server renders the final state and the snapshot id.
+// - The position form: typing a time or a shift picks its radio button.
 // No inline handlers, no eval: the Content-Security-Policy allows scripts from this origin only.
 (function () {
   'use strict';
@@ -46,8 +47,17 @@
     };
   }
 
+  function pickOnInput(inputId, radioId) {
+    var input = document.getElementById(inputId);
+    var radio = document.getElementById(radioId);
+    if (!input || !radio) return;
+    input.addEventListener('input', function () { radio.checked = true; });
+  }
+
   document.addEventListener('DOMContentLoaded', function () {
     var list = document.getElementById('job-events');
     if (list) followJob(list);
+    pickOnInput('position-time-value', 'position-time');
+    pickOnInput('position-shift-value', 'position-shift');
   });
 })();

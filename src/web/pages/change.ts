@@ -1,8 +1,8 @@
 // Change offsets: edit the offsets in the table (this page of them; PATCH semantics, so rows
 // left alone keep their offset) or paste JSON; choose what happens to the connector afterwards;
-// Preview sends nothing but reads. Sink positions (time, earliest, latest, shift-by) appear only
-// when the ops layer reports it can plan them.
-import type { ConnectorInfo } from '../ops-bridge.js';
+// Preview sends nothing but reads. Sinks can also move to a position (time, earliest, latest,
+// shift-by) when Kafka access is configured; otherwise the page says why not in one line.
+import type { ConnectorInfo, PositionSupport } from '../ops-bridge.js';
 import { csrfField, html, layout, raw, type Html, type LayoutOptions } from '../html.js';
 import { isSinkPartition, json, pageOf, pager, sortEntries, type OffsetEntryLike } from './offsets-view.js';
 
@@ -15,7 +15,17 @@ export interface ChangeView {
   pasted?: string;
   mode?: 'table' | 'json' | 'position' | 'reset';
   resumeAfter?: string;
-  sinkPositions: boolean;
+  /** Whether the position form is offered (and why not). */
+  positions: PositionSupport;
+  /** The position form as last sent (kept on a refusal). */
+  position?: PositionChoice;
+}
+
+/** The position form's fields as sent: kind (earliest, latest, time, shift) and the two texts. */
+export interface PositionChoice {
+  kind: string;
+  time: string;
+  shift: string;
 }
 
 export function changePage(view: ChangeView, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
@@ -64,7 +74,9 @@ ${resumeChoice(view, 'json')}
 </form>
 </section>
 </div>
-${view.sinkPositions && sink ? positionForm(view, base) : ''}
+${view.positions.offered ? positionForm(view, base, view.positions.servers) : html`<section aria-labelledby="h-position">
+<h2 id="h-position">Move to a position</h2>
+<p class="muted" id="position-why">Not offered: ${view.positions.why}.</p></section>`}
 <section aria-labelledby="h-reset">
 <h2 id="h-reset">Reset</h2>
 <form method="post" action="${base}/preview" class="inline">
@@ -86,16 +98,21 @@ ${opt('auto', `put it back to ${view.info.state} (default)`)}${opt('always', 're
 </select></p>`;
 }
 
-function positionForm(view: ChangeView, base: string): Html {
+function positionForm(view: ChangeView, base: string, servers: string): Html {
+  const chosen = view.position?.kind ?? 'earliest';
+  const radio = (value: string): Html => html`<input type="radio" name="position" value="${value}" id="position-${value}"${value === chosen ? raw(' checked') : ''}>`;
   return html`<section aria-labelledby="h-position">
 <h2 id="h-position">Move to a position</h2>
-<form method="post" action="${base}/preview">
+<form method="post" action="${base}/preview" class="position">
 ${csrfField(view.csrf)}<input type="hidden" name="mode" value="position">
-<fieldset><legend>Every partition of every topic to</legend>
-<label><input type="radio" name="position" value="earliest" checked> earliest</label>
-<label><input type="radio" name="position" value="latest"> latest</label>
-<label><input type="radio" name="position" value="time"> the first record at or after <input type="datetime-local" name="time" aria-label="time"></label>
-<label><input type="radio" name="position" value="shift"> shift by <input type="number" name="shift" aria-label="records to shift by (negative goes back)"> records</label>
+<p class="muted">Like <code>offsetctl rewind ${view.info.name} --to-...</code>: every partition of every topic the sink consumes, looked up on Kafka at <code>${servers}</code>.</p>
+<fieldset><legend>Move every partition to</legend>
+<p>${radio('earliest')} <label for="position-earliest">earliest: the start of the log (replay everything kept)</label></p>
+<p>${radio('latest')} <label for="position-latest">latest: the end of the log (skip everything unread)</label></p>
+<p>${radio('time')} <label for="position-time">the first record at or after</label>
+<input type="datetime-local" name="time" id="position-time-value" step="1" value="${view.position?.time ?? ''}" aria-label="time (UTC)"> <span class="muted">UTC</span></p>
+<p>${radio('shift')} <label for="position-shift">shift by</label>
+<input name="shift" id="position-shift-value" inputmode="numeric" class="num" autocomplete="off" value="${view.position?.shift ?? ''}" aria-label="records to shift by (negative replays, positive skips)"> records <span class="muted">(−5000 replays, +100 skips)</span></p>
 </fieldset>
 ${resumeChoice(view, 'position')}
 <button type="submit" class="primary">Preview</button>

@@ -1,17 +1,34 @@
 // Connector page: config summary (secrets never leave the server), state, tasks with their
-// failure traces, the offsets table (paged), and this connector's recent runs and snapshots.
-import type { ConnectorInfo, RunRecord, SnapshotRecord } from '../ops-bridge.js';
+// failure traces, the offsets table (paged; a sink's with log start, log end and lag when Kafka
+// is reachable), and this connector's recent runs and snapshots.
+import type { ConnectorInfo, LogPositionsResult, RunRecord, ShownPartition, SnapshotRecord } from '../ops-bridge.js';
 import { html, layout, stateBadge, text, time, type Html, type LayoutOptions } from '../html.js';
 import { safeConfig } from '../secrets.js';
-import { offsetsTable, pageOf, pager, sortEntries, type LogPositions, type OffsetEntryLike } from './offsets-view.js';
+import { isSinkPartition, offsetsTable, pageOf, pager, sortEntries, type OffsetEntryLike } from './offsets-view.js';
 
 export interface ConnectorView {
   info: ConnectorInfo;
   offsets: OffsetEntryLike[];
   page: number;
-  positions?: LogPositions;
+  /** A sink's log positions for the shown page (or why there are none). */
+  log?: LogPositionsResult;
   runs: RunRecord[];
   snapshots: SnapshotRecord[];
+}
+
+/** The sink partitions on page `page` of the offsets table: the only ones whose log positions are read. */
+export function shownSinkPartitions(offsets: OffsetEntryLike[], page: number): ShownPartition[] {
+  return pageOf(sortEntries(offsets), page).rows.filter((e) => isSinkPartition(e.partition)).map((e) => {
+    const committed = e.offset?.kafka_offset;
+    return { topic: String(e.partition?.kafka_topic), partition: Number(e.partition?.kafka_partition), committed: typeof committed === 'number' ? committed : null };
+  });
+}
+
+function logNote(log: LogPositionsResult | undefined): Html | '' {
+  if (!log) return '';
+  if (log.status === 'unavailable') return html`<p class="muted" id="log-note">Log start, log end and lag are not shown: ${log.reason}.</p>`;
+  if (log.status === 'error') return html`<p class="notice" id="log-note" role="status">Log start, log end and lag are not shown: ${log.message}</p>`;
+  return html`<p class="muted" id="log-note">Log start, log end and lag read from Kafka at <code>${log.servers}</code> when this page loaded; lag = log end − offset.</p>`;
 }
 
 export function connectorPage(view: ConnectorView, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
@@ -49,9 +66,10 @@ ${info.tasks.length === 0 ? html`<p class="muted">No tasks.</p>` : html`<table c
 </div>
 <section aria-labelledby="h-offsets">
 <h2 id="h-offsets">Offsets</h2>
+${logNote(view.log)}
 ${view.offsets.length === 0 ? html`<p class="muted">Kafka Connect reports no offsets for this connector.</p>` : html`
 ${pager(base, paged, 'Offsets')}
-${offsetsTable(sorted, paged, { caption: `${view.offsets.length} partition(s)`, ...(view.positions ? { positions: view.positions } : {}) })}
+${offsetsTable(sorted, paged, { caption: `${view.offsets.length} partition(s)`, ...(view.log?.status === 'ok' ? { positions: view.log.positions } : {}) })}
 ${pager(base, paged, 'Offsets')}`}
 </section>
 <section aria-labelledby="h-history">

@@ -1,7 +1,7 @@
 // Preview of a plan: the same diff as `--dry-run` (marks plus colour), the warnings, and the
 // guarded apply form: the operator types the connector's name.
-import type { Plan, PlanDiffEntry } from '../ops-bridge.js';
-import { csrfField, html, layout, stateBadge, type Html, type LayoutOptions } from '../html.js';
+import { positionTable, type Plan, type PlanDiffEntry } from '../ops-bridge.js';
+import { csrfField, html, layout, raw, stateBadge, type Html, type LayoutOptions } from '../html.js';
 import { json } from './offsets-view.js';
 
 const MARK: Record<PlanDiffEntry['kind'], [string, string]> = {
@@ -39,6 +39,25 @@ export function diffTable(plan: Plan): Html {
   })}</tbody></table></div>`;
 }
 
+/**
+ * A rewind to a position: how the targets were found, partition by partition, with the CLI's
+ * columns and summary (`rewind --to-... --dry-run` prints the same table above its diff).
+ */
+export function positionsSection(plan: Plan): Html | '' {
+  if (!plan.positions) return '';
+  const t = positionTable(plan.positions.plan);
+  return html`<section aria-labelledby="h-positions" class="positions">
+<h2 id="h-positions">Position <code>${plan.positions.plan.position}</code></h2>
+${plan.positions.notes.length ? html`<ul class="plain muted">${plan.positions.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
+${plan.positions.kafka ? html`<p class="muted">Looked up on Kafka <code>${plan.positions.kafka.servers}</code>, cluster <code>${plan.positions.kafka.clusterId}</code>.</p>` : ''}
+<p id="positions-summary">${t.summary}</p>
+<div class="scroll"><table class="data position-plan">
+<caption class="visually-hidden">Target per partition</caption>
+<thead><tr>${t.header.map((h, i) => html`<th scope="col"${t.align[i] === 'right' ? raw(' class="num"') : ''}>${h.toLowerCase().replace(/^./, (c) => c.toUpperCase())}</th>`)}</tr></thead>
+<tbody>${t.rows.map((row) => html`<tr>${row.map((cell, i) => html`<td${t.align[i] === 'right' ? raw(' class="num"') : ''}>${cell}</td>`)}</tr>`)}</tbody>
+</table></div></section>`;
+}
+
 export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omit<LayoutOptions, 'title' | 'nav'>, confirmError?: string): Html {
   const verb = VERB[plan.operation];
   return layout({ ...frame, title: `${verb} ${plan.connector}: preview`, nav: 'connectors' }, html`
@@ -48,6 +67,7 @@ ${plan.runId ? html` Run <a href="/runs/${encodeURIComponent(plan.runId)}">${pla
 <p class="summary" id="diff-summary">${planSummary(plan)}</p>
 ${plan.warnings.length ? html`<ul class="warnings">${plan.warnings.map((w) => html`<li>warning: ${w}</li>`)}</ul>` : ''}
 ${diffTable(plan)}
+${positionsSection(plan)}
 <section aria-labelledby="h-apply" class="apply">
 <h2 id="h-apply">Apply</h2>
 <p>The connector is stopped while its offsets change, a snapshot is stored first, ${afterText(plan)}.</p>
