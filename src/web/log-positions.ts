@@ -10,6 +10,7 @@ import { tpKey, type TopicPartition } from '../kafka/topic-partition.js';
 import { redactText } from '../http/redact.js';
 import type { HttpSender } from '../http/client.js';
 import { clusterIdentity } from '../ops/cluster-identity.js';
+import { WorkerRoot } from '../ops/worker-root.js';
 import type { ConnectorInfo } from '../ops/connect-client.js';
 import { OpsError } from '../ops/errors.js';
 
@@ -65,7 +66,7 @@ export async function readLogPositions(conn: { url: string; http: HttpSender }, 
     const overridden = Boolean(info.config['consumer.override.bootstrap.servers']?.trim()) && !access.bootstrapFromFlag;
     const read = (async () => {
       // Both at once; Kafka's failure is the one to report (this page got here through the worker).
-      const [kafka, identity] = await Promise.allSettled([opened.clusterId(), overridden ? undefined : clusterIdentity(conn.http, conn.url)]);
+      const [kafka, identity] = await Promise.allSettled([opened.clusterId(), overridden ? undefined : clusterIdentity(new WorkerRoot(conn.http, conn.url))]);
       if (kafka.status === 'rejected') throw kafka.reason;
       if (identity.status === 'rejected') throw identity.reason;
       const clusterId = kafka.value;
