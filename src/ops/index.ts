@@ -24,8 +24,8 @@ export { selectConnectors, checkSelection, type BatchSelection } from './batch-s
 export { changeOps, resumeOps, type ChangeRequest, type BatchOperation, type BatchFaceOptions } from './batch-ops.js';
 export { hasPosition, parsePosition, parseTime, planPositions, describePosition } from './positions.js';
 export type { Position, PositionFlags, PartitionFacts, PositionNote, PositionRow, PositionPlan } from './positions.js';
-export { positionTargets } from './positions-targets.js';
-export type { PositionTargets, TargetsConnection } from './positions-targets.js';
+export { positionScope, positionTargets } from './positions-targets.js';
+export type { PositionScope, PositionTargets, TargetsConnection } from './positions-targets.js';
 export { DEFAULT_LIMITS, resolveLimits, type OffsetLimits, type LimitFlags } from './limits.js';
 export { DEFAULT_VERIFY_TIMEOUT_MS, verifyTimeoutMs } from './verify-read.js';
 export type { ForwardTarget } from './forward-targets.js';

@@ -40,6 +40,32 @@ const FILE_SOURCE = 'org.apache.kafka.connect.file.FileStreamSourceConnector';
  *
  * @example const t = await positionTargets(conn, 'orders-sink', parsePosition({ toTime: '-2h' }, Date.now()), access)
  */
+/**
+ * Which positions a connector can be moved to, as positionTargets computes them: every kind for a
+ * sink and for MirrorSourceConnector (Kafka positions of the partitions it reads), only the
+ * earliest for FileStreamSource (byte 0 of its file), none for other sources (plugin offsets).
+ */
+export type PositionScope =
+  | { kind: 'sink' | 'mirror'; positions: Array<Position['kind']>; servers: string[] | undefined }
+  | { kind: 'file'; positions: Array<Position['kind']>; file: string }
+  | { kind: 'plain'; connectorClass: string };
+
+export function positionScope(info: ConnectorInfo, access: KafkaAccess): PositionScope {
+  const connectorClass = fullClass(info.config['connector.class'] ?? '');
+  const every: Array<Position['kind']> = ['earliest', 'latest', 'time', 'shift'];
+  if (info.type === 'sink') {
+    const override = info.config['consumer.override.bootstrap.servers']?.trim() || undefined;
+    return { kind: 'sink', positions: every, servers: access.bootstrapFromFlag ? access.bootstrap : override ? splitServers(override) : access.bootstrap };
+  }
+  if (connectorClass === MIRROR_SOURCE) {
+    const configured = info.config['source.cluster.bootstrap.servers']?.trim() || undefined;
+    return { kind: 'mirror', positions: every, servers: access.bootstrapFromFlag ? access.bootstrap : configured ? splitServers(configured) : access.bootstrap };
+  }
+  const file = info.config['file'];
+  if (connectorClass === FILE_SOURCE && file) return { kind: 'file', positions: ['earliest'], file };
+  return { kind: 'plain', connectorClass };
+}
+
 export async function positionTargets(conn: TargetsConnection, connector: string, position: Position, access: KafkaAccess, options: { clientId?: string } = {}): Promise<PositionTargets> {
   const info = await getConnectorInfo(conn.http, conn.url, connector);
   const connectorClass = fullClass(info.config['connector.class'] ?? '');

@@ -11,6 +11,7 @@ import { redactText } from '../http/redact.js';
 import type { HttpSender } from '../http/client.js';
 import { clusterIdentity } from '../ops/cluster-identity.js';
 import { WorkerRoot } from '../ops/worker-root.js';
+import { positionScope } from '../ops/positions-targets.js';
 import type { ConnectorInfo } from '../ops/connect-client.js';
 import { OpsError } from '../ops/errors.js';
 
@@ -35,10 +36,8 @@ export interface ShownPartition extends TopicPartition {
 
 /** The servers a sink's positions are read from, as positionTargets chooses them; undefined: none configured. */
 export function sinkServers(info: ConnectorInfo, access: KafkaAccess | undefined): string[] | undefined {
-  const override = info.config['consumer.override.bootstrap.servers']?.trim() || undefined;
-  if (access?.bootstrapFromFlag) return access.bootstrap;
-  if (override) return override.split(',').map((s) => s.trim().replace(/^[A-Za-z_]+:\/\//, '')).filter((s) => s !== '');
-  return access?.bootstrap;
+  const scope = positionScope(info, access ?? WITHOUT_SETTINGS);
+  return scope.kind === 'sink' ? scope.servers : undefined;
 }
 
 /** No Kafka settings configured: a connector's own servers (consumer override) are reached without credentials. */

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { readOffsetsInput } from '../cli/offsets-input.js';
 import type { KafkaAccess } from '../kafka/connection.js';
 import {
-  getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parsePosition, planRewind, positionTargets,
+  getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parsePosition, planRewind, positionScope, positionTargets,
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
   type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
@@ -33,15 +33,29 @@ export type WebContext = OpsContext & { kafka?: KafkaAccess };
 /** A position as the form sends it: texts are parsed by the CLI's parser, so bad input gets the CLI's message. */
 export type SinkPosition = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'time'; time: string } | { kind: 'shift'; by: string };
 
-/** Whether the change page offers positions for this connector, and why not. */
-export type PositionSupport = { offered: true; servers: string } | { offered: false; why: string };
+/**
+ * Whether the change page offers positions for this connector (which kinds, looked up where), and
+ * why not: the ops layer's positionScope, so the console offers what `rewind --to-...` can do.
+ */
+export type PositionSupport =
+  | { offered: true; kinds: Array<SinkPosition['kind']>; lookup: string }
+  | { offered: false; why: string; missing: 'kafka-access' | 'position-support' };
 
-const SOURCE_WHY = 'positions (time, earliest, latest, shift-by) are for sink connectors: a source connector\'s offsets are its plugin\'s own (file positions, row ids, ...), so no Kafka time or log position maps to them; edit the offsets or paste JSON (MirrorSourceConnector and FileStreamSource can be moved with `offsetctl rewind --to-...`)';
+const PLAIN_SOURCE_WHY = 'a source connector\'s offsets are its plugin\'s own (file positions, row ids, ...), so no Kafka time or log position maps to them (positions work for sinks, MirrorSourceConnector, and FileStreamSource to the earliest); edit the offsets or paste JSON';
 
 export function positionSupport(ctx: WebContext, info: ConnectorInfo): PositionSupport {
-  if (info.type !== 'sink') return { offered: false, why: SOURCE_WHY };
-  const servers = sinkServers(info, ctx.kafka);
-  return servers ? { offered: true, servers: servers.join(',') } : { offered: false, why: `positions need Kafka access: ${NO_KAFKA}` };
+  const scope = positionScope(info, ctx.kafka ?? WITHOUT_SETTINGS);
+  const kinds = (positions: string[]): Array<SinkPosition['kind']> => positions.filter((k): k is SinkPosition['kind'] => ['earliest', 'latest', 'time', 'shift'].includes(k));
+  switch (scope.kind) {
+    case 'plain': return { offered: false, why: PLAIN_SOURCE_WHY, missing: 'position-support' };
+    case 'file': return { offered: true, kinds: kinds(scope.positions), lookup: `position 0 of ${scope.file}: the whole file is read again` };
+    case 'sink':
+    case 'mirror':
+      if (!scope.servers) return { offered: false, why: `positions need Kafka access: ${NO_KAFKA}`, missing: 'kafka-access' };
+      return { offered: true, kinds: kinds(scope.positions), lookup: scope.kind === 'sink'
+        ? `every partition of every topic the sink consumes, looked up on Kafka at ${scope.servers.join(',')}`
+        : `every partition the MirrorMaker source copies, looked up on its source cluster at ${scope.servers.join(',')}` };
+  }
 }
 
 /**
@@ -54,7 +68,11 @@ export async function planPosition(ctx: WebContext, req: { connector: string; po
   const position = parsePosition(positionFlags(req.position), Date.now());
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const support = positionSupport(ctx, info);
-  if (!support.offered) throw new OpsError(info.type === 'sink' ? 'E_CONFIG' : 'E_USAGE', `${req.connector}: ${support.why}`, { field: info.type === 'sink' ? 'bootstrap' : 'position' });
+  if (!support.offered) {
+    const noKafka = support.missing === 'kafka-access';
+    throw new OpsError(noKafka ? 'E_CONFIG' : 'E_USAGE', `${req.connector}: ${support.why}`, { field: noKafka ? 'bootstrap' : 'position' });
+  }
+  if (!support.kinds.includes(req.position.kind)) throw new OpsError('E_USAGE', `${req.connector}: only ${support.kinds.join(', ')} can be computed for it (${support.lookup}); edit the offsets or paste JSON for another position`, { field: 'position' });
   const targets = await positionTargets(ctx, req.connector, position, ctx.kafka ?? WITHOUT_SETTINGS, { clientId: 'offsetctl-ui' });
   return planRewind(ctx, { connector: req.connector, offsets: targets.offsets, positions: targets, ...(req.resumeAfter ? { resumeAfter: req.resumeAfter } : {}) });
 }

@@ -90,6 +90,7 @@ after(async () => {
   await browser?.close();
   await ui?.stop();
   await cluster?.request('DELETE', `/connectors/${sink}`);
+  await cluster?.cleanup();
   if (bootstrap && topic) await deleteTopics(bootstrap, [topic]);
 });
 
@@ -219,4 +220,32 @@ test('a context whose broker does not answer: the connector page says so and sti
   assert.match(await page.textContent('[role=alert]') ?? '', /Kafka at 127\.0\.0\.1:1 over PLAINTEXT: cannot/);
   assert.equal(await committed(), '12,12');
   assert.equal((await cluster.status(sink)).connector.state, 'RUNNING');
+});
+
+test('a FileStreamSource is offered the one position offsetctl can compute (earliest: byte 0), previewed as the CLI plans it; other kinds are refused', { timeout: 120_000 }, async () => {
+  const source = await cluster.createSource(5);
+  const before = JSON.stringify(await cluster.offsets(source.name));
+  await page.goto(`${ui.base}/connectors/${encodeURIComponent(source.name)}/change`);
+  const kinds = await page.$$eval('form.position input[name=position]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value));
+  assert.deepEqual(kinds, ['earliest'], 'only the earliest position is offered for a file source');
+  assert.match(await page.textContent('#position-lookup') ?? '', /--to-earliest: position 0 of .*the whole file is read again/);
+  await page.click('form.position button[type=submit]');
+  assert.match(await page.textContent('h1') ?? '', /Rewind .*: preview/);
+  assert.equal(await page.textContent('#diff-summary'), '1 changed, 0 added, 0 removed, 0 unchanged.');
+  const diff = await cells('table.diff');
+  assert.equal(diff[0]?.[3], '{"position":0}', 'the target is byte 0 of the file');
+  assert.equal(await page.locator('table.position-plan').count(), 0, 'no Kafka partitions: no empty per-partition table');
+  const cli = await runCli(['rewind', source.name, '--context', 'sandbox', '--state-dir', stateDir, '--to-earliest', '--dry-run', '--output', 'json'], { env });
+  assert.equal(cli.status, 0, cli.stderr);
+  assert.deepEqual((JSON.parse(cli.stdout) as DryRun).diff, { changed: 1, added: 0, removed: 0, unchanged: 0 }, 'the CLI plans the same change');
+  await shot('16-file-source-position-preview');
+  assert.equal(JSON.stringify(await cluster.offsets(source.name)), before, 'preview must not change the offsets');
+
+  // A kind the form does not offer, sent anyway (a crafted request), is refused with the reason and changes nothing.
+  const csrf = await page.getAttribute('input[name=csrf]', 'value');
+  const refused = await page.request.post(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, { form: { csrf: csrf ?? '', mode: 'position', position: 'latest' } });
+  assert.equal(refused.status(), 400);
+  assert.match(await refused.text(), /only earliest can be computed for it/);
+  assert.equal(JSON.stringify(await cluster.offsets(source.name)), before);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
 });

@@ -158,15 +158,20 @@ test('the live view shows a polling step as waiting, not as failures, and each r
 test('positions are offered for sinks with Kafka access; log columns appear when Kafka answered, else one line says why', () => {
   const info = { name: 'orders-sink', type: 'sink' as const, state: 'RUNNING', tasks: [], config: {} };
   const offsets = [{ partition: { kafka_topic: 'orders', kafka_partition: 0 }, offset: { kafka_offset: 5 } }];
-  const without = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: false, why: 'positions need Kafka access: none configured' } }, {}));
-  const withPositions = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, servers: 'k:9092' } }, {}));
+  const without = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: false, why: 'positions need Kafka access: none configured', missing: 'kafka-access' } }, {}));
+  const withPositions = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, kinds: ['earliest', 'latest', 'time', 'shift'], lookup: 'looked up on Kafka at k:9092' } }, {}));
   assert.doesNotMatch(without, /name="position"/);
   assert.match(without, /Not offered: positions need Kafka access/);
   for (const value of ['earliest', 'latest', 'time', 'shift']) assert.match(withPositions, new RegExp(`name="position" value="${value}"`));
   assert.match(withPositions, /type="datetime-local" name="time"/);
-  const kept = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, servers: 'k:9092' }, position: { kind: 'shift', time: '', shift: '1.5<x>' } }, {}));
+  const kept = String(changePage({ info, offsets, page: 1, csrf: 'c', positions: { offered: true, kinds: ['earliest', 'latest', 'time', 'shift'], lookup: 'looked up on Kafka at k:9092' }, position: { kind: 'shift', time: '', shift: '1.5<x>' } }, {}));
   assert.match(kept, /value="shift" id="position-shift" checked/);
   assert.match(kept, /value="1\.5&lt;x&gt;"/, 'the typed shift is kept, escaped');
+  // A FileStreamSource can only go back to byte 0: the form offers that one position and names its flag.
+  const fileSource = String(changePage({ info: { ...info, type: 'source' as const }, offsets, page: 1, csrf: 'c', positions: { offered: true, kinds: ['earliest'], lookup: 'position 0 of /tmp/in.txt: the whole file is read again' } }, {}));
+  assert.match(fileSource, /name="position" value="earliest"/);
+  for (const value of ['latest', 'time', 'shift']) assert.doesNotMatch(fileSource, new RegExp(`name="position" value="${value}"`));
+  assert.match(fileSource, /rewind orders-sink --to-earliest<\/code>: position 0 of \/tmp\/in\.txt/);
 
   const plain = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [] }, {}));
   const noKafka = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [], log: { status: 'unavailable', reason: 'no Kafka bootstrap servers are configured' } }, {}));

@@ -74,7 +74,7 @@ ${resumeChoice(view, 'json')}
 </form>
 </section>
 </div>
-${view.positions.offered ? positionForm(view, base, view.positions.servers) : html`<section aria-labelledby="h-position">
+${view.positions.offered ? positionForm(view, base, view.positions) : html`<section aria-labelledby="h-position">
 <h2 id="h-position">Move to a position</h2>
 <p class="muted" id="position-why">Not offered: ${view.positions.why}.</p></section>`}
 <section aria-labelledby="h-reset">
@@ -98,21 +98,23 @@ ${opt('auto', `put it back to ${view.info.state} (default)`)}${opt('always', 're
 </select></p>`;
 }
 
-function positionForm(view: ChangeView, base: string, servers: string): Html {
+function positionForm(view: ChangeView, base: string, support: { kinds: string[]; lookup: string }): Html {
+  const offered = (kind: string): boolean => support.kinds.includes(kind);
   const chosen = view.position?.kind ?? 'earliest';
   const radio = (value: string): Html => html`<input type="radio" name="position" value="${value}" id="position-${value}"${value === chosen ? raw(' checked') : ''}>`;
+  const flag = support.kinds.length === 1 ? `--to-${support.kinds[0]}` : '--to-...';
   return html`<section aria-labelledby="h-position">
 <h2 id="h-position">Move to a position</h2>
 <form method="post" action="${base}/preview" class="position">
 ${csrfField(view.csrf)}<input type="hidden" name="mode" value="position">
-<p class="muted">Like <code>offsetctl rewind ${view.info.name} --to-...</code>: every partition of every topic the sink consumes, looked up on Kafka at <code>${servers}</code>.</p>
+<p class="muted" id="position-lookup">Like <code>offsetctl rewind ${view.info.name} ${flag}</code>: ${support.lookup}.</p>
 <fieldset><legend>Move every partition to</legend>
-<p>${radio('earliest')} <label for="position-earliest">earliest: the start of the log (replay everything kept)</label></p>
-<p>${radio('latest')} <label for="position-latest">latest: the end of the log (skip everything unread)</label></p>
-<p>${radio('time')} <label for="position-time">the first record at or after</label>
-<input type="datetime-local" name="time" id="position-time-value" step="1" value="${view.position?.time ?? ''}" aria-label="time (UTC)"> <span class="muted">UTC</span></p>
-<p>${radio('shift')} <label for="position-shift">shift by</label>
-<input name="shift" id="position-shift-value" inputmode="numeric" class="num" autocomplete="off" value="${view.position?.shift ?? ''}" aria-label="records to shift by (negative replays, positive skips)"> records <span class="muted">(−5000 replays, +100 skips)</span></p>
+${offered('earliest') ? html`<p>${radio('earliest')} <label for="position-earliest">earliest: the start of the log (replay everything kept)</label></p>` : ''}
+${offered('latest') ? html`<p>${radio('latest')} <label for="position-latest">latest: the end of the log (skip everything unread)</label></p>` : ''}
+${offered('time') ? html`<p>${radio('time')} <label for="position-time">the first record at or after</label>
+<input type="datetime-local" name="time" id="position-time-value" step="1" value="${view.position?.time ?? ''}" aria-label="time (UTC)"> <span class="muted">UTC</span></p>` : ''}
+${offered('shift') ? html`<p>${radio('shift')} <label for="position-shift">shift by</label>
+<input name="shift" id="position-shift-value" inputmode="numeric" class="num" autocomplete="off" value="${view.position?.shift ?? ''}" aria-label="records to shift by (negative replays, positive skips)"> records <span class="muted">(−5000 replays, +100 skips)</span></p>` : ''}
 </fieldset>
 ${resumeChoice(view, 'position')}
 <button type="submit" class="primary">Preview</button>

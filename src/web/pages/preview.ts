@@ -51,11 +51,11 @@ export function positionsSection(plan: Plan): Html | '' {
 ${plan.positions.notes.length ? html`<ul class="plain muted">${plan.positions.notes.map((n) => html`<li>${n}</li>`)}</ul>` : ''}
 ${plan.positions.kafka ? html`<p class="muted">Looked up on Kafka <code>${plan.positions.kafka.servers}</code>, cluster <code>${plan.positions.kafka.clusterId}</code>.</p>` : ''}
 <p id="positions-summary">${t.summary}</p>
-<div class="scroll"><table class="data position-plan">
+${t.rows.length === 0 ? '' : html`<div class="scroll"><table class="data position-plan">
 <caption class="visually-hidden">Target per partition</caption>
 <thead><tr>${t.header.map((h, i) => html`<th scope="col"${t.align[i] === 'right' ? raw(' class="num"') : ''}>${h.toLowerCase().replace(/^./, (c) => c.toUpperCase())}</th>`)}</tr></thead>
 <tbody>${t.rows.map((row) => html`<tr>${row.map((cell, i) => html`<td${t.align[i] === 'right' ? raw(' class="num"') : ''}>${cell}</td>`)}</tr>`)}</tbody>
-</table></div></section>`;
+</table></div>`}</section>`;
 }
 
 export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omit<LayoutOptions, 'title' | 'nav'>, confirmError?: string): Html {
