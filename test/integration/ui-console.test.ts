@@ -280,9 +280,8 @@ test('an interrupted run (its CLI process killed) is resumed from the run page',
 test('reset from the change page: every offset removed (− in the diff), and the source reads its file again', { timeout: 180_000 }, async () => {
   const before = (await rest.offsets(pipeline.source)).offsets.length;
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(pipeline.source)}/change`);
-  // A source is not offered positions, and the page says why.
-  assert.equal(await page.locator('input[name=position]').count(), 0);
-  assert.match(await page.textContent('#position-why') ?? '', /Not offered: positions \(time, earliest, latest, shift-by\) are for sink connectors/);
+  // A FileStreamSource is offered the one position offsetctl can compute for it: earliest (byte 0).
+  assert.deepEqual(await page.$$eval('input[name=position]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value)), ['earliest']);
   await page.click('button:text-is("Preview reset")');
   assert.equal(await page.textContent('#diff-summary'), `0 changed, 0 added, ${before} removed, 0 unchanged.`);
   const marks = await page.$$eval('table.diff tbody td.mark span[aria-hidden]', (spans) => spans.map((s) => s.textContent));

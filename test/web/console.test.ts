@@ -14,7 +14,7 @@ import { liveView } from '../../src/web/jobs.js';
 import { changePage } from '../../src/web/pages/change.js';
 import { connectorPage, shownSinkPartitions } from '../../src/web/pages/connector.js';
 import { positionOf } from '../../src/web/forms.js';
-import { positionFlags } from '../../src/web/ops-bridge.js';
+import { positionFlags, positionSupport, type WebContext } from '../../src/web/ops-bridge.js';
 import { readLogPositions } from '../../src/web/log-positions.js';
 import { resolveKafkaAccess } from '../../src/cli/kafka-settings.js';
 import { connectorsTable } from '../../src/web/pages/connectors.js';
@@ -227,4 +227,27 @@ test('the offsets table is paged: 100 rows a page, whatever the partition count'
   const first = String(connectorPage({ info, offsets, page: 1, runs: [], snapshots: [] }, {}));
   assert.equal(first.match(/<tr><td>t<\/td>/g)?.length, 100);
   assert.match(first, /href="\/connectors\/big-sink\?page=2" rel="next"/);
+});
+
+test('positions offered per connector kind, as `rewind --to-...` accepts them: sink and MirrorMaker every kind with Kafka, FileStreamSource earliest, other sources none', () => {
+  const access = resolveKafkaAccess({}, { bootstrap: 'k:9092' }, {});
+  const ctx = { url: 'http://w:8083', kafka: access } as unknown as WebContext;
+  const bare = { url: 'http://w:8083' } as unknown as WebContext;
+  const info = (type: 'sink' | 'source', config: Record<string, string>) => ({ name: 'c', type, state: 'RUNNING', tasks: [], config });
+  const sink = positionSupport(ctx, info('sink', { 'connector.class': 'FileStreamSink' }));
+  assert.deepEqual(sink.offered && sink.kinds, ['earliest', 'latest', 'time', 'shift']);
+  assert.match(sink.offered ? sink.lookup : '', /topic the sink consumes, looked up on Kafka at k:9092/);
+  const override = positionSupport(bare, info('sink', { 'consumer.override.bootstrap.servers': 'SASL_SSL://o:9093' }));
+  assert.match(override.offered ? override.lookup : '', /at o:9093/, "a sink's own servers are used without a context bootstrap");
+  const noKafka = positionSupport(bare, info('sink', {}));
+  assert.deepEqual(noKafka.offered ? 'offered' : noKafka.missing, 'kafka-access');
+  const mirror = positionSupport(bare, info('source', { 'connector.class': 'org.apache.kafka.connect.mirror.MirrorSourceConnector', 'source.cluster.bootstrap.servers': 'up:9092' }));
+  assert.deepEqual(mirror.offered && mirror.kinds, ['earliest', 'latest', 'time', 'shift']);
+  assert.match(mirror.offered ? mirror.lookup : '', /source cluster at up:9092/);
+  const file = positionSupport(ctx, info('source', { 'connector.class': 'FileStreamSource', file: '/data/in.txt' }));
+  assert.deepEqual(file.offered && file.kinds, ['earliest']);
+  const plain = positionSupport(ctx, info('source', { 'connector.class': 'io.debezium.connector.postgresql.PostgresConnector' }));
+  assert.equal(plain.offered, false);
+  assert.match(plain.offered ? '' : plain.why, /offsets are its plugin's own/);
+  assert.equal(plain.offered ? '' : plain.missing, 'position-support');
 });
