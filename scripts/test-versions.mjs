@@ -7,6 +7,8 @@
 //   --ci-leg               what .ci/run's `versions` job runs: the CI matrix without the default
 //                          release (4.4.0), which the main integration suite already runs on
 //   --versions a,b         these versions
+//   --worker-faults V      after V's tests, the worker-death cases (test/integration/faults-workers,
+//                          they kill and restart V's workers) on the same sandbox
 //   OFFSETCTL_VERSIONS_DIR parent of the per-version sandbox folders (default ~/.cache/offsetctl/versions);
 //                          jars stay there, so each version is downloaded once
 //   OFFSETCTL_VERSIONS_CONCURRENCY  test files run at once against one sandbox (default 3; each
@@ -46,6 +48,12 @@ const ciLeg = argv.includes('--ci-leg');
 const versions = listed >= 0 ? String(argv[listed + 1] ?? '').split(',').filter(Boolean)
   : ciLeg ? CI_KAFKA_VERSIONS.filter((v) => v !== DEFAULT_KAFKA_VERSION)
     : argv.includes('--ci') ? [...CI_KAFKA_VERSIONS] : [...ALL_KAFKA_VERSIONS];
+const faultsAt = argv.includes('--worker-faults') ? String(argv[argv.indexOf('--worker-faults') + 1] ?? '') : undefined;
+if (faultsAt !== undefined && !versions.includes(faultsAt)) {
+  console.log(`--worker-faults ${faultsAt}: not one of the versions run (${versions.join(', ')})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
 const concurrency = Math.max(1, Number(process.env.OFFSETCTL_VERSIONS_CONCURRENCY) || 3);
 const parent = process.env.OFFSETCTL_VERSIONS_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'offsetctl', 'versions');
 const tapDir = mkdtempSync(join(tmpdir(), 'offsetctl-versions-'));
@@ -80,10 +88,10 @@ async function up(version) {
   return { status, ms: Date.now() - started };
 }
 
-async function tests(version) {
+async function tests(version, files = FILES, env = envFor(version), name = version) {
   const started = Date.now();
-  const tap = join(tapDir, `${version}.tap`);
-  await run(version, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...FILES], envFor(version));
+  const tap = join(tapDir, `${name}.tap`);
+  await run(version, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], env);
   let text = '';
   try { text = readFileSync(tap, 'utf8'); } catch { /* counted as a failure */ }
   const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
@@ -109,8 +117,15 @@ for (const [i, version] of versions.entries()) {
   const result = await tests(version);
   passed += result.pass;
   failed += result.fail;
-  await down(version);
   rows.push({ version, up: seconds(started.ms), tests: seconds(result.ms), pass: result.pass, fail: result.fail, note: '' });
+  if (version === faultsAt) {
+    // The sandbox is this script's own, so its workers may be killed (the tests restart them).
+    const faults = await tests(version, [join(root, 'dist', 'test', 'integration', 'faults-workers.test.js')], { ...envFor(version), OFFSETCTL_FAULTS_WORKERS: '1' }, `${version}-faults-workers`);
+    passed += faults.pass;
+    failed += faults.fail;
+    rows.push({ version: `${version} worker deaths`, up: 0, tests: seconds(faults.ms), pass: faults.pass, fail: faults.fail, note: '' });
+  }
+  await down(version);
 }
 
 console.log(`\n| Kafka | sandbox up | tests (${concurrency} files at a time) | passed | failed |\n|---|---|---|---|---|`);
