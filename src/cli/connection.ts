@@ -10,6 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
 import type { FailoverClient } from '../http/failover.js';
+import type { ForwardRetryClient } from '../http/forward-retry.js';
 import { registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
@@ -32,7 +33,7 @@ export interface Connection {
   url: string;
   /** Every worker URL given (`--url w1,w2`); requests fail over from one to the next on connection errors. */
   urls: string[];
-  http: HttpClient | FailoverClient;
+  http: HttpClient | FailoverClient | ForwardRetryClient;
   contextName?: string;
   /** The context whose credentials apply (see above); its Kafka fields feed kafka-settings.ts. */
   context?: ConnectionContext;
@@ -116,9 +117,12 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const timeoutMs = parseTimeout(opts.timeout);
   const { HttpClient } = await import('../http/client.js');
   const client = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-  const http = urls.length > 1
+  const reachable = urls.length > 1
     ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;
+  // A worker answering 500 because the leader it forwards to died: asked again once the group has
+  // a new leader (a PATCH/DELETE of offsets only after reading back that it did not apply).
+  const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => process.stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
   return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, output };
 }

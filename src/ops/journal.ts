@@ -159,10 +159,14 @@ function summarize(event: RunEvent): Record<string, unknown> {
   }
 }
 
-/** Which worker answered, when the connection has several (src/http/failover.ts sets the header). */
-function workerOf(headers: Record<string, string | string[]>): { worker?: string } {
+/**
+ * Which worker answered, when the connection has several (src/http/failover.ts sets the header),
+ * and what was retried before this answer (src/http/forward-retry.ts).
+ */
+function workerOf(headers: Record<string, string | string[]>): { worker?: string; retries?: string } {
   const worker = headers['x-offsetctl-worker'];
-  return typeof worker === 'string' ? { worker } : {};
+  const retries = headers['x-offsetctl-retries'];
+  return { ...(typeof worker === 'string' ? { worker } : {}), ...(typeof retries === 'string' ? { retries } : {}) };
 }
 
 function summarizeInputs(inputs: Record<string, unknown>): Record<string, unknown> {

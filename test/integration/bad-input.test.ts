@@ -89,3 +89,103 @@ test('bad input — a workflow document of 10 000 steps is validated or refused 
   assert.ok(r.status === 0 || r.status === 2, `exit ${r.status}: ${r.stderr.slice(0, 500)}`);
   assert.doesNotMatch(r.stderr, /^\s+at .+:\d+:\d+\)?$/m);
 });
+
+// Workflow documents that would change the cluster if they ran: a step that stops the sandbox's
+// connector. Each is refused before any request (exit 2, the connector still RUNNING with its
+// offsets), in bounded time and memory (a 512 MB heap: more would crash the CLI, not exit 2);
+// the OpenAPI description and inputs are files of the test's own.
+const stopApi = (parameters: Record<string, unknown>, first = '#/components/parameters/p0') => JSON.stringify({
+  openapi: '3.0.3', info: { title: 'connect', version: '1' },
+  paths: { '/connectors/{connector}/stop': { put: { operationId: 'stopConnector', parameters: [{ $ref: first }], responses: { 202: { description: 'stopped' } } } } },
+  components: { parameters },
+});
+const connectorParam = { name: 'connector', in: 'path', required: true, schema: { type: 'string' } };
+const stopWorkflow = (api: string, extra: { inputs?: unknown; components?: unknown } = {}) => JSON.stringify({
+  arazzo: '1.0.1', info: { title: 'stop', version: '1' },
+  sourceDescriptions: [{ name: 'connect', url: `./${api}`, type: 'openapi' }],
+  workflows: [{ workflowId: 'stop', inputs: extra.inputs ?? { type: 'object', properties: { connectorName: { type: 'string' } } },
+    steps: [{ stepId: 'stop', operationId: 'stopConnector', parameters: [{ name: 'connector', in: 'path', value: '$inputs.connectorName' }], successCriteria: [{ condition: '$statusCode == 202' }] }] }],
+  ...(extra.components ? { components: extra.components } : {}),
+});
+const chained = (n: number, prefix: string, at: string, end: unknown) => {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) out[`${prefix}${i}`] = { $ref: `${at}/${prefix}${i + 1}` };
+  out[`${prefix}${n}`] = end;
+  return out;
+};
+
+interface DocRow { name: string; setup: () => { doc: string; args?: string[] }; message: RegExp }
+const docRows: DocRow[] = [
+  {
+    name: 'OpenAPI description: 10 000 chained $refs ending nowhere',
+    setup: () => {
+      file('chain-api.json', stopApi(chained(10_000, 'p', '#/components/parameters', { $ref: '#/components/parameters/missing' })));
+      return { doc: file('chain.arazzo.json', stopWorkflow('chain-api.json')) };
+    },
+    message: /\$ref "#\/components\/parameters\/missing" points at nothing; fix the description/,
+  },
+  {
+    name: 'OpenAPI description: a $ref cycle',
+    setup: () => {
+      file('cycle-api.json', stopApi({ a: { $ref: '#/components/parameters/b' }, b: { $ref: '#/components/parameters/a' } }, '#/components/parameters/a'));
+      return { doc: file('cycle.arazzo.json', stopWorkflow('cycle-api.json')) };
+    },
+    message: /refers to itself in a loop; fix the description/,
+  },
+  {
+    name: 'inputs schema: 10 000 chained $refs',
+    setup: () => {
+      file('ok-api.json', stopApi({ p0: connectorParam }));
+      return { doc: file('inputs-chain.arazzo.json', stopWorkflow('ok-api.json', { inputs: { $ref: '#/components/inputs/d0' }, components: { inputs: chained(10_000, 'd', '#/components/inputs', { type: 'object', properties: { connectorName: { type: 'string' } } }) } })) };
+    },
+    message: /starts a chain of more than 64 schemas that only refer to the next one; point it at the schema itself/,
+  },
+  {
+    name: 'inputs schema: a $ref cycle',
+    setup: () => {
+      file('ok-api.json', stopApi({ p0: connectorParam }));
+      return { doc: file('inputs-cycle.arazzo.json', stopWorkflow('ok-api.json', { inputs: { $ref: '#/components/inputs/a' }, components: { inputs: { a: { $ref: '#/components/inputs/b' }, b: { $ref: '#/components/inputs/a' } } } })) };
+    },
+    message: /refers to itself in a loop \(#\/components\/inputs\/a → #\/components\/inputs\/b → #\/components\/inputs\/a\)/,
+  },
+  {
+    name: 'inputs file of 50 MB (one input of the wrong type)',
+    setup: () => {
+      file('ok-api.json', stopApi({ p0: connectorParam }));
+      const inputs = file('huge-inputs.json', `{"connectorName": 7, "notes": "${'x'.repeat(50 * 1024 * 1024)}"}`);
+      // The file alone names the inputs (an --input would win over it).
+      return { doc: file('ok.arazzo.json', stopWorkflow('ok-api.json')), args: ['--inputs', inputs] };
+    },
+    message: /input "connectorName": must be string/,
+  },
+  {
+    name: '10 000 steps, one of them naming an operation that does not exist',
+    setup: () => {
+      file('ok-api.json', stopApi({ p0: connectorParam }));
+      const doc = JSON.parse(stopWorkflow('ok-api.json')) as { workflows: Array<{ steps: unknown[] }> };
+      const step = doc.workflows[0]!.steps[0] as Record<string, unknown>;
+      doc.workflows[0]!.steps = [...Array.from({ length: 9_999 }, (_v, i) => ({ ...step, stepId: `stop${i}` })), { ...step, stepId: 'last', operationId: 'noSuchOperation' }];
+      return { doc: file('steps.arazzo.json', JSON.stringify(doc)) };
+    },
+    message: /noSuchOperation/,
+  },
+];
+
+for (const row of docRows) {
+  test(`bad input — workflow document, ${row.name}: exit 2, a message, bounded, the cluster unchanged`, { timeout: 120_000 }, async (t) => {
+    const before = sortedOffsets(await cluster.offsets(source.name));
+    const { doc, args = [] } = row.setup();
+    const started = Date.now();
+    const inputs = args.includes('--inputs') ? [] : ['--input', `connectorName=${source.name}`];
+    const r = await runCli(['workflow', 'run', doc, '--server', cluster.url, ...inputs, ...args, '--state-dir', tempDir('offsetctl-badinput-state-')], { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    const ms = Date.now() - started;
+    t.diagnostic(`exit ${r.status} in ${ms} ms: ${r.stderr.trim().split('\n')[0]?.slice(0, 300)}`);
+    assert.equal(r.status, 2, `${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
+    assert.match(r.stderr, row.message);
+    assert.doesNotMatch(r.stderr, /^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');
+    assert.doesNotMatch(r.stderr, /Maximum call stack/, 'no stack overflow');
+    assert.ok(ms < 60_000, `answered in ${ms} ms`);
+    assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), before, 'offsets unchanged');
+    assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'the stop step never ran');
+  });
+}

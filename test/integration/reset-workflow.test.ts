@@ -23,7 +23,10 @@ for (const wf of resetCases) {
     const run = await runWorkflowCli({ file: wf.file, sources: wf.sources, server: connect[0] ?? '', inputs: { connectorName: pipeline.source } });
     assert.equal(run.result.status, 'passed', `the workflow failed:\n${describeRun(run)}`);
     assert.deepEqual(run.result.outputs['offsetsBeforeReset'], before.offsets, 'offsetsBeforeReset must equal what GET /offsets returned before');
-    assert.deepEqual(run.result.outputs['offsetsAfterReset'], [], 'offsets read back after the reset must be empty');
+    // Connect may list a reset partition with "offset": null (its tombstone) instead of leaving it
+    // out (seen on 3.6.2 and 4.4.0 under load); the workflows count both as cleared.
+    const after = run.result.outputs['offsetsAfterReset'] as Array<{ offset: unknown }>;
+    assert.deepEqual(after.filter((o) => o.offset !== null), [], 'offsets read back after the reset must be empty (or null)');
 
     await rest.waitForRunning(pipeline.source);
     assert.deepEqual(await waitForLines(pipeline.outputFile, lines.length * 2), [...lines, ...lines], 'the file is read again from the start');

@@ -1,5 +1,5 @@
 // Planted secrets (a Basic password, a bearer token, a private key's content, a password inside a
-// URL) never appear in stdout, stderr, JSON output, the journal, snapshots or any other file of the
+// URL, a Kafka SASL password) never appear in stdout, stderr, JSON output, the journal, snapshots or any other file of the
 // state folder: every artefact of the runs is grepped for them. TLS is verified by default and
 // `--insecure` warns every time. docs/reliability.md, "Secrets".
 import { after, before, test } from 'node:test';
@@ -9,24 +9,30 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, tempDir } from '../support/connect.js';
 import { FaultProxy } from '../support/proxy.js';
+import { startSecondBroker, type SecondBroker } from '../support/positions-kafka.js';
 
 const PASSWORD = 'pw-Planted-7f3a91c2';
 const TOKEN = 'tok-Planted-d81b55e0';
 const KEY_BODY = 'MIIPlantedKeyMaterial0123456789abcdefXYZ';
 const URL_PASSWORD = 'urlpw-Planted-55aa';
-const SECRETS = [PASSWORD, TOKEN, KEY_BODY, URL_PASSWORD];
+const SASL_PASSWORD = 'saslpw-Planted-c0ffee42';
+const SECRETS = [PASSWORD, TOKEN, KEY_BODY, URL_PASSWORD, SASL_PASSWORD];
 // What a careless encoder would leak: Basic's base64 of user:password.
 const ENCODED = [Buffer.from(`ops:${PASSWORD}`).toString('base64')];
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string };
+let saslBroker: SecondBroker | undefined;
 const outputs: string[] = [];
 
 before(async () => {
   cluster = await connectFixture();
   source = await cluster.createSource(3);
 });
-after(async () => cluster?.cleanup());
+after(async () => {
+  await cluster?.cleanup();
+  await saslBroker?.stop();
+});
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -102,4 +108,44 @@ test('TLS is verified by default; --insecure warns on every command', async () =
     assert.match(r.stderr, /warning: TLS certificates are not verified \(--insecure\)/);
     JSON.parse(r.stdout);
   }
+});
+
+test('a Kafka SASL password (a context\'s, then flags\' password file) is in no output, report, config or stored file', { timeout: 240_000 }, async () => {
+  // A real SASL_PLAINTEXT listener: a second single-node cluster from the sandbox's jars.
+  saslBroker = await startSecondBroker({ sasl: { admin: 'admin-secret', ops: SASL_PASSWORD } });
+  const state = tempDir('offsetctl-secrets-sasl-');
+  const config = join(state, '..', `${state.split('/').at(-1)}-config.yaml`);
+  const reports = tempDir('offsetctl-reports-sasl-');
+  const passwordFile = join(tempDir('offsetctl-secret-files-'), 'kafka-password');
+  writeFileSync(passwordFile, `${SASL_PASSWORD}\n`);
+  const env = { OFFSETCTL_CONFIG: config, PLANTED_SASL_PW: SASL_PASSWORD };
+  const sink = await cluster.createSink(`${source.name}-topic`);
+  const seen: string[] = [];
+  const keep = <T extends { stdout: string; stderr: string }>(r: T): T => { seen.push(r.stdout, r.stderr); return r; };
+
+  const set = keep(await runCli(['config', 'set-context', 'sasl', '--url', cluster.url, '--bootstrap', saslBroker.bootstrap, '--kafka-sasl-mechanism', 'SCRAM-SHA-512', '--kafka-sasl-user', 'ops', '--kafka-password-env', 'PLANTED_SASL_PW'], { env }));
+  assert.equal(set.status, 0, set.stderr);
+  for (const args of [['config', 'get-contexts', '--output', 'json'], ['config', 'get-contexts']]) keep(await runCli(args, { env }));
+  // The positions commands read the cluster id over SASL; it is another cluster than the
+  // worker's, so each is refused (exit 2) after authenticating, in text, JSON and JUnit.
+  for (const output of ['text', 'json']) {
+    const r = keep(await runCli(['rewind', sink.name, '--to-earliest', '--yes', '--state-dir', state, '--output', output], { env }));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr + r.stdout, /as ops \(SCRAM-SHA-512\) is cluster/, 'authenticated with the planted password');
+  }
+  const flags = keep(await runCli(['reset', sink.name, '--to-latest', '--yes', '--url', cluster.url, '--bootstrap', saslBroker.bootstrap, '--kafka-sasl-mechanism', 'PLAIN', '--kafka-sasl-user', 'ops', '--kafka-password-file', passwordFile, '--state-dir', state], { env: { OFFSETCTL_CONFIG: join(state, 'none.yaml') } }));
+  assert.equal(flags.status, 2, flags.stderr);
+  const wrong = keep(await runCli(['rewind', sink.name, '--to-earliest', '--dry-run', '--state-dir', state], { env: { ...env, PLANTED_SASL_PW: `${SASL_PASSWORD}-wrong` } }));
+  assert.equal(wrong.status, 2);
+  assert.match(wrong.stderr, /SASL authentication failed/);
+  // A workflow run with the Kafka SASL flags loaded, its JUnit report kept as a file.
+  const junit = keep(await runCli(['workflow', 'run', 'workflows/rewind-connector-offsets.arazzo.yaml', '--server', cluster.url, '--input', 'connectorName=no-such-connector-sasl', '--input', 'offsets=[]', '--kafka-security-protocol', 'SASL_PLAINTEXT', '--kafka-sasl-mechanism', 'SCRAM-SHA-256', '--kafka-sasl-user', 'ops', '--kafka-password-env', 'PLANTED_SASL_PW', '--state-dir', state, '--output', 'junit'], { env }));
+  assert.match(junit.stdout, /<testsuite/);
+  writeFileSync(join(reports, 'report.xml'), junit.stdout);
+  for (const args of [['runs'], ['snapshots']]) for (const output of ['json', 'text']) keep(await runCli([...args, '--state-dir', state, '--output', output], { env }));
+
+  seen.forEach((text, i) => assert.ok(!text.includes(SASL_PASSWORD), `output #${i} contains the SASL password`));
+  const stored = [config, ...filesUnder(state), ...filesUnder(reports)];
+  for (const file of stored) assert.ok(!readFileSync(file).toString('latin1').includes(SASL_PASSWORD), `${file} contains the SASL password`);
+  assert.ok(readFileSync(config, 'utf8').includes('PLANTED_SASL_PW'), 'the context stores where the password is, not the password');
 });

@@ -199,10 +199,36 @@ function checkSchemaRefs(index: _DocumentIndex, schema: unknown, p: string, r: _
     const ref = node['$ref'];
     if (typeof ref === 'string' && ref.startsWith('#/') && resolveLocal(index.root, ref) === undefined) {
       r.error('unknown-component', `${np}/$ref`, `$ref "${ref}" points at nothing in this document; define it (e.g. under components.inputs) or fix the pointer`);
+    } else if (typeof ref === 'string' && ref.startsWith('#/')) {
+      const chain = refChainProblem(index.root, ref);
+      if (chain) r.error('ref-chain', `${np}/$ref`, chain);
     }
     for (const [k, v] of Object.entries(node)) if (k !== '$ref') visit(v, `${np}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1);
   };
   visit(schema, p, 0);
+}
+
+/** Longest chain of schemas that are only a `$ref` to the next one (ajv compiles each on the stack). */
+const MAX_REF_CHAIN = 64;
+
+/**
+ * Follows schemas that consist of a `$ref` alone: a loop of them describes no value at all, and a
+ * very long chain overflows the schema compiler's stack. Both are refused here, by name.
+ */
+function refChainProblem(root: JsonObject, first: string): string | undefined {
+  const seen: string[] = [];
+  for (let ref: string | undefined = first; ref !== undefined;) {
+    if (seen.includes(ref)) {
+      const loop = [...seen.slice(seen.indexOf(ref)), ref];
+      return `$ref "${first}" refers to itself in a loop (${loop.length > 6 ? `${loop.slice(0, 3).join(' → ')} → … → ${ref}` : loop.join(' → ')}); point one of them at a real schema`;
+    }
+    if (seen.length >= MAX_REF_CHAIN) return `$ref "${first}" starts a chain of more than ${MAX_REF_CHAIN} schemas that only refer to the next one; point it at the schema itself`;
+    seen.push(ref);
+    const target = resolveLocal(root, ref);
+    const next = isObject(target) ? target['$ref'] : undefined;
+    ref = typeof next === 'string' && next.startsWith('#/') ? next : undefined;
+  }
+  return undefined;
 }
 
 function resolveLocal(root: JsonObject, ref: string): unknown {

@@ -79,7 +79,9 @@ function compileSchema(root: Record<string, unknown>, workflow: string): Validat
     if (!isPlainSchema(root) && !(ajv.validateSchema(root) as boolean)) throw new Error(`schema is invalid: ${ajv.errorsText(ajv.errors)}`);
     return ajv.compile(root);
   } catch (err) {
-    throw new ArazzoError('E_DOCUMENT_INVALID', `${workflow}: the inputs schema does not compile: ${(err as Error).message}`);
+    // A stack overflow here is a schema nested or chained too deeply ($refs): say so, not V8's words.
+    const why = err instanceof RangeError ? 'it nests or chains $refs too deeply; flatten it' : (err as Error).message;
+    throw new ArazzoError('E_DOCUMENT_INVALID', `${workflow}: the inputs schema does not compile: ${why}`);
   }
 }
 

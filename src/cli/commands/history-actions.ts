@@ -140,13 +140,13 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
 }
 
 function eventText(detail: Record<string, unknown>): string {
-  const d = detail as { method?: string; url?: string; worker?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
+  const d = detail as { method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
   if (d.method) return `${d.method} ${d.url}`;
   if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${d.condition}`;
   if (d.action) return `${d.action.type} (${d.action.name})`;
   if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
   if (d.attempt !== undefined) return `attempt ${d.attempt}`;
-  return d.status === undefined ? '' : `${String(d.status)}${d.worker ? ` from ${d.worker}` : ''}`;
+  return d.status === undefined ? '' : `${String(d.status)}${d.worker ? ` from ${d.worker}` : ''}${d.retries ? ` (after: ${d.retries})` : ''}`;
 }
 
 function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
