@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { HttpRequest, HttpResponse, HttpSender } from '../http/client.js';
 import { HttpClient } from '../http/client.js';
-import { listConnectors } from './connect-client.js';
+import { getSettledConnectorInfo, listConnectors } from './connect-client.js';
 import { OpsError } from './errors.js';
 
 /**
@@ -56,4 +56,51 @@ test('a cluster that refuses the connection is E_UNREACHABLE (a refusal: nothing
   } finally {
     await http.close();
   }
+});
+
+/** Answers by path; each path's answers are used in order and the last one repeats. */
+function byPath(answers: Record<string, Array<{ status: number; body: unknown }>>): HttpSender & { sent: string[] } {
+  const sent: string[] = [];
+  return {
+    sent,
+    send(req: HttpRequest): Promise<HttpResponse> {
+      const path = new URL(req.url).pathname;
+      sent.push(path);
+      const list = answers[path];
+      if (!list || list.length === 0) throw new Error(`no answer for ${path}`);
+      const next = list.length > 1 ? list.shift()! : list[0]!;
+      return Promise.resolve({ status: next.status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(next.body)), durationMs: 1 });
+    },
+  };
+}
+
+const status = (state: string) => ({ status: 200, body: { name: 'c', type: 'sink', connector: { state, worker_id: 'w1' }, tasks: [] } });
+
+test('a plan reads a connector caught mid-rebalance (UNASSIGNED, RESTARTING) again until its state settles', async () => {
+  const http = byPath({
+    '/connectors/c': [{ status: 200, body: { name: 'c', type: 'sink', config: {} } }],
+    '/connectors/c/status': [status('UNASSIGNED'), status('RESTARTING'), status('RUNNING')],
+  });
+  const info = await getSettledConnectorInfo(http, 'http://connect:8083', 'c');
+  assert.equal(info.state, 'RUNNING', 'RUNNING is what gets restored afterwards, not STOPPED');
+  assert.equal(http.sent.filter((p) => p.endsWith('/status')).length, 3);
+});
+
+test('a connector that stays UNASSIGNED is planned as such once the settle time is up', async () => {
+  const http = byPath({
+    '/connectors/c': [{ status: 200, body: { name: 'c', type: 'sink', config: {} } }],
+    '/connectors/c/status': [status('UNASSIGNED')],
+  });
+  const info = await getSettledConnectorInfo(http, 'http://connect:8083', 'c', 350);
+  assert.equal(info.state, 'UNASSIGNED');
+  assert.ok(http.sent.filter((p) => p.endsWith('/status')).length >= 2, 'read again at least once');
+});
+
+test('a settled state is read once', async () => {
+  const http = byPath({
+    '/connectors/c': [{ status: 200, body: { name: 'c', type: 'sink', config: {} } }],
+    '/connectors/c/status': [status('PAUSED')],
+  });
+  assert.equal((await getSettledConnectorInfo(http, 'http://connect:8083', 'c')).state, 'PAUSED');
+  assert.equal(http.sent.length, 2);
 });

@@ -53,6 +53,28 @@ async function readConnectorInfo(http: HttpSender, url: string, name: string): P
   return { name, type: body.type, state: s.connector?.state ?? 'UNASSIGNED', tasks: toTasks(s.tasks), config: body.config ?? {} };
 }
 
+/**
+ * States Connect shows for a moment while a connector is (re)assigned in a rebalance or restarted.
+ * A plan that recorded one of them as "the state before" would leave a running connector STOPPED
+ * afterwards (only RUNNING and PAUSED are restored), so plans wait for a settled state first.
+ */
+const PASSING_STATES = new Set(['UNASSIGNED', 'RESTARTING']);
+
+/**
+ * getConnectorInfo, re-read with back-off (100 ms doubling to 1 s) while the connector's state is
+ * UNASSIGNED or RESTARTING, for at most `settleMs`; then whatever Connect says is returned (a
+ * connector that stays unassigned is planned as such, and the run says where it leaves it).
+ */
+export async function getSettledConnectorInfo(http: HttpSender, url: string, name: string, settleMs = 10_000): Promise<ConnectorInfo> {
+  const deadline = Date.now() + settleMs;
+  let info = await getConnectorInfo(http, url, name);
+  for (let pause = 100; PASSING_STATES.has(info.state) && Date.now() + pause <= deadline; pause = Math.min(pause * 2, 1_000)) {
+    await sleep(pause);
+    info = await getConnectorInfo(http, url, name);
+  }
+  return info;
+}
+
 /** Exactly what GET /connectors/{c}/offsets returns: `{"offsets": [...]}`. */
 export async function getOffsets(http: HttpSender, url: string, name: string): Promise<ConnectorOffsets> {
   return readDuringRebalance(() => readOffsets(http, url, name));

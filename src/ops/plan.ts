@@ -6,7 +6,7 @@ import type { ResumePoint } from '../arazzo/index.js';
 import type { KafkaSettings } from '../kafka/connection.js';
 import type { Operation, SnapshotRecord, StepRecord } from '../store/index.js';
 import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
-import { getConnectorInfo, getOffsets, type ConnectorInfo, type TaskState } from './connect-client.js';
+import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from './connect-client.js';
 import type { OpsContext } from './context.js';
 import { diffOffsets, type OffsetDiff } from './diff.js';
 import { changesNothing, defaultRollbackSnapshot } from './empty-change.js';
@@ -122,7 +122,7 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   if (req.positions && req.positions.connector !== req.connector) {
     throw new OpsError('E_USAGE', `positions computed for ${req.positions.connector} cannot plan a rewind of ${req.connector}`, { field: 'positions' });
   }
-  const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
+  const info = await getSettledConnectorInfo(ctx.http, ctx.url, req.connector);
   validateOffsetsShape(info.type, req.offsets);
   const target = offsetEntries(req.offsets);
   checkPartitionCount(target.length, limits, 'the offsets input');
@@ -157,7 +157,7 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
   const resumeAfter = req.resumeAfter ?? 'auto';
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(root);
-  const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
+  const info = await getSettledConnectorInfo(ctx.http, ctx.url, req.connector);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, [], { mode: 'replace' });
   return plan(ctx, info, await clusterIdentity(root), {
@@ -177,7 +177,7 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(root);
-  const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
+  const info = await getSettledConnectorInfo(ctx.http, ctx.url, req.connector);
   if (info.type !== snapshot.connectorType) {
     throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} holds ${snapshot.connectorType} offsets but ${req.connector} is now a ${info.type} connector; nothing was changed`);
   }
