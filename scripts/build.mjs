@@ -9,6 +9,7 @@
 // `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
 // also compiles tests and benchmarks) is skipped there too.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +23,19 @@ if (!process.argv.includes('--bundle-only') && !packing) {
 }
 
 const { build } = await import('esbuild');
+const outdir = dirname(bundleFile);
+// Chunks of an earlier build would otherwise stay behind (and ship) beside the new ones.
+rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'src', 'cli', 'main.ts')],
-  outfile: bundleFile,
+  entryPoints: { offsetctl: join(root, 'src', 'cli', 'main.ts') },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  // Code splitting: every lazy import() of the sources (a command group's actions, the Arazzo
+  // engine, the Kafka client layer, the web console) becomes its own chunk beside the entry, so
+  // `offsetctl connectors` parses and runs only what it uses. Chunks stay in the entry's folder:
+  // the paths derived from import.meta.url (../../../package.json) hold in every chunk.
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
