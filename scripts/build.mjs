@@ -51,3 +51,20 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+// ajv (+ its 2020-12 entry and ajv-formats) as one CommonJS file beside the chunks: the engine
+// requires it synchronously when a workflow has inputs (src/arazzo/_on-demand.ts), and one file
+// loads in about half the time of ajv's hundred (measured: 140 vs 210 ms CPU with bare Node's 90).
+await build({
+  stdin: {
+    contents: "module.exports = { ajv: () => require('ajv'), ajv2020: () => require('ajv/dist/2020.js'), formats: () => require('ajv-formats') };",
+    resolveDir: root,
+    sourcefile: 'ajv-bundle.cjs',
+    loader: 'js',
+  },
+  outfile: join(outdir, 'ajv-bundle.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  logLevel: 'warning',
+});
