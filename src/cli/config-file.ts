@@ -66,7 +66,7 @@ export async function loadConfig(path: string = configPath()): Promise<Offsetctl
   }
   let raw: unknown;
   // yaml (~260 KB) loads only when there is a file to read: without one, `connectors --url` never pays for it.
-  const { parse } = await import('yaml');
+  const { parse } = await import('./config-yaml.js');
   try {
     raw = parse(text);
   } catch (err) {
@@ -89,7 +89,7 @@ export async function saveConfig(config: OffsetctlConfig, path: string = configP
   doc.contexts = contexts;
   const header = '# offsetctl contexts. Secrets are referenced (password-env, password-file, token-env,\n# token-file), never stored here. Edit with `offsetctl config set-context`.\n';
   const tmp = `${path}.${process.pid}.tmp`;
-  const { stringify } = await import('yaml');
+  const { stringify } = await import('./config-yaml.js');
   await writeFile(tmp, header + stringify(doc), { mode: 0o600 });
   await rename(tmp, path);
 }
