@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm run build`: type-check and compile everything (src, test, bench) to dist/ with tsc, then
-// bundle the CLI into one file, dist/bundle/cli/offsetctl.mjs, with esbuild, so a command loads
-// one module instead of ~200. The bundle sits three folders deep like dist/src/cli/main.js, so the
-// paths the code derives from import.meta.url (../../../package.json, ../../../workflows/) hold
-// in both. Packages the code loads on demand through createRequire (undici, ajv, fontoxpath,
-// JSONPath, better-sqlite3) stay in node_modules and are loaded only when a command needs them.
+// bundle the CLI with esbuild into dist/bundle/cli/: the entry offsetctl.mjs plus one chunk per
+// lazily imported part (code splitting), so a command loads a few files of its own instead of
+// ~200 modules, or one file holding every command. The bundle sits three folders deep like
+// dist/src/cli/main.js, so the paths the code derives from import.meta.url (../../../package.json,
+// ../../../workflows/) hold in both. Packages the code loads on demand through createRequire
+// (undici, fontoxpath, JSONPath, better-sqlite3) stay in node_modules and are loaded only when a
+// command needs them; ajv is bundled into one CommonJS file of its own (see below).
 //   --bundle-only   skip tsc: esbuild reads the TypeScript sources itself (prepack, benchmarks).
 // `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
 // also compiles tests and benchmarks) is skipped there too.
