@@ -17,6 +17,45 @@ let slimdom: Slimdom | undefined;
 let jsonPathPlus: JsonPathPlus | undefined;
 let rfc9535: Rfc9535 | undefined;
 let rfc9535Parse: Rfc9535Parse | undefined;
+let ajvBundle: AjvBundle | null | undefined;
+
+/**
+ * ajv is about a hundred CommonJS files: resolving, reading and compiling them one by one is
+ * most of its start-up cost. The CLI's build (scripts/build.mjs) bundles ajv, its 2020-12 entry
+ * and ajv-formats into one CommonJS file beside the CLI's chunks; the engine uses it when it
+ * is there (a packaged CLI) and the packages themselves otherwise (tsc's output, tests).
+ */
+interface AjvBundle {
+  ajv(): unknown;
+  ajv2020(): unknown;
+  formats(): unknown;
+}
+
+function bundledAjv(): AjvBundle | undefined {
+  if (ajvBundle === undefined) {
+    try {
+      ajvBundle = requireCjs('./ajv-bundle.cjs') as AjvBundle;
+    } catch {
+      ajvBundle = null;
+    }
+  }
+  return ajvBundle ?? undefined;
+}
+
+/** The `ajv` package's exports (draft-07 `Ajv`). */
+export function loadAjv(): unknown {
+  return bundledAjv()?.ajv() ?? requireCjs('ajv');
+}
+
+/** `ajv/dist/2020.js` (`Ajv2020`). */
+export function loadAjv2020(): unknown {
+  return bundledAjv()?.ajv2020() ?? requireCjs('ajv/dist/2020.js');
+}
+
+/** `ajv-formats`. */
+export function loadAjvFormats(): unknown {
+  return bundledAjv()?.formats() ?? requireCjs('ajv-formats');
+}
 
 export function loadFontoxpath(): Fontoxpath {
   return (fontoxpath ??= requireCjs('fontoxpath') as Fontoxpath);

@@ -5,7 +5,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { parse, stringify } from 'yaml';
 import { OpsError } from '../ops/errors.js';
 import { checkKafkaFields, KAFKA_FILE_KEYS, KAFKA_PATH_FIELDS, type KafkaContextFields } from './kafka-settings.js';
 
@@ -66,6 +65,8 @@ export async function loadConfig(path: string = configPath()): Promise<Offsetctl
     throw new OpsError('E_CONFIG', `${path}: cannot read the config file (${(err as Error).message})`, { cause: err });
   }
   let raw: unknown;
+  // yaml (~260 KB) loads only when there is a file to read: without one, `connectors --url` never pays for it.
+  const { parse } = await import('./config-yaml.js');
   try {
     raw = parse(text);
   } catch (err) {
@@ -88,6 +89,7 @@ export async function saveConfig(config: OffsetctlConfig, path: string = configP
   doc.contexts = contexts;
   const header = '# offsetctl contexts. Secrets are referenced (password-env, password-file, token-env,\n# token-file), never stored here. Edit with `offsetctl config set-context`.\n';
   const tmp = `${path}.${process.pid}.tmp`;
+  const { stringify } = await import('./config-yaml.js');
   await writeFile(tmp, header + stringify(doc), { mode: 0o600 });
   await rename(tmp, path);
 }

@@ -40,6 +40,12 @@ test('the packed package installs into an empty prefix and runs from any folder 
   assert.ok(info);
   const shipped = info.files.map((f) => f.path);
   assert.ok(shipped.includes('dist/bundle/cli/offsetctl.mjs'), 'the bundle ships');
+  // Code splitting: every chunk the entry can import ships beside it, with the one-file ajv
+  // (src/arazzo/_on-demand.ts), and no source maps.
+  const chunks = readdirSync(join(repoRoot, 'dist', 'bundle', 'cli')).filter((f) => f.endsWith('.mjs') || f.endsWith('.cjs')).map((f) => `dist/bundle/cli/${f}`);
+  assert.ok(chunks.length > 1, 'the bundle is split into chunks');
+  assert.deepEqual(chunks.filter((c) => !shipped.includes(c)), [], 'every chunk ships');
+  assert.deepEqual(shipped.filter((p) => p.endsWith('.map')), [], 'no source maps ship');
   // src/web/assets/ holds the web console's browser files (CSS, JS), read at run time by `offsetctl ui`.
   for (const needed of ['bin/offsetctl', 'workflows/rewind-connector-offsets.arazzo.yaml', 'openapi/kafka-connect.yaml', 'sandbox/pom.xml', 'examples/seeds/reset-connector-offsets.arazzo.yaml', 'src/web/assets/app.css', 'README.md']) {
     assert.ok(shipped.includes(needed), `${needed} ships`);

@@ -2,17 +2,15 @@
 // draft-07) before any request, with defaults filled in. Each schema is compiled once.
 // ajv (and ajv-formats, only for schemas that use `format`) is loaded on the first schema:
 // `workflow validate` and documents without inputs never pay its start-up cost.
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type formatsModule from 'ajv-formats';
+import { loadAjv, loadAjv2020, loadAjvFormats } from '../_on-demand.js';
 import { ArazzoError } from '../errors.js';
 import type { Components } from '../types.js';
 import { isPlainSchema } from './_plain-schema.js';
 
 export type InputsValidator = (inputs: Record<string, unknown>) => Record<string, unknown>;
-
-const requireCjs = createRequire(import.meta.url);
 
 interface Dialect {
   ajv: Ajv | Ajv2020;
@@ -28,12 +26,12 @@ function ajvFor(schema: Record<string, unknown>, usesFormats: boolean): Ajv | Aj
   const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: true, validateSchema: false } as const;
   let entry: Dialect;
   if (/draft-0[4-7]/.test(dialect)) {
-    entry = draft07 ??= { ajv: new (requireCjs('ajv') as { Ajv: typeof Ajv }).Ajv(options), formats: false };
+    entry = draft07 ??= { ajv: new (loadAjv() as { Ajv: typeof Ajv }).Ajv(options), formats: false };
   } else {
-    entry = draft2020 ??= { ajv: new (requireCjs('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(options), formats: false };
+    entry = draft2020 ??= { ajv: new (loadAjv2020() as { Ajv2020: typeof Ajv2020 }).Ajv2020(options), formats: false };
   }
   if (usesFormats && !entry.formats) {
-    (requireCjs('ajv-formats') as { default: typeof formatsModule.default }).default(entry.ajv);
+    (loadAjvFormats() as { default: typeof formatsModule.default }).default(entry.ajv);
     entry.formats = true;
   }
   return entry.ajv;
