@@ -4,7 +4,7 @@
 // and the store, and refuses bad input with an OpsError whose code exits 2.
 import type { ResumePoint } from '../arazzo/index.js';
 import type { KafkaSettings } from '../kafka/connection.js';
-import type { Operation, SnapshotRecord, StepRecord } from '../store/index.js';
+import type { Operation, RunRecord, SnapshotRecord, StepRecord } from '../store/index.js';
 import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets, type ConnectorInfo, type TaskState } from './connect-client.js';
 import type { OpsContext } from './context.js';
@@ -330,6 +330,22 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     }
     return snapshot;
   }
+  // An interrupted run of this connector is what a plain `rollback` undoes: with its own snapshot,
+  // never an older run's (that would silently undo the earlier run too).
+  const interrupted = await interruptedRun(ctx, cluster, req.connector);
+  if (interrupted) {
+    const own = interrupted.context.snapshotId ?? (interrupted.operation === 'rollback' ? interrupted.context.restoringSnapshotId : undefined);
+    if (own) {
+      warnings.push(interrupted.context.snapshotId
+        ? `rolling back interrupted run ${interrupted.id} (${interrupted.operation}) with its own snapshot ${own}`
+        : `interrupted run ${interrupted.id} (a rollback to snapshot ${own}) had changed nothing yet; restoring ${own}, the snapshot it was restoring`);
+      return ctx.store.getSnapshot(own);
+    }
+    const step = interrupted.lastStep ? `after step ${interrupted.lastStep}` : 'before its first step';
+    throw new OpsError('E_PREFLIGHT', `run ${interrupted.id} (${interrupted.operation} of ${req.connector}) was interrupted ${step}, before its snapshot was stored: it changed no offsets, so there is nothing of it to roll back; nothing was changed. ` +
+      `Finish it with \`offsetctl runs resume ${interrupted.id}\`, or bring the connector back as it was with \`offsetctl resume ${req.connector}\` (if it is STOPPED); ` +
+      `to restore an older snapshot anyway, name it: \`offsetctl rollback ${req.connector} --snapshot <id>\` (\`offsetctl snapshots ${req.connector}\` lists them)`, { field: 'snapshot' });
+  }
   // Any worker URL of this cluster (and snapshots from before identities were known, through this URL).
   const candidates = await ctx.store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) });
   const { snapshot: latest, skipped } = await defaultRollbackSnapshot(ctx.store, candidates);
@@ -340,4 +356,15 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${ctx.url} in ${ctx.store.location}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
   }
   return latest;
+}
+
+/** The run whose process died while holding this connector's lock (`interrupted` in `runs`), if any. */
+async function interruptedRun(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<RunRecord | undefined> {
+  for (const key of lookupKeys(cluster)) {
+    const lock = await ctx.store.lockOf(key, connector);
+    if (!lock || lock.alive) continue;
+    const run = await ctx.store.getRun(lock.runId).catch(() => undefined);
+    if (run?.status === 'running') return run;
+  }
+  return undefined;
 }
