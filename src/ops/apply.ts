@@ -84,6 +84,7 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     context: {
       connectorType: plan.connectorType, stateBefore: plan.stateBefore,
       ...(plan.snapshotId ? { restoringSnapshotId: plan.snapshotId } : {}), ...(options.batchId ? { batchId: options.batchId } : {}),
+      ...(plan.supersedes?.stateBefore ? { stateBeforeInterruption: plan.supersedes.stateBefore } : {}),
     },
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);

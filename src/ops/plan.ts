@@ -65,6 +65,8 @@ export interface Plan {
   /** Resume: the interrupted run, and the step it continues at. */
   runId?: string;
   resumeAt?: string;
+  /** Rollback: the interrupted run it takes over, and that run's state before (its snapshot records that state, not the crash's). */
+  supersedes?: { runId: string; stateBefore?: string };
   /**
    * Rewind to a position (`--to-time`, `--to-earliest`, ...): how the target offsets were
    * computed, per partition (committed, target, log start/end, replayed/skipped records).
@@ -171,6 +173,9 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   const cluster = await clusterIdentity(ctx.http, ctx.url);
   const warnings: string[] = [];
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
+  // Taking over an interrupted run: the connector's state now (STOPPED by the crash, most often)
+  // is an accident; "before" for this rollback is the state before the interrupted run.
+  const interrupted = await interruptedRun(ctx, cluster, req.connector);
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(ctx.http, ctx.url);
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
@@ -193,6 +198,7 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
     }),
     snapshotId: snapshot.id,
     snapshot: { id: snapshot.id, takenAt: snapshot.takenAt, partitions: snapshot.partitions, stateBefore: snapshot.stateBefore },
+    ...(interrupted ? { supersedes: { runId: interrupted.id, ...(interrupted.context.stateBefore ? { stateBefore: interrupted.context.stateBefore } : {}) } } : {}),
   };
 }
 

@@ -16,7 +16,7 @@
 // their own and every end state can be checked exactly; the source reads a file and is RUNNING,
 // with a marker partition it does not read (as in faults-kill.test.ts).
 //
-//   OFFSETCTL_CHAOS_SECONDS  time budget (default 150: the CI version); `npm run chaos -- --minutes 10`
+//   OFFSETCTL_CHAOS_SECONDS  time budget (default 120: the CI version); `npm run chaos -- --minutes 10`
 //   OFFSETCTL_CHAOS_SEED     replay a run: the seed is printed at the start and in the summary
 //   OFFSETCTL_CHAOS_RUNS     at most this many runs (default: as many as the budget allows)
 //   OFFSETCTL_CHAOS_REPORT   the JSON summary (default test-output/chaos-<seed>.json)
@@ -32,7 +32,7 @@ import { repoRoot } from '../support/repo.js';
 import { killSandboxWorker, restartSandboxWorker, resolveSandboxDir } from '../../src/sandbox/index.js';
 import { getSandbox } from '../support/sandbox.js';
 
-const BUDGET_MS = Number(process.env.OFFSETCTL_CHAOS_SECONDS ?? 150) * 1000;
+const BUDGET_MS = Number(process.env.OFFSETCTL_CHAOS_SECONDS ?? 120) * 1000;
 const MAX_RUNS = Number(process.env.OFFSETCTL_CHAOS_RUNS ?? Number.POSITIVE_INFINITY);
 const SEED = Number(process.env.OFFSETCTL_CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const WORKER_FAULTS = process.env.OFFSETCTL_CHAOS_WORKERS === '1';

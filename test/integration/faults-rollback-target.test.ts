@@ -77,3 +77,21 @@ test('rewind killed after its snapshot, an older snapshot in the folder: rollbac
   await waitFor('RUNNING', async () => (await cluster.status(source.name)).connector.state === 'RUNNING');
   assert.equal(await marker(), 5, 'the offsets of before this run, not of before the older one');
 });
+
+test('the rollback that undoes a killed run records the state before the crash: undoing that rollback does not leave the connector STOPPED (found by the chaos run)', async () => {
+  const conn = await withEarlierRun();
+  const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', ...conn], { env: { OFFSETCTL_TEST_KILL_AFTER_SEND: 'PATCH' }, stdin: rewindTo(11) });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  assert.equal((await cluster.status(source.name)).connector.state, 'STOPPED', 'the kill left it STOPPED');
+  const rolled = await runCli(['rollback', source.name, '--yes', ...conn]);
+  assert.equal(rolled.status, 0, rolled.stderr);
+  await cluster.waitRunning(source.name);
+  assert.equal(await marker(), 5);
+  const snapshots = JSON.parse((await runCli(['snapshots', source.name, ...conn.slice(2), '--output', 'json'])).stdout) as Array<{ id: string; stateBefore: string }>;
+  assert.equal(snapshots[0]?.stateBefore, 'RUNNING', 'the recovering rollback\'s snapshot records the state before the crash');
+  // Undo the recovery: the offsets it replaced come back, and the connector stays RUNNING.
+  const undo = await runCli(['rollback', source.name, '--yes', ...conn]);
+  assert.equal(undo.status, 0, undo.stderr);
+  await cluster.waitRunning(source.name);
+  assert.equal(await marker(), 11);
+});
