@@ -251,9 +251,13 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   const release = join(tempDir('offsetctl-chaos-release-'), 'go');
   const pause = (step: string) => Object.assign(env, { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: step, OFFSETCTL_TEST_RELEASE_FILE: release });
   const runsBefore = (await newestRun(t))?.id;
-  const waitPaused = () => waitFor('the run to reach its change step', async () => {
+  // True once the run waits before its change step; false when it ended without getting there
+  // (nothing to change, a refusal): then the fault has nothing to act on.
+  let settled = false;
+  const waitPaused = async (): Promise<boolean> => 'paused' === await waitFor('the run to reach its change step', async () => {
+    if (settled) return 'ended';
     const run = await newestRun(t);
-    return run !== undefined && run.id !== runsBefore && run.lastStep === STEPS[c.op][3];
+    return run !== undefined && run.id !== runsBefore && run.lastStep === STEPS[c.op][3] ? 'paused' : undefined;
   }, 90_000, 200);
   switch (c.faultClass) {
     case 'kill-at-step':
@@ -288,7 +292,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
         // The run holds its lock before its change step while a second offsetctl tries the same connector.
         pause(CHANGE_STEP[c.op]);
         during = async () => {
-          await waitPaused();
+          if (!(await waitPaused())) return;
           const other = pick((t.kind === 'sink' ? [0, 1, 2] : [998, 999]).filter((v) => v !== before));
           const second = await cli(['rewind', t.name, '--offsets', '-', '--yes', '--url', workers.join(','), '--state-dir', t.stateDir], { stdin: t.rewindBody(other) });
           if (second.status !== 2 || !/E_LOCKED|locked|another run/i.test(second.stderr + second.stdout)) throw new Error(`second process not refused: exit ${second.status} ${second.stderr}`);
@@ -302,8 +306,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
       pause(CHANGE_STEP[c.op]);
       if (kind === 'worker leaves') {
         during = async () => {
-          await waitPaused();
-          await killSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
+          if (await waitPaused()) await killSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
         };
       } else {
         await killSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
@@ -325,7 +328,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   let r: CliResult & { hung: boolean };
   let duringError: unknown;
   try {
-    const running = cli(args, { env, ...(stdin !== undefined ? { stdin } : {}) });
+    const running = cli(args, { env, ...(stdin !== undefined ? { stdin } : {}) }).finally(() => { settled = true; });
     if (during) await during().catch((err: unknown) => { duringError = err; });
     if (env.OFFSETCTL_TEST_RELEASE_FILE && !existsSync(release)) writeFileSync(release, '');
     r = await running;
@@ -339,7 +342,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   }
   const killed = r.signal === 'SIGKILL' && !r.hung;
   // A kill before a step the run never reaches (pauseConnector of a RUNNING source) does not fire.
-  if (killed || ['network', 'rebalance', 'state-folder'].includes(c.faultClass)) summary.faultsFired++;
+  if (killed || (['network', 'rebalance', 'state-folder'].includes(c.faultClass) && !/nothing to change/.test(r.stdout + r.stderr))) summary.faultsFired++;
   const run = await newestRun(t);
   const ownRun = run && run.id !== runsBefore ? run : undefined;
   if (ownRun?.snapshotId && !written.has(ownRun.snapshotId)) written.set(ownRun.snapshotId, { target: t, marker: before });
