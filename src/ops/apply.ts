@@ -61,7 +61,10 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   };
   if (plan.operation === 'resume') {
     if (!plan.runId) throw new OpsError('E_USAGE', 'a resume plan needs its runId', { field: 'runId' });
-    const run = await ctx.store.takeOverRun(plan.runId);
+    // The run goes on through the URLs given now (another worker of the same cluster, as
+    // planResume checked), not the one it was recorded under: that worker may be the one that
+    // is gone, and requests to it would bypass the failover of the URLs given now.
+    const run = { ...(await ctx.store.takeOverRun(plan.runId)), clusterUrl: ctx.url };
     const spec = specFor(run.operation);
     const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
     // The journal as it is now, not as it was when planned.
@@ -81,6 +84,7 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     context: {
       connectorType: plan.connectorType, stateBefore: plan.stateBefore,
       ...(plan.snapshotId ? { restoringSnapshotId: plan.snapshotId } : {}), ...(options.batchId ? { batchId: options.batchId } : {}),
+      ...(plan.supersedes?.stateBefore ? { stateBeforeInterruption: plan.supersedes.stateBefore } : {}),
     },
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);

@@ -107,7 +107,8 @@ export class RunJournal {
       if (spec.persistSnapshot) {
         const snapshot = await store.saveSnapshot({
           runId: run.id, clusterUrl: run.clusterUrl, clusterKey: run.clusterKey, connector: run.connector, connectorType,
-          stateBefore: this.initialState ?? 'UNKNOWN', offsets: this.capturedOffsets,
+          // A rollback taking over a crashed run records the state before the crash (not the STOPPED it left behind).
+          stateBefore: stringOr(run.context.stateBeforeInterruption, this.initialState ?? 'UNKNOWN'), offsets: this.capturedOffsets,
         });
         this.snapshotId = snapshot.id;
         await store.updateRunContext(run.id, { snapshotId: snapshot.id });
@@ -177,4 +178,8 @@ function summarizeInputs(inputs: Record<string, unknown>): Record<string, unknow
 
 function cut(text: string): string {
   return text.length <= BODY_LIMIT ? text : `${text.slice(0, BODY_LIMIT)}… (${text.length} characters)`;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
 }

@@ -4,7 +4,7 @@
 // and the store, and refuses bad input with an OpsError whose code exits 2.
 import type { ResumePoint } from '../arazzo/index.js';
 import type { KafkaSettings } from '../kafka/connection.js';
-import type { Operation, SnapshotRecord, StepRecord } from '../store/index.js';
+import type { Operation, RunRecord, SnapshotRecord, StepRecord } from '../store/index.js';
 import { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from './connect-client.js';
 import type { OpsContext } from './context.js';
@@ -66,6 +66,8 @@ export interface Plan {
   /** Resume: the interrupted run, and the step it continues at. */
   runId?: string;
   resumeAt?: string;
+  /** Rollback: the interrupted run it takes over, and that run's state before (its snapshot records that state, not the crash's). */
+  supersedes?: { runId: string; stateBefore?: string };
   /**
    * Rewind to a position (`--to-time`, `--to-earliest`, ...): how the target offsets were
    * computed, per partition (committed, target, log start/end, replayed/skipped records).
@@ -175,6 +177,9 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   const cluster = await clusterIdentity(root);
   const warnings: string[] = [];
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
+  // Taking over an interrupted run: the connector's state now (STOPPED by the crash, most often)
+  // is an accident; "before" for this rollback is the state before the interrupted run.
+  const interrupted = await interruptedRun(ctx, cluster, req.connector);
   // Refuse workers without the offsets API (below 3.6) before the connector is read.
   await requireSupportedWorker(root);
   const info = await getSettledConnectorInfo(ctx.http, ctx.url, req.connector);
@@ -197,6 +202,7 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
     }),
     snapshotId: snapshot.id,
     snapshot: { id: snapshot.id, takenAt: snapshot.takenAt, partitions: snapshot.partitions, stateBefore: snapshot.stateBefore },
+    ...(interrupted ? { supersedes: { runId: interrupted.id, ...(interrupted.context.stateBefore ? { stateBefore: interrupted.context.stateBefore } : {}) } } : {}),
   };
 }
 
@@ -335,6 +341,22 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     }
     return snapshot;
   }
+  // An interrupted run of this connector is what a plain `rollback` undoes: with its own snapshot,
+  // never an older run's (that would silently undo the earlier run too).
+  const interrupted = await interruptedRun(ctx, cluster, req.connector);
+  if (interrupted) {
+    const own = interrupted.context.snapshotId ?? (interrupted.operation === 'rollback' ? interrupted.context.restoringSnapshotId : undefined);
+    if (own) {
+      warnings.push(interrupted.context.snapshotId
+        ? `rolling back interrupted run ${interrupted.id} (${interrupted.operation}) with its own snapshot ${own}`
+        : `interrupted run ${interrupted.id} (a rollback to snapshot ${own}) had changed nothing yet; restoring ${own}, the snapshot it was restoring`);
+      return ctx.store.getSnapshot(own);
+    }
+    const step = interrupted.lastStep ? `after step ${interrupted.lastStep}` : 'before its first step';
+    throw new OpsError('E_PREFLIGHT', `run ${interrupted.id} (${interrupted.operation} of ${req.connector}) was interrupted ${step}, before its snapshot was stored: it changed no offsets, so there is nothing of it to roll back; nothing was changed. ` +
+      `Finish it with \`offsetctl runs resume ${interrupted.id}\`, or bring the connector back as it was with \`offsetctl resume ${req.connector}\` (if it is STOPPED); ` +
+      `to restore an older snapshot anyway, name it: \`offsetctl rollback ${req.connector} --snapshot <id>\` (\`offsetctl snapshots ${req.connector}\` lists them)`, { field: 'snapshot' });
+  }
   // Any worker URL of this cluster (and snapshots from before identities were known, through this URL).
   const candidates = await ctx.store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) });
   const { snapshot: latest, skipped } = await defaultRollbackSnapshot(ctx.store, candidates);
@@ -345,4 +367,15 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${ctx.url} in ${ctx.store.location}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
   }
   return latest;
+}
+
+/** The run whose process died while holding this connector's lock (`interrupted` in `runs`), if any. */
+async function interruptedRun(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<RunRecord | undefined> {
+  for (const key of lookupKeys(cluster)) {
+    const lock = await ctx.store.lockOf(key, connector);
+    if (!lock || lock.alive) continue;
+    const run = await ctx.store.getRun(lock.runId).catch(() => undefined);
+    if (run?.status === 'running') return run;
+  }
+  return undefined;
 }

@@ -29,6 +29,8 @@ export interface RecoveryOutcome {
   offsetsWritten: boolean;
   /** The run failed only because its read-back did not show the write; a later read did, so the write was kept. */
   offsetsKept?: boolean;
+  /** The state store refused the recovery's journal (a full disk): the connector was put back all the same. */
+  journalError?: string;
 }
 
 /** The failed run (`spec` is its operation, `inputs` what it asked to write), and how far it got. */
@@ -44,7 +46,11 @@ export interface RecoveryRequest extends RunParts {
 }
 
 export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOutcome> {
-  const { store, run, spec } = req;
+  const { run, spec } = req;
+  // Putting the connector back comes before journaling it: a store that cannot write (a full
+  // disk) must not leave the connector STOPPED. Its write errors are kept and reported instead.
+  let journalError: string | undefined;
+  const store = journalTolerant(req.store, (err) => (journalError ??= (err as Error).message));
   const context = (await store.getRun(run.id)).context;
   const targetState = targetStateFor(req.initialState ?? context.stateBefore);
   let offsets: OffsetEntry[] = [];
@@ -89,9 +95,29 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(offsetsUnchanged ? { offsetsUnchanged } : {}),
     ...(offsetsKept ? { offsetsKept } : {}),
     offsetsWritten: journal.mutationPassed,
+    ...(journalError ? { journalError } : {}),
   };
 }
 
+/** The store with its journal writes made best-effort (reads and everything else unchanged). */
+function journalTolerant(store: Store, onError: (err: unknown) => void): Store {
+  const tolerant = new Set<PropertyKey>(['recordEvent', 'recordStep', 'updateRunContext']);
+  return new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (typeof value !== 'function') return value;
+      const method = (value as (...args: unknown[]) => unknown).bind(target);
+      if (!tolerant.has(key)) return method;
+      return async (...args: unknown[]): Promise<void> => {
+        try {
+          await method(...args);
+        } catch (err) {
+          onError(err);
+        }
+      };
+    },
+  });
+}
 /** True when a (retried) read shows every offset the failed run asked for. */
 async function writeShows(req: RecoveryRequest): Promise<boolean> {
   try {

@@ -76,9 +76,10 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
   };
   if (req.signal?.aborted) onAbort();
   req.signal?.addEventListener('abort', onAbort, { once: true });
+  let journal: RunJournal | undefined;
   try {
     const workflow = await loadOpsWorkflow(spec.workflow, run.clusterUrl);
-    const journal = new RunJournal({
+    journal = new RunJournal({
       store, run, spec, connectorType: req.connectorType, inputs: req.inputs, controller,
       ...(req.initialState ? { initialState: req.initialState } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
@@ -103,28 +104,16 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
 
     const why = describeFailure(result, journal);
     const failedStep = cancelledByUser ? journal.currentStep : journal.lastFailedStep ?? journal.currentStep;
-    let recovery: RecoveryOutcome | undefined;
-    if (journal.stopStarted || req.resume) {
-      try {
-        recovery = await recoverConnector({
-          store, http: req.http, run, spec, connectorType: req.connectorType, inputs: req.inputs,
-          initialState: journal.initialState, mutationStarted: journal.mutationStarted, writeUnproven: journal.safetyError?.code === 'E_VERIFY',
-          ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
-          ...(req.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: req.verifyTimeoutMs } : {}),
-          ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-        });
-      } catch (err) {
-        recovery = { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, offsetsWritten: false, error: (err as Error).message };
-      }
-    }
+    const attempted = journal.stopStarted || req.resume ? await recover(req, journal) : undefined;
     const now = await readState(req.http, run.clusterUrl, run.connector);
     const connectorState = now?.state;
-    recovery = recoveryAsBefore(recovery, now?.text, journal.initialStateText);
+    const recovery = recoveryAsBefore(attempted, now?.text, journal.initialStateText);
     const message = [
       failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: journal.lastFailedStep, currentStep: journal.currentStep, why }),
       describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
       endStateSentence(now?.text, journal.initialStateText),
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
+      leftStoppedAdvice(run, now?.state, journal.initialState, recovery),
     ].filter(Boolean).join(' ');
     // A store that cannot write (a full disk) must not hide the account of the connector's state.
     const unrecorded = await store.finishRun(run.id, { status: 'failed', message, ...(connectorState ? { connectorState } : {}) })
@@ -134,15 +123,46 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
       message: `${message}${unrecorded}`, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(cancelledByUser ? { cancelled: true } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
+    // An unexpected error (a full disk while journaling): once the connector was stopped it is
+    // put back all the same (the recovery journals only as far as the store lets it).
+    let recovery: RecoveryOutcome | undefined;
+    if (journal?.stopStarted || req.resume) recovery = await recover(req, journal);
     const now = await readState(req.http, run.clusterUrl, run.connector);
+    const during = journal?.currentStep ? ` (during step ${journal.currentStep})` : '';
+    const account = [
+      recovery ? describeRecovery(recovery, true) : journal?.stopStarted ? '' : 'Nothing had been changed yet.',
+      leftStoppedAdvice(run, now?.state, journal?.initialState, recovery),
+    ].filter(Boolean).join(' ');
     // The original error is the one to report, even when recording it fails too.
-    await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) }).catch(() => undefined);
+    await store.finishRun(run.id, { status: 'failed', message: `${(err as Error).message}${during} (connector ${now?.text ?? 'state unknown'})`, ...(now ? { connectorState: now.state } : {}) }).catch(() => undefined);
     // Never leave a connector in a state nobody was told about: the error says where it stands.
-    if (err instanceof Error) err.message = `${err.message}. The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`;
+    if (err instanceof Error) err.message = `${err.message}${during}.${account ? ` ${account}` : ''} The connector is now ${now?.text ?? 'in an unknown state (Kafka Connect did not answer)'}.`;
     throw err;
   } finally {
     req.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The recovery of a failed run; never throws (its failure is part of the account). */
+async function recover(req: OperationRun, journal: RunJournal | undefined): Promise<RecoveryOutcome> {
+  try {
+    return await recoverConnector({
+      store: req.store, http: req.http, run: req.run, spec: req.spec, connectorType: req.connectorType, inputs: req.inputs,
+      initialState: journal?.initialState ?? req.initialState, mutationStarted: journal?.mutationStarted ?? false, writeUnproven: journal?.safetyError?.code === 'E_VERIFY',
+      ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
+      ...(req.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: req.verifyTimeoutMs } : {}),
+      ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    });
+  } catch (err) {
+    return { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, offsetsWritten: false, error: (err as Error).message };
+  }
+}
+
+/** A connector left STOPPED that was not STOPPED before: say so, with the exact command that brings it back. */
+function leftStoppedAdvice(run: RunRecord, now: string | undefined, before: string | undefined, recovery: RecoveryOutcome | undefined): string {
+  if (now !== 'STOPPED' || before === 'STOPPED' || (recovery?.succeeded && recovery.targetState === 'STOPPED')) return '';
+  const verb = before === 'PAUSED' ? 'pause' : 'resume';
+  return `THE CONNECTOR IS LEFT STOPPED: bring it back with \`offsetctl ${verb} ${run.connector} --url ${run.clusterUrl}\`${verb === 'pause' ? ' (it was PAUSED before)' : ''}.`;
 }
 
 function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolean): string {
@@ -159,9 +179,10 @@ function describeRecovery(recovery: RecoveryOutcome | undefined, stopped: boolea
         : recovery.offsetsWritten
           ? `Offsets of ${recovery.restoredOffsets.length} partition(s) were written back from snapshot ${recovery.snapshotId}.`
           : `Writing back the offsets of ${recovery.restoredOffsets.length} partition(s) from snapshot ${recovery.snapshotId} did not succeed.`;
+  const unjournaled = recovery.journalError ? ` The recovery could not be journaled (${recovery.journalError}), so \`offsetctl runs show\` lacks its steps.` : '';
   return recovery.succeeded
-    ? `Recovery put the connector back (${recovery.targetState}). ${offsets}`
-    : `Recovery failed: ${recovery.error}. ${offsets}`;
+    ? `Recovery put the connector back (${recovery.targetState}). ${offsets}${unjournaled}`
+    : `Recovery failed: ${recovery.error}. ${offsets}${unjournaled}`;
 }
 
 async function readState(http: HttpSender, url: string, connector: string): Promise<{ state: string; text: string } | undefined> {

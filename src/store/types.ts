@@ -15,6 +15,8 @@ export interface RunContext {
   offsetsMayHaveChanged?: boolean;
   /** For rollback: the snapshot being restored. */
   restoringSnapshotId?: string;
+  /** For a rollback that took over an interrupted run: that run's state before (its snapshot records it). */
+  stateBeforeInterruption?: string;
   /** Set when the run is one connector of a batch (`offsetctl runs --batch <id>`). */
   batchId?: string;
   [key: string]: unknown;

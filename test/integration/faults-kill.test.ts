@@ -159,15 +159,15 @@ for (const point of points) {
         const runs = await json<RunRow[]>(['runs', '--connector', source.name, '--state-dir', stateDir]);
         assert.equal(runs.find((r) => r.id === run.id)?.status, 'abandoned', 'the interrupted run is marked abandoned');
       } else {
-        // No snapshot of this run and none before it in this state folder: nothing to roll back to.
+        // No snapshot of this run: nothing of it to roll back (an older snapshot is never taken instead).
         assert.equal(rolled.status, 2, rolled.stderr);
-        assert.match(rolled.stderr, /no snapshot of/);
+        assert.match(rolled.stderr, /nothing of it to roll back/);
         assert.equal(await marker(), 3, 'offsets were never changed');
         const resumed = await runCli(['runs', 'resume', run.id, '--yes', ...conn]);
         assert.equal(resumed.status, 0, resumed.stderr);
         await cluster.waitRunning(source.name);
         assert.equal(await marker(), target);
-        outcome = 'rollback: exit 2 "no snapshot" (offsets untouched); runs resume then completes, RUNNING';
+        outcome = 'rollback: exit 2 "nothing of it to roll back" (offsets untouched); runs resume then completes, RUNNING';
       }
     }
     appendFileSync(report, JSON.stringify({ ...point, stateAfterKill, lastStep: run.lastStep ?? null, snapshot: snapshotStored, outcome }) + '\n');

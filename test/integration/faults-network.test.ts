@@ -108,3 +108,24 @@ test('a PATCH whose answer is lost is not sent again: the run stops, reads back,
   await cluster.waitRunning(source.name);
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)).filter((o) => o.partition.filename !== source.file), before.filter((o) => o.partition.filename !== source.file));
 });
+
+test('runs resume through other worker URLs of the same cluster never goes to the recorded URL (a stalled one hung the recovery)', async () => {
+  await cluster.waitRunning(source.name);
+  const p = await proxy(workers[0]!);
+  const state = tempDir('offsetctl-resume-elsewhere-');
+  const killed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', p.url, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(marker(31)), env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets' } });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const runId = (JSON.parse((await runCli(['runs', '--state-dir', state, '--output', 'json'])).stdout) as Array<{ id: string }>)[0]!.id;
+  // The recorded worker now takes requests and never answers (no --timeout: the default 120 s per request).
+  p.fault = { kind: 'stall-after-request' };
+  const sentBefore = p.requests.length;
+  const started = Date.now();
+  const resumed = await runCli(['runs', 'resume', runId, '--yes', '--url', workers.join(','), '--state-dir', state], { timeoutMs: 100_000 });
+  assert.equal(resumed.signal, null, `runs resume hung on the recorded URL: ${resumed.stderr}`);
+  assert.equal(resumed.status, 0, resumed.stderr);
+  assert.equal(p.requests.length, sentBefore, `no request went to the recorded URL: ${p.requests.slice(sentBefore).join(', ')}`);
+  assert.ok(Date.now() - started < 90_000);
+  await cluster.waitRunning(source.name);
+  const entry = (await cluster.offsets(source.name)).offsets.find((o) => o.partition.filename === join(cluster.dir, 'marker.txt'));
+  assert.deepEqual(entry?.offset, { position: 31 });
+});

@@ -32,10 +32,17 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGTERM'), options.timeoutMs ?? 300_000);
+    // SIGTERM first (offsetctl cancels and recovers); a process that does not end within 20 s
+    // more is killed, so a hang never outlives its timeout.
+    let escalate: NodeJS.Timeout | undefined;
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      escalate = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    }, options.timeoutMs ?? 300_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(escalate);
       resolveRun({ status: code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1), signal, stdout, stderr });
     });
     // A CLI that exits before reading its stdin closes the pipe: that is not the test's error.
