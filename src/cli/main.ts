@@ -83,7 +83,7 @@ export async function main(argv: string[]): Promise<void> {
 }
 
 /** The command group that registers each top-level verb (see `register` in each module). */
-const OWN_GROUP: Record<string, () => Promise<{ register(program: CommandType): void }>> = {
+export const OWN_GROUP: Record<string, () => Promise<{ register(program: CommandType): void }>> = {
   workflow: () => import('./commands/workflow.js'),
   connectors: () => import('./commands/cluster.js'),
   offsets: () => import('./commands/cluster.js'),
