@@ -70,3 +70,19 @@ await build({
   target: 'node20.19',
   logLevel: 'warning',
 });
+// undici's agent and request method likewise (src/http/client.ts): about thirty CommonJS files
+// that every command talking to Connect resolved, read and compiled one by one.
+await build({
+  stdin: {
+    contents: "module.exports = { Agent: require('undici/lib/dispatcher/agent'), request: require('undici/lib/api/api-request') };",
+    resolveDir: root,
+    sourcefile: 'undici-bundle.cjs',
+    loader: 'js',
+  },
+  outfile: join(outdir, 'undici-bundle.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  logLevel: 'warning',
+});

@@ -82,6 +82,14 @@ let transport: Transport | undefined;
 function loadTransport(): Transport {
   if (transport) return transport;
   try {
+    // The CLI's build puts both into one CommonJS file beside its chunks (scripts/build.mjs);
+    // tsc's output and the tests use the package itself.
+    const bundled = requireCjs('./undici-bundle.cjs') as { Agent?: unknown; request?: unknown };
+    if (typeof bundled.Agent === 'function' && typeof bundled.request === 'function') return (transport = { Agent: bundled.Agent as typeof Agent, request: bundled.request as DispatchRequest });
+  } catch {
+    // not the bundle: load the package's own files below
+  }
+  try {
     const agent = requireCjs('undici/lib/dispatcher/agent') as unknown;
     const request = requireCjs('undici/lib/api/api-request') as unknown;
     if (typeof agent === 'function' && typeof request === 'function') return (transport = { Agent: agent as typeof Agent, request: request as DispatchRequest });
