@@ -10,6 +10,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
 import type { FailoverClient } from '../http/failover.js';
+import type { NodeHttpClient } from '../http/node-client.js';
 import type { ForwardRetryClient } from '../http/forward-retry.js';
 import { registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
@@ -33,7 +34,7 @@ export interface Connection {
   url: string;
   /** Every worker URL given (`--url w1,w2`); requests fail over from one to the next on connection errors. */
   urls: string[];
-  http: HttpClient | FailoverClient | ForwardRetryClient;
+  http: HttpClient | NodeHttpClient | FailoverClient | ForwardRetryClient;
   contextName?: string;
   /** The context whose credentials apply (see above); its Kafka fields feed kafka-settings.ts. */
   context?: ConnectionContext;
@@ -77,7 +78,11 @@ export function addConnectionOptions(cmd: Command): Command {
  * Resolves the URL, credentials, TLS material, state folder and output format of a command.
  * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
  */
-export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+/**
+ * `oneShot`: the command sends a request or two and exits (`connectors`, `offsets get`), so it
+ * uses Node's own http module, much cheaper to load than undici (src/http/node-client.ts).
+ */
+export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { oneShot?: boolean } = {}): Promise<Connection> {
   refuseLiteralSecrets(opts);
   const output = opts.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
@@ -115,8 +120,10 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const auth = await resolveAuth(opts, ctx, env);
   const tls = await resolveTls(opts, ctx);
   const timeoutMs = parseTimeout(opts.timeout);
-  const { HttpClient } = await import('../http/client.js');
-  const client = new HttpClient({ ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const clientOptions = { ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const client = how.oneShot
+    ? new (await import('../http/node-client.js')).NodeHttpClient(clientOptions)
+    : new (await import('../http/client.js')).HttpClient(clientOptions);
   const reachable = urls.length > 1
     ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;

@@ -166,7 +166,7 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return false;
 }
 
-function describeTransportError(err: unknown, https: boolean): { text: string; hint?: TransportHint } {
+export function describeTransportError(err: unknown, https: boolean): { text: string; hint?: TransportHint } {
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (code === 'ECONNREFUSED') return { text: 'connection refused (is the server running and is the URL right?)' };

@@ -112,7 +112,8 @@ export async function deleteContextCommand(name: string): Promise<void> {
 }
 
 async function withConnection(opts: ConnectionOptions, run: (c: Connection) => Promise<void>): Promise<void> {
-  const c = await resolveConnection(opts);
+  // One or two requests, then exit: Node's http module, not undici (see node-client.ts).
+  const c = await resolveConnection(opts, process.env, { oneShot: true });
   try {
     await run(c);
   } finally {

@@ -1,0 +1,135 @@
+// The HTTP client of the one-request read commands (`connectors`, `offsets get`): Node's own
+// http/https modules instead of undici. Node's http parser is native, while undici's is llhttp
+// compiled to WebAssembly and undici itself is some thirty modules (HTTP/2, diagnostics, perf
+// hooks); for a process that sends one or two requests and exits, loading and compiling that is
+// most of its own CPU (measured, BENCHMARKS.md figure 3: one request ~60 ms less CPU). The
+// workflow engine and the web console keep HttpClient (undici, keep-alive pool).
+// Same options, same response records and the same error texts and codes as HttpClient, so
+// failover (failover.ts) and the retry of forwarded requests (forward-retry.ts) decide alike.
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { describeTransportError, HttpTransportError, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
+
+/** undici's connect timeout, kept so a dead host fails over just as soon. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+export class NodeHttpClient implements HttpSender {
+  readonly #options: HttpClientOptions;
+  readonly #agents = new Map<'http:' | 'https:', http.Agent>();
+
+  constructor(options: HttpClientOptions = {}) {
+    this.#options = options;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const started = performance.now();
+    try {
+      const res = await this.#exchange(req);
+      return { ...res, durationMs: performance.now() - started };
+    } catch (err) {
+      const { text, hint } = describeTransportError(err, req.url.startsWith('https:'));
+      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
+    }
+  }
+
+  #exchange(req: HttpRequest): Promise<Omit<HttpResponse, 'durationMs'>> {
+    const target = new URL(req.url);
+    const secure = target.protocol === 'https:';
+    const timeoutMs = this.#options.timeoutMs ?? 120_000;
+    const options: RequestOptions = {
+      method: req.method.toUpperCase(),
+      headers: this.#headers(req.headers),
+      agent: this.#agent(secure ? 'https:' : 'http:'),
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      let request: ClientRequest | undefined;
+      const fail = (err: unknown): void => {
+        if (settled) return;
+        settled = true;
+        request?.destroy();
+        reject(err);
+      };
+      // The timeouts undici applies: to the connection, to the response headers, to the body.
+      const timeout = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+      let timer = setTimeout(() => fail(timeout('UND_ERR_HEADERS_TIMEOUT', 'Headers Timeout Error')), timeoutMs);
+      const onResponse = (res: IncomingMessage): void => {
+        clearTimeout(timer);
+        const chunks: Buffer[] = [];
+        const armBodyTimer = (): void => {
+          clearTimeout(timer);
+          timer = setTimeout(() => fail(timeout('UND_ERR_BODY_TIMEOUT', 'Body Timeout Error')), timeoutMs);
+        };
+        armBodyTimer();
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          armBodyTimer();
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          fail(err);
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          if (settled) return;
+          settled = true;
+          // undici's shape: lower-case names, an array only for a repeated header.
+          const headers: Record<string, string | string[]> = {};
+          for (const [name, values] of Object.entries(res.headersDistinct)) {
+            if (values !== undefined) headers[name] = values.length === 1 ? (values[0] ?? '') : values;
+          }
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      };
+      request = (secure ? https : http).request(target, options, onResponse);
+      request.on('error', (err) => {
+        clearTimeout(timer);
+        fail(err);
+      });
+      request.on('socket', (socket) => {
+        if (!socket.connecting) return;
+        const connectTimer = setTimeout(() => fail(timeout('UND_ERR_CONNECT_TIMEOUT', 'Connect Timeout Error')), Math.min(CONNECT_TIMEOUT_MS, timeoutMs));
+        socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+        socket.once('close', () => clearTimeout(connectTimer));
+      });
+      request.end(req.body === undefined ? undefined : Buffer.from(req.body));
+    });
+  }
+
+  #agent(protocol: 'http:' | 'https:'): http.Agent {
+    let agent = this.#agents.get(protocol);
+    if (agent === undefined) {
+      const tls = this.#options.tls ?? {};
+      agent = protocol === 'https:'
+        ? new https.Agent({
+          keepAlive: true,
+          ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+          ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+          ...(tls.key === undefined ? {} : { key: tls.key }),
+          rejectUnauthorized: tls.insecure !== true,
+        })
+        : new http.Agent({ keepAlive: true });
+      this.#agents.set(protocol, agent);
+    }
+    return agent;
+  }
+
+  #headers(own: Record<string, string> | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.#options.headers, ...own };
+    const auth = this.#options.auth;
+    if (auth && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) {
+      headers['authorization'] =
+        auth.kind === 'basic'
+          ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+          : `Bearer ${auth.token}`;
+    }
+    return headers;
+  }
+
+  async close(): Promise<void> {
+    for (const agent of this.#agents.values()) agent.destroy();
+    this.#agents.clear();
+  }
+}
