@@ -177,9 +177,11 @@ export function describeTransportError(err: unknown, https: boolean): { text: st
     return { text: 'this server speaks plain HTTP, not HTTPS: use an http:// URL' };
   }
   // A server that requires a client certificate and gets none closes the TLS connection
-  // without a word; undici then only says "other side closed".
-  if (https && /other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE/i.test(`${code ?? ''} ${e.message ?? ''}`)) {
-    return { text: `${code ? code + ': ' : ''}${e.message ?? String(err)} (the server may require a client certificate)`, hint: 'client-certificate' };
+  // without a word; undici then only says "other side closed". Node's https module may read the
+  // server's TLS alert instead: "bad certificate" is the server's verdict on ours (or its absence).
+  if (https && /other side closed|ECONNRESET|CERTIFICATE_REQUIRED|HANDSHAKE|ALERT_BAD_CERTIFICATE/i.test(`${code ?? ''} ${e.message ?? ''}`)) {
+    // (OpenSSL's own text ends in a newline; the advice belongs on the same line.)
+    return { text: `${code ? code + ': ' : ''}${(e.message ?? String(err)).trim()} (the server may require a client certificate)`, hint: 'client-certificate' };
   }
   if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code)) return { text: `TLS error ${code}: ${e.message ?? ''} (the server's certificate is not trusted here)`, hint: 'tls-trust' };
   return { text: `${code ? code + ': ' : ''}${e.message ?? String(err)}` };
