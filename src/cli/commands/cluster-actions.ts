@@ -11,7 +11,7 @@ import { KAFKA_FIELDS, KAFKA_FILE_KEYS } from '../kafka-settings.js';
 export async function showConnectors(opts: ConnectionOptions): Promise<void> {
   await withConnection(opts, async (c) => {
     const connectors = await listConnectors(c.http, c.url);
-    write(c.output === 'json' ? JSON.stringify(connectors, null, 2) : renderConnectors(connectors, c.url));
+    write(c.output === 'json' ? JSON.stringify(connectors, null, 2) : renderConnectors(connectors, c.urls.length > 1 ? `in the cluster of ${c.urls.join(', ')}` : `at ${c.url}`));
   });
 }
 
@@ -135,8 +135,8 @@ function checkUrl(url: string): void {
   if (parsed.username || parsed.password) throw new OpsError('E_USAGE', '--url: credentials in the URL are not accepted; use --user with --password-env or --password-file', { field: 'url' });
 }
 
-function renderConnectors(connectors: ConnectorSummary[], url: string): string {
-  if (connectors.length === 0) return `No connectors at ${url}.`;
+function renderConnectors(connectors: ConnectorSummary[], where: string): string {
+  if (connectors.length === 0) return `No connectors ${where}.`;
   const rows = connectors.map((c) => [c.name, c.type, c.state, c.tasks.length === 0 ? '-' : c.tasks.map((t) => `${t.id}:${t.state}`).join(' ')]);
   const lines = [renderTable(['NAME', 'TYPE', 'STATE', 'TASKS'], rows)];
   // A failure is only useful with its cause: show the first line of each trace.
