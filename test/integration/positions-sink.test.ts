@@ -54,7 +54,7 @@ before(async () => {
   } });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   await cluster.waitRunning(sink);
-  await waitFor('the sink to write the 60 records', async () => lines().length === 60);
+  await waitFor('the sink to write the 60 records', async () => lines().length === 60, 180_000);
   await waitFor('the sink to commit 30 on both partitions', async () => (await committed()).join() === '30,30');
 });
 
