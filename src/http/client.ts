@@ -127,7 +127,7 @@ export class HttpClient implements HttpSender {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     // undici only reads the headers object, so a step's own headers go out without a copy.
-    const headers = this.#mergeHeaders ? this.#withDefaults(req.headers) : req.headers;
+    const headers = this.#mergeHeaders ? requestHeaders(this.#options, req.headers) : req.headers;
     const method = req.method.toUpperCase() as Dispatcher.HttpMethod;
     const started = performance.now();
     try {
@@ -144,21 +144,22 @@ export class HttpClient implements HttpSender {
     }
   }
 
-  #withDefaults(own: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> = { ...this.#options.headers, ...own };
-    const auth = this.#options.auth;
-    if (auth && !hasHeader(headers, 'authorization')) {
-      headers['authorization'] =
-        auth.kind === 'basic'
-          ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
-          : `Bearer ${auth.token}`;
-    }
-    return headers;
-  }
-
   async close(): Promise<void> {
     await this.#dispatcher.close();
   }
+}
+
+/** A request's headers: the client's defaults, the request's own, and the client's auth unless the request sets one. */
+export function requestHeaders(options: HttpClientOptions, own: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = { ...options.headers, ...own };
+  const auth = options.auth;
+  if (auth && !hasHeader(headers, 'authorization')) {
+    headers['authorization'] =
+      auth.kind === 'basic'
+        ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
+        : `Bearer ${auth.token}`;
+  }
+  return headers;
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {

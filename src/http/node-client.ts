@@ -9,7 +9,7 @@
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { describeTransportError, HttpTransportError, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
+import { describeTransportError, HttpTransportError, requestHeaders, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
 
 /** undici's connect timeout, kept so a dead host fails over just as soon. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ export class NodeHttpClient implements HttpSender {
     const timeoutMs = this.#options.timeoutMs ?? 120_000;
     const options: RequestOptions = {
       method: req.method.toUpperCase(),
-      headers: this.#headers(req.headers),
+      headers: requestHeaders(this.#options, req.headers),
       agent: this.#agent(secure ? 'https:' : 'http:'),
       ...(req.signal ? { signal: req.signal } : {}),
     };
@@ -114,18 +114,6 @@ export class NodeHttpClient implements HttpSender {
       this.#agents.set(protocol, agent);
     }
     return agent;
-  }
-
-  #headers(own: Record<string, string> | undefined): Record<string, string> {
-    const headers: Record<string, string> = { ...this.#options.headers, ...own };
-    const auth = this.#options.auth;
-    if (auth && !Object.keys(headers).some((k) => k.toLowerCase() === 'authorization')) {
-      headers['authorization'] =
-        auth.kind === 'basic'
-          ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
-          : `Bearer ${auth.token}`;
-    }
-    return headers;
   }
 
   async close(): Promise<void> {
