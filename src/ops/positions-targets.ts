@@ -54,12 +54,10 @@ export function positionScope(info: ConnectorInfo, access: KafkaAccess): Positio
   const connectorClass = fullClass(info.config['connector.class'] ?? '');
   const every: Array<Position['kind']> = ['earliest', 'latest', 'time', 'shift'];
   if (info.type === 'sink') {
-    const override = info.config['consumer.override.bootstrap.servers']?.trim() || undefined;
-    return { kind: 'sink', positions: every, servers: access.bootstrapFromFlag ? access.bootstrap : override ? splitServers(override) : access.bootstrap };
+    return { kind: 'sink', positions: every, servers: lookupServers(access, info.config['consumer.override.bootstrap.servers']) };
   }
   if (connectorClass === MIRROR_SOURCE) {
-    const configured = info.config['source.cluster.bootstrap.servers']?.trim() || undefined;
-    return { kind: 'mirror', positions: every, servers: access.bootstrapFromFlag ? access.bootstrap : configured ? splitServers(configured) : access.bootstrap };
+    return { kind: 'mirror', positions: every, servers: lookupServers(access, info.config['source.cluster.bootstrap.servers']) };
   }
   const file = info.config['file'];
   if (connectorClass === FILE_SOURCE && file) return { kind: 'file', positions: ['earliest'], file };
@@ -82,7 +80,7 @@ export async function positionTargets(conn: TargetsConnection, connector: string
 
 async function sinkTargets(conn: TargetsConnection, info: ConnectorInfo, connectorClass: string, position: Position, access: KafkaAccess, clientId?: string): Promise<PositionTargets> {
   const override = info.config['consumer.override.bootstrap.servers']?.trim() || undefined;
-  const servers = access.bootstrapFromFlag ? access.bootstrap : override ? splitServers(override) : access.bootstrap;
+  const servers = lookupServers(access, override);
   if (!servers) throw noBootstrap(info.name, 'its topics');
   const admin = await openAdmin(await access.settingsFor(servers), clientId);
   try {
@@ -130,8 +128,7 @@ async function sinkTargets(conn: TargetsConnection, info: ConnectorInfo, connect
 async function mirrorTargets(conn: TargetsConnection, info: ConnectorInfo, connectorClass: string, position: Position, access: KafkaAccess, clientId?: string): Promise<PositionTargets> {
   const alias = info.config['source.cluster.alias']?.trim();
   if (!alias) throw new OpsError('E_PREFLIGHT', `${info.name}: MirrorSourceConnector without source.cluster.alias; cannot tell which offsets are its own`, { field: 'source.cluster.alias' });
-  const configured = info.config['source.cluster.bootstrap.servers']?.trim() || undefined;
-  const servers = access.bootstrapFromFlag ? access.bootstrap : configured ? splitServers(configured) : access.bootstrap;
+  const servers = lookupServers(access, info.config['source.cluster.bootstrap.servers']);
   if (!servers) throw noBootstrap(info.name, `its source cluster (${alias})`);
   const current = await getOffsets(conn.http, conn.url, info.name);
   const committed = new Map<string, number>();
@@ -231,6 +228,17 @@ async function openAdmin(settings: KafkaSettings, clientId?: string): Promise<Ka
 
 function noBootstrap(connector: string, what: string): OpsError {
   return new OpsError('E_CONFIG', `no Kafka bootstrap servers to look up ${what} for ${connector}: pass --bootstrap <host:port>, or store it in the context with \`offsetctl config set-context <name> --bootstrap <host:port>\``, { field: 'bootstrap' });
+}
+
+/**
+ * The servers a connector's positions are looked up on: --bootstrap (or OFFSETCTL_BOOTSTRAP) wins,
+ * then the servers the connector names itself (a sink's consumer override, MirrorMaker's source
+ * cluster), then the context's.
+ */
+function lookupServers(access: KafkaAccess, configured: string | undefined): string[] | undefined {
+  if (access.bootstrapFromFlag) return access.bootstrap;
+  const own = configured?.trim();
+  return own ? splitServers(own) : access.bootstrap;
 }
 
 function splitServers(text: string): string[] {
