@@ -65,12 +65,7 @@ before(async () => {
   sink = `${topic}-sink`;
   out = join(cluster.dir, `${sink}.out`);
   await createTimedTopic(bootstrap, topic, { partitions: 2, count: 20, baseMs: base });
-  const created = await cluster.request('POST', '/connectors', { name: sink, config: {
-    'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: out, topics: topic,
-    'key.converter': 'org.apache.kafka.connect.storage.StringConverter', 'value.converter': 'org.apache.kafka.connect.storage.StringConverter',
-  } });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  await cluster.waitRunning(sink);
+  await cluster.createSink(topic, { name: sink, strings: true });
   await waitFor('the sink to write the 20 records', async () => lines().length === 20);
   await waitFor('the sink to commit 10 on both partitions', async () => (await committed()) === '10,10');
   // The same context the CLI would use (its bootstrap), and one whose broker does not answer.

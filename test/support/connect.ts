@@ -108,11 +108,17 @@ export class ConnectFixture extends ConnectRest {
     return { name, file, topic };
   }
 
-  /** A FileStreamSink writing `topic` into a new file; waits until it runs. */
-  async createSink(topic: string): Promise<{ name: string; file: string }> {
-    const name = uniqueName('ops-sink');
+  /**
+   * A FileStreamSink writing `topic` into a new file (`<name>.out` in this fixture's folder); waits
+   * until it runs. `strings` reads keys and values as plain strings (records a test produced itself).
+   */
+  async createSink(topic: string, options: { name?: string; strings?: boolean } = {}): Promise<{ name: string; file: string }> {
+    const name = options.name ?? uniqueName('ops-sink');
     const file = join(this.dir, `${name}.out`);
-    await this.createConnector(name, { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file, topics: topic });
+    const converters: Record<string, string> = options.strings
+      ? { 'key.converter': 'org.apache.kafka.connect.storage.StringConverter', 'value.converter': 'org.apache.kafka.connect.storage.StringConverter' }
+      : {};
+    await this.createConnector(name, { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file, topics: topic, ...converters });
     this.#created.push(name);
     await this.waitRunning(name);
     return { name, file };
