@@ -5,8 +5,8 @@
 // ~200 modules, or one file holding every command. The bundle sits three folders deep like
 // dist/src/cli/main.js, so the paths the code derives from import.meta.url (../../../package.json,
 // ../../../workflows/) hold in both. Packages the code loads on demand through createRequire
-// (undici, fontoxpath, JSONPath, better-sqlite3) stay in node_modules and are loaded only when a
-// command needs them; ajv is bundled into one CommonJS file of its own (see below).
+// (fontoxpath, JSONPath, better-sqlite3) stay in node_modules and are loaded only when a command
+// needs them; ajv, undici and yaml are each bundled into one CommonJS file of their own (below).
 //   --bundle-only   skip tsc: esbuild reads the TypeScript sources itself (prepack, benchmarks).
 // `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
 // also compiles tests and benchmarks) is skipped there too.
@@ -86,3 +86,17 @@ await build({
   target: 'node20.19',
   logLevel: 'warning',
 });
+// yaml likewise (src/arazzo/_on-demand.ts, loadYaml): a command whose documents come from the
+// document cache never loads it; one that parses loads one file instead of seventy.
+await build({
+  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, sourcefile: 'yaml-bundle.cjs', loader: 'js' },
+  outfile: join(outdir, 'yaml-bundle.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  logLevel: 'warning',
+});
+// The shipped workflows' inputs schemas, compiled ahead of time (scripts/inputs-validators.mjs).
+const { buildInputsValidators } = await import('./inputs-validators.mjs');
+await buildInputsValidators(root, join(root, 'workflows'), join(outdir, 'inputs-validators.cjs'));

@@ -9,6 +9,7 @@ type Slimdom = typeof import('slimdom');
 type JsonPathPlus = typeof import('jsonpath-plus');
 type Rfc9535 = typeof import('jsonpath-rfc9535');
 type Rfc9535Parse = typeof import('jsonpath-rfc9535/parser').default;
+export type Yaml = typeof import('yaml');
 
 const requireCjs = createRequire(import.meta.url);
 
@@ -18,6 +19,7 @@ let jsonPathPlus: JsonPathPlus | undefined;
 let rfc9535: Rfc9535 | undefined;
 let rfc9535Parse: Rfc9535Parse | undefined;
 let ajvBundle: AjvBundle | null | undefined;
+let yaml: Yaml | undefined;
 
 /**
  * ajv is about a hundred CommonJS files: resolving, reading and compiling them one by one is
@@ -42,6 +44,24 @@ function bundledAjv(): AjvBundle | undefined {
   return ajvBundle ?? undefined;
 }
 
+let precompiledInputs: Record<string, () => unknown> | null | undefined;
+
+/**
+ * The shipped workflows' inputs validators, compiled by ajv at build time (standalone code,
+ * scripts/inputs-validators.mjs) and keyed by the sha256 of the schema's JSON: present beside the
+ * CLI's chunks only. Absent (tsc's output, tests) or without the key, the schema is compiled.
+ */
+export function loadPrecompiledInputs(key: string): unknown {
+  if (precompiledInputs === undefined) {
+    try {
+      precompiledInputs = requireCjs('./inputs-validators.cjs') as Record<string, () => unknown>;
+    } catch {
+      precompiledInputs = null;
+    }
+  }
+  return Object.hasOwn(precompiledInputs ?? {}, key) ? precompiledInputs![key]!() : undefined;
+}
+
 /** The `ajv` package's exports (draft-07 `Ajv`). */
 export function loadAjv(): unknown {
   return bundledAjv()?.ajv() ?? requireCjs('ajv');
@@ -55,6 +75,22 @@ export function loadAjv2020(): unknown {
 /** `ajv-formats`. */
 export function loadAjvFormats(): unknown {
   return bundledAjv()?.formats() ?? requireCjs('ajv-formats');
+}
+
+/**
+ * The `yaml` package, bundled into one CommonJS file by the CLI's build (like ajv), loaded when a
+ * document is really parsed: a rewind whose workflow and OpenAPI description come from the
+ * document cache never loads it (~260 KB of code to compile on every command otherwise).
+ */
+export function loadYaml(): Yaml {
+  if (yaml === undefined) {
+    try {
+      yaml = requireCjs('./yaml-bundle.cjs') as Yaml;
+    } catch {
+      yaml = requireCjs('yaml') as Yaml;
+    }
+  }
+  return yaml;
 }
 
 export function loadFontoxpath(): Fontoxpath {

@@ -79,10 +79,12 @@ export function addConnectionOptions(cmd: Command): Command {
  * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
  */
 /**
- * `oneShot`: the command sends a request or two and exits (`connectors`, `offsets get`), so it
- * uses Node's own http module, much cheaper to load than undici (src/http/node-client.ts).
+ * The HTTP client: a command line sends a few dozen requests at most and exits, so it uses Node's
+ * own http module with keep-alive (src/http/node-client.ts), much cheaper to load than undici:
+ * ~80 ms of a rewind's CPU (BENCHMARKS.md, figure 5). `pooled` is for a process that lives and
+ * sends many requests at once (the web console): undici's pool.
  */
-export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { oneShot?: boolean } = {}): Promise<Connection> {
+export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { pooled?: boolean } = {}): Promise<Connection> {
   refuseLiteralSecrets(opts);
   const output = opts.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
@@ -121,9 +123,9 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const tls = await resolveTls(opts, ctx);
   const timeoutMs = parseTimeout(opts.timeout);
   const clientOptions = { ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
-  const client = how.oneShot
-    ? new (await import('../http/node-client.js')).NodeHttpClient(clientOptions)
-    : new (await import('../http/client.js')).HttpClient(clientOptions);
+  const client = how.pooled
+    ? new (await import('../http/client.js')).HttpClient(clientOptions)
+    : new (await import('../http/node-client.js')).NodeHttpClient(clientOptions);
   const reachable = urls.length > 1
     ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;

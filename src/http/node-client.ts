@@ -7,16 +7,26 @@
 // Same options, same response records and the same error texts and codes as HttpClient, so
 // failover (failover.ts) and the retry of forwarded requests (forward-retry.ts) decide alike.
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import * as http from 'node:http';
-import * as https from 'node:https';
+import type * as HttpModule from 'node:http';
+import type * as HttpsModule from 'node:https';
+import { createRequire } from 'node:module';
 import { describeTransportError, HttpTransportError, requestHeaders, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
+
+// Loaded with require, not `import * as`: on Node 22+ an ES module namespace of node:http reads
+// every export, and a few are getters that load Node's own copy of undici (fetch, WebSocket):
+// ~80 ms of a rewind's CPU on Node 24 (BENCHMARKS.md, figure 5). https (TLS) only for https URLs.
+const requireBuiltin = createRequire(import.meta.url);
+let httpModule: typeof HttpModule | undefined;
+let httpsModule: typeof HttpsModule | undefined;
+const http = (): typeof HttpModule => (httpModule ??= requireBuiltin('node:http') as typeof HttpModule);
+const https = (): typeof HttpsModule => (httpsModule ??= requireBuiltin('node:https') as typeof HttpsModule);
 
 /** undici's connect timeout, kept so a dead host fails over just as soon. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export class NodeHttpClient implements HttpSender {
   readonly #options: HttpClientOptions;
-  readonly #agents = new Map<'http:' | 'https:', http.Agent>();
+  readonly #agents = new Map<'http:' | 'https:', HttpModule.Agent>();
 
   constructor(options: HttpClientOptions = {}) {
     this.#options = options;
@@ -83,7 +93,7 @@ export class NodeHttpClient implements HttpSender {
           resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
         });
       };
-      request = (secure ? https : http).request(target, options, onResponse);
+      request = (secure ? https() : http()).request(target, options, onResponse);
       request.on('error', (err) => {
         clearTimeout(timer);
         fail(err);
@@ -98,19 +108,19 @@ export class NodeHttpClient implements HttpSender {
     });
   }
 
-  #agent(protocol: 'http:' | 'https:'): http.Agent {
+  #agent(protocol: 'http:' | 'https:'): HttpModule.Agent {
     let agent = this.#agents.get(protocol);
     if (agent === undefined) {
       const tls = this.#options.tls ?? {};
       agent = protocol === 'https:'
-        ? new https.Agent({
+        ? new (https().Agent)({
           keepAlive: true,
           ...(tls.ca === undefined ? {} : { ca: tls.ca }),
           ...(tls.cert === undefined ? {} : { cert: tls.cert }),
           ...(tls.key === undefined ? {} : { key: tls.key }),
           rejectUnauthorized: tls.insecure !== true,
         })
-        : new http.Agent({ keepAlive: true });
+        : new (http().Agent)({ keepAlive: true });
       this.#agents.set(protocol, agent);
     }
     return agent;

@@ -5,12 +5,22 @@
 // stored snapshot, and read-back verification against the requested offsets.
 import type { RunEvent } from '../arazzo/index.js';
 import { redactValue } from '../http/redact.js';
-import type { RunRecord, Store } from '../store/index.js';
+import type { EventRecord, RunRecord, Store } from '../store/index.js';
 import { describeMismatches, findMismatches, offsetEntries, type OffsetEntry, type OffsetMismatch } from './offsets.js';
 import type { OperationSpec } from './operations.js';
 import { stateTextBefore } from './outcome-text.js';
 
 const BODY_LIMIT = 2000;
+
+/**
+ * The events that are written at once, with those held back since: a request is on disk before
+ * it leaves, and a step's outcome with it. The rest of a step (its start, the answer, each
+ * criterion, the action taken) waits for the next of these, so a poll costs two transactions,
+ * not eight: a rewind journals ~500 events, and one transaction each was most of offsetctl's own
+ * CPU time while it waited for Kafka Connect (BENCHMARKS.md, figure 5). Recovery and resume read
+ * the steps and the run context, which are written at once as before, never these events.
+ */
+const FLUSH_ON: ReadonlySet<string> = new Set(['request.sent', 'step.finished', 'workflow.finished']);
 
 export interface JournalOptions {
   store: Store;
@@ -54,6 +64,8 @@ export class RunJournal {
   /** The step running (or last started): where a cancelled run stood. */
   currentStep: string | undefined;
   #retrying: string | undefined;
+  /** Events not yet written (see FLUSH_ON). */
+  #pending: Array<Omit<EventRecord, 'seq'>> = [];
   /** The inputs of the workflow run in progress (a chunked write runs the workflow once per chunk). */
   #inputs: Record<string, unknown>;
 
@@ -72,7 +84,8 @@ export class RunJournal {
       if (event.stepId === spec.stopStep) this.stopStarted = true;
       if (event.stepId === spec.mutatingStep && event.attempt === 1) await this.#beforeMutation();
     }
-    await store.recordEvent(run.id, { at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
+    this.#pending.push({ at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
+    if (FLUSH_ON.has(event.type)) await this.flush();
     if (event.type === 'action.taken' && event.action.type === 'retry') this.#retrying = event.stepId;
     if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
     if (event.type === 'step.finished') {
@@ -83,6 +96,14 @@ export class RunJournal {
     }
     this.#o.onProgress?.(event);
   };
+
+  /** Writes the events held back, in one transaction; the run's owner calls it when the workflow ends. */
+  async flush(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    await this.#o.store.recordEvents(this.#o.run.id, batch);
+  }
 
   async #beforeMutation(): Promise<void> {
     const { store, run, spec, controller } = this.#o;

@@ -84,7 +84,8 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     ...(req.onProgress ? { onProgress: req.onProgress } : {}),
     reverify: (requested) => readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested, req.verifyTimeoutMs !== undefined ? { timeoutMs: req.verifyTimeoutMs } : {}),
   });
-  const result = await runWorkflowInChunks({ workflow, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, mutatingStep: RECOVERY.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY });
+  const result = await runWorkflowInChunks({ workflow, inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, mutatingStep: RECOVERY.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY })
+    .finally(() => journal.flush());
   return {
     restoredOffsets: offsets,
     ...(context.snapshotId ? { snapshotId: context.snapshotId } : {}),
@@ -101,7 +102,7 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
 
 /** The store with its journal writes made best-effort (reads and everything else unchanged). */
 function journalTolerant(store: Store, onError: (err: unknown) => void): Store {
-  const tolerant = new Set<PropertyKey>(['recordEvent', 'recordStep', 'updateRunContext']);
+  const tolerant = new Set<PropertyKey>(['recordEvent', 'recordEvents', 'recordStep', 'updateRunContext']);
   return new Proxy(store, {
     get(target, key) {
       const value = Reflect.get(target, key, target) as unknown;

@@ -89,7 +89,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     const result = await runWorkflowInChunks({
       workflow, inputs: req.inputs, http: req.http, onEvent: journal.onEvent, signal: controller.signal, ...(req.resume ? { resume: req.resume } : {}),
       mutatingStep: spec.mutatingStep, chunkSize: req.chunkSize ?? Number.POSITIVE_INFINITY, ...(req.onChunk ? { onChunk: req.onChunk } : {}),
-    });
+    }).finally(() => journal?.flush());
     const snapshotId = journal.snapshotId ?? (await store.getRun(run.id)).context.snapshotId;
     if (result.status === 'passed' && !journal.safetyError) {
       const connectorState = stringOrUndefined(result.outputs.connectorState);

@@ -158,11 +158,16 @@ export class SqliteStore implements Store {
   }
 
   recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): Promise<void> {
+    return this.recordEvents(runId, [event]);
+  }
+
+  recordEvents(runId: string, events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<void> {
     return this.#async(() => {
+      if (events.length === 0) return;
       this.#immediate(() => {
-        const seq = this.#nextSeq('run_events', runId);
-        this.#db.prepare('INSERT INTO run_events (run_id, seq, at, type, step_id, detail) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(runId, seq, event.at, event.type, event.stepId ?? null, JSON.stringify(event.detail));
+        let seq = this.#nextSeq('run_events', runId);
+        const insert = this.#db.prepare('INSERT INTO run_events (run_id, seq, at, type, step_id, detail) VALUES (?, ?, ?, ?, ?, ?)');
+        for (const event of events) insert.run(runId, seq++, event.at, event.type, event.stepId ?? null, JSON.stringify(event.detail));
       });
     });
   }

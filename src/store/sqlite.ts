@@ -96,8 +96,19 @@ function openBetterSqlite(file: string): SqliteDatabase {
     if (/bindings file|NODE_MODULE_VERSION|better_sqlite3\.node/.test((err as Error).message)) throw unavailable(err);
     throw err;
   }
-  // better-sqlite3 already has exactly this surface.
-  return Object.assign(db, { driver: 'better-sqlite3' as const }) as SqliteDatabase;
+  // better-sqlite3 already has exactly this surface. Its prepare() compiles the SQL every time:
+  // statements are kept per SQL text, as node:sqlite's wrapper below does (the store prepares
+  // the same few statements for every journal write).
+  const prepared = new Map<string, SqliteStatement>();
+  const prepare = db.prepare.bind(db);
+  return Object.assign(db, {
+    driver: 'better-sqlite3' as const,
+    prepare(sql: string): SqliteStatement {
+      let stmt = prepared.get(sql);
+      if (stmt === undefined) prepared.set(sql, (stmt = prepare(sql)));
+      return stmt;
+    },
+  }) as SqliteDatabase;
 }
 
 function unavailable(err: unknown): Error {

@@ -164,6 +164,8 @@ export interface Store {
   lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined>;
   recordStep(runId: string, step: Omit<StepRecord, 'seq'>): Promise<void>;
   recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): Promise<void>;
+  /** Several events in one transaction, in order (the journal batches a step's events). */
+  recordEvents(runId: string, events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<void>;
   /** In the order recorded. */
   stepsOf(runId: string): Promise<StepRecord[]>;
   eventsOf(runId: string): Promise<EventRecord[]>;

@@ -80,3 +80,37 @@ test('the journal masks secrets in the events a person reads, but keeps step out
     assert.ok(events.includes('/data/***.txt'), events);
     assert.ok(!events.includes('planted-s3cret'), events);
   }));
+
+test('a poll is two journal transactions: the request before it leaves, the rest of the step with its outcome', () =>
+  withJournal(REWIND, async (journal, store, _controller, runId) => {
+    const batches: string[][] = [];
+    const recordEvents = store.recordEvents.bind(store);
+    store.recordEvents = async (id, events) => {
+      batches.push(events.map((e) => e.type));
+      return recordEvents(id, events);
+    };
+    const poll = async (attempt: number): Promise<void> => {
+      await journal.onEvent({ type: 'step.started', workflowId: 'w', stepId: 'waitForStopped', attempt, at: at() });
+      await journal.onEvent({ type: 'request.sent', workflowId: 'w', stepId: 'waitForStopped', method: 'GET', url: 'http://c:8083/connectors/orders-sink/status', headers: {}, at: at() });
+      // On disk before the answer comes: a kill while Kafka Connect works still shows what was asked.
+      assert.equal((await store.eventsOf(runId)).at(-1)?.type, 'request.sent');
+      await journal.onEvent({ type: 'response.received', workflowId: 'w', stepId: 'waitForStopped', status: 200, headers: {}, body: { connector: { state: 'RUNNING' } }, durationMs: 2, at: at() });
+      await journal.onEvent({ type: 'criterion.evaluated', workflowId: 'w', stepId: 'waitForStopped', source: 'successCriteria', result: { passed: true, type: 'simple', condition: '$statusCode == 200' }, at: at() });
+      await journal.onEvent({ type: 'step.finished', workflowId: 'w', stepId: 'waitForStopped', status: 'failed', outputs: {}, at: at() });
+      await journal.onEvent({ type: 'action.taken', workflowId: 'w', stepId: 'waitForStopped', action: { name: 'pollUntilStopped', type: 'retry', retryAfter: 0.05 }, reason: 'onFailure', at: at() });
+    };
+    await poll(1);
+    await poll(2);
+    assert.deepEqual(batches, [
+      ['step.started', 'request.sent'],
+      ['response.received', 'criterion.evaluated', 'step.finished'],
+      ['action.taken', 'step.started', 'request.sent'],
+      ['response.received', 'criterion.evaluated', 'step.finished'],
+    ]);
+    // What is held back is written when the owner flushes at the end of the workflow.
+    await journal.flush();
+    assert.deepEqual((await store.eventsOf(runId)).map((e) => [e.seq, e.type]), [
+      [1, 'step.started'], [2, 'request.sent'], [3, 'response.received'], [4, 'criterion.evaluated'], [5, 'step.finished'], [6, 'action.taken'],
+      [7, 'step.started'], [8, 'request.sent'], [9, 'response.received'], [10, 'criterion.evaluated'], [11, 'step.finished'], [12, 'action.taken'],
+    ]);
+  }));

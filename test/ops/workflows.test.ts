@@ -53,6 +53,29 @@ test('the change steps retry on 409 and on the "can be safely retried" 500', asy
   }
 });
 
+test('every wait polls at most 50 ms apart for its first 2 s, 100 ms up to 6 s, and gives up after 60-70 s', async () => {
+  // A stop or resume usually takes 0.1-3 s (a task finishing its poll, a rebalance): a coarser
+  // ladder there is time the operator waits after Kafka Connect is done (BENCHMARKS.md, figure 5).
+  for (const kind of ['rewind', 'reset', 'restore'] as const) {
+    const wf = await workflowOf(kind);
+    const waits = wf.steps.filter((s) => /^waitFor/.test(s.stepId));
+    assert.deepEqual(waits.map((s) => s.stepId).sort(), ['waitForPaused', 'waitForRunning', 'waitForStopped'], kind);
+    for (const wait of waits) {
+      const retries = ((wait.onFailure ?? []) as Array<{ type: string; retryAfter?: number; retryLimit?: number }>).filter((a) => a.type === 'retry');
+      // The engine takes each retry action until its retryLimit is spent, then the next one.
+      const delays = retries.flatMap((a) => Array.from({ length: a.retryLimit ?? 1 }, () => a.retryAfter ?? 0));
+      let elapsed = 0; // ms, counted in integers (0.05 + 0.1 + … drifts in floating point)
+      for (const d of delays.map((x) => Math.round(x * 1000))) {
+        if (elapsed < 2000) assert.ok(d <= 50, `${kind} ${wait.stepId}: a ${d} ms gap at ${elapsed} ms`);
+        if (elapsed < 6000) assert.ok(d <= 100, `${kind} ${wait.stepId}: a ${d} ms gap at ${elapsed} ms`);
+        elapsed += d;
+      }
+      assert.ok(elapsed >= 60_000 && elapsed <= 70_000, `${kind} ${wait.stepId}: gives up after ${elapsed} ms`);
+      assert.ok(delays.every((d, i) => i === 0 || d >= delays[i - 1]!), `${kind} ${wait.stepId}: the gaps only grow`);
+    }
+  }
+});
+
 const step = (stepId: string, seq: number, status: 'passed' | 'failed' = 'passed', workflowId = 'rewind-connector-offsets'): StepRecord =>
   ({ seq, workflowId, stepId, status, outputs: { seq }, finishedAt: '2026-01-01T00:00:00Z' });
 

@@ -158,6 +158,15 @@ export function storeContract(backend: StoreBackend): void {
         assert.deepEqual(steps[1]?.outputs, { previousOffsets: [1, 2] });
         assert.equal(steps[2]?.error?.code, 'E_HTTP');
         assert.deepEqual((await store.eventsOf(run.id)).map((e) => [e.seq, e.type, e.stepId, e.detail]), [[1, 'step.started', 'stopConnector', { attempt: 1 }], [2, 'response.received', 'rewindOffsets', { status: 500 }]]);
+        // A batch continues the numbering, in order, and an empty batch writes nothing.
+        await store.recordEvents(run.id, [
+          { at, type: 'criterion.evaluated', stepId: 'rewindOffsets', detail: { passed: false } },
+          { at, type: 'action.taken', stepId: 'rewindOffsets', detail: { action: 'retry' } },
+          { at, type: 'request.sent', stepId: 'rewindOffsets', detail: { method: 'PATCH' } },
+        ]);
+        await store.recordEvents(run.id, []);
+        await store.recordEvent(run.id, { at, type: 'step.finished', stepId: 'rewindOffsets', detail: { status: 'passed' } });
+        assert.deepEqual((await store.eventsOf(run.id)).slice(2).map((e) => [e.seq, e.type]), [[3, 'criterion.evaluated'], [4, 'action.taken'], [5, 'request.sent'], [6, 'step.finished']]);
         const read = await store.getRun(run.id);
         assert.equal(read.lastStep, 'captureOffsets');
         assert.deepEqual(read.inputs, inputs, 'resume replays the inputs exactly');

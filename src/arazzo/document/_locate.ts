@@ -1,6 +1,7 @@
 // JSON pointer → line:column, by walking the YAML AST that the parser kept.
 
-import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { loadYaml } from '../_on-demand.js';
 
 /** RFC 6901 tokens of a pointer (`''` is the whole document). */
 export function pointerTokens(pointer: string): string[] {
@@ -17,6 +18,7 @@ export function pointerFrom(tokens: ReadonlyArray<string | number>): string {
 }
 
 export function locatePointer(doc: Document, lines: LineCounter, pointer: string): { line: number; column: number } | undefined {
+  const { isAlias, isMap, isSeq } = loadYaml();
   let node: unknown = doc.contents;
   // Where a member is named by its key, the key's position is the useful one: a block value
   // starts on the next line.
@@ -44,7 +46,7 @@ export function locatePointer(doc: Document, lines: LineCounter, pointer: string
 }
 
 function keyText(key: unknown): string | undefined {
-  if (isScalar(key)) return String(key.value);
+  if (loadYaml().isScalar(key)) return String(key.value);
   return undefined;
 }
 

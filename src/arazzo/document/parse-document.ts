@@ -3,7 +3,8 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { LineCounter, isMap, isScalar, parseDocument, visit } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { loadYaml } from '../_on-demand.js';
 import { ArazzoError } from '../errors.js';
 import { jsonErrorOffset } from './_json-position.js';
 import { locatePointer } from './_locate.js';
@@ -15,6 +16,8 @@ export interface LoadedDocument {
   value: unknown;
   /** 1-based line and column of the node a JSON pointer names (the key, for object members). */
   locate(pointer: string): { line: number; column: number } | undefined;
+  /** The document cache's key for this text, when a cache was used (see rememberedCheck). */
+  cacheKey?: string;
 }
 
 export interface ParseOptions {
@@ -67,8 +70,9 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
   const cached = key === undefined ? undefined : cache?.get(key);
   if (cached !== undefined && typeof cached === 'object' && cached !== null) {
     let parsed: LoadedDocument | undefined;
-    return { file, value: cached, locate: (pointer) => (parsed ??= parseDocumentText(text, file, { ...opts, cache: NO_CACHE })).locate(pointer) };
+    return { file, value: cached, cacheKey: key, locate: (pointer) => (parsed ??= parseDocumentText(text, file, { ...opts, cache: NO_CACHE })).locate(pointer) };
   }
+  const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
   if (/\.json$/i.test(file)) refuseBadJson(text, file);
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, keepSourceTokens: false });
@@ -105,6 +109,7 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
   return {
     file,
     value,
+    ...(key !== undefined && cache !== NO_CACHE ? { cacheKey: key } : {}),
     locate(pointer: string) {
       return locatePointer(doc, lineCounter, pointer);
     },
@@ -112,6 +117,24 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
 }
 
 const NO_CACHE: DocumentCache = { key: () => '', get: () => undefined, set: () => undefined };
+
+/**
+ * The result of a deterministic check of a document (validation), kept in the document cache
+ * beside the parsed value: `checkId` must name the check and the code that computes it, since a
+ * new version may judge the same text differently. Without a cache, or for a document that did
+ * not go through it, the check simply runs.
+ */
+export function rememberedCheck<T>(doc: LoadedDocument, checkId: string, check: () => T): T {
+  const cache = defaultCache;
+  if (cache === undefined || doc.cacheKey === undefined) return check();
+  // The file is part of the key: a result may name it (a diagnostic's location).
+  const key = cache.key(`${doc.cacheKey}\0${checkId}\0${doc.file}`, '.check');
+  const hit = cache.get(key) as { result?: T } | undefined;
+  if (hit !== undefined && typeof hit === 'object' && hit !== null && 'result' in hit) return hit.result as T;
+  const result = check();
+  cache.set(key, { result });
+  return result;
+}
 
 /** Read and parse a document file ('E_DOCUMENT_READ' when it cannot be read). */
 export async function loadDocumentFile(path: string, opts: ParseOptions = {}): Promise<LoadedDocument> {
@@ -138,7 +161,8 @@ export async function loadDocumentFile(path: string, opts: ParseOptions = {}): P
 }
 
 // The spec limits YAML keys to scalar strings (so a document round-trips to JSON).
-function refuseNonStringKeys(doc: ReturnType<typeof parseDocument>, lines: LineCounter, file: string): void {
+function refuseNonStringKeys(doc: Document, lines: LineCounter, file: string): void {
+  const { isMap, isScalar, visit } = loadYaml();
   visit(doc, {
     Map(_key, node) {
       if (!isMap(node)) return;

@@ -5,7 +5,8 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type formatsModule from 'ajv-formats';
-import { loadAjv, loadAjv2020, loadAjvFormats } from '../_on-demand.js';
+import { createHash } from 'node:crypto';
+import { loadAjv, loadAjv2020, loadAjvFormats, loadPrecompiledInputs } from '../_on-demand.js';
 import { ArazzoError } from '../errors.js';
 import type { Components } from '../types.js';
 import { isPlainSchema } from './_plain-schema.js';
@@ -23,6 +24,7 @@ let draft2020: Dialect | undefined;
 function ajvFor(schema: Record<string, unknown>, usesFormats: boolean): Ajv | Ajv2020 {
   const dialect = typeof schema['$schema'] === 'string' ? schema['$schema'] : '';
   // Schemas are checked against their meta-schema below, only when that check could fail.
+  // scripts/inputs-validators.mjs compiles the shipped workflows' schemas with these options too.
   const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: true, validateSchema: false } as const;
   let entry: Dialect;
   if (/draft-0[4-7]/.test(dialect)) {
@@ -53,9 +55,7 @@ function usesFormats(schema: Record<string, unknown>): boolean {
  */
 export function compileInputs(schema: unknown, components: Components | undefined, workflowId: string): InputsValidator {
   if (schema === undefined || schema === null || typeof schema !== 'object') return (inputs) => ({ ...inputs });
-  const root: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
-  if (components?.inputs) root['components'] = { inputs: components.inputs };
-  delete root['$id'];
+  const root = inputsRoot(schema as Record<string, unknown>, components);
   const workflow = `workflow "${workflowId}"`;
   // A plain schema cannot fail to compile, so it is compiled on first use: `workflow plan`
   // never validates inputs and so never loads ajv for it. Any other schema is compiled (and
@@ -70,7 +70,27 @@ export function compileInputs(schema: unknown, components: Components | undefine
   };
 }
 
+/** The schema that is compiled: the workflow's, with the document's `components.inputs` and without `$id`. */
+export function inputsRoot(schema: Record<string, unknown>, components: Components | undefined): Record<string, unknown> {
+  const root: Record<string, unknown> = { ...schema };
+  if (components?.inputs) root['components'] = { inputs: components.inputs };
+  delete root['$id'];
+  return root;
+}
+
+/** What the build's precompiled validators are keyed by (scripts/inputs-validators.mjs): the schema root's JSON. */
+export function inputsSchemaKey(root: Record<string, unknown>): string | undefined {
+  try {
+    return createHash('sha256').update(JSON.stringify(root)).digest('hex');
+  } catch {
+    return undefined; // a cyclic schema (YAML aliases) is never precompiled
+  }
+}
+
 function compileSchema(root: Record<string, unknown>, workflow: string): ValidateFunction {
+  const key = inputsSchemaKey(root);
+  const precompiled = key === undefined ? undefined : loadPrecompiledInputs(key);
+  if (typeof precompiled === 'function') return precompiled as ValidateFunction;
   try {
     const ajv = ajvFor(root, usesFormats(root));
     // What ajv's own validateSchema option does on compile, with the same message.

@@ -113,7 +113,7 @@ export async function deleteContextCommand(name: string): Promise<void> {
 
 async function withConnection(opts: ConnectionOptions, run: (c: Connection) => Promise<void>): Promise<void> {
   // One or two requests, then exit: Node's http module, not undici (see node-client.ts).
-  const c = await resolveConnection(opts, process.env, { oneShot: true });
+  const c = await resolveConnection(opts);
   try {
     await run(c);
   } finally {

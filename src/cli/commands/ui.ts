@@ -32,7 +32,7 @@ async function runUi(opts: UiOptions): Promise<void> {
   const { configPath, loadConfig } = await import('../config-file.js');
   const listen = parseListen(opts.listen);
   if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new OpsError('E_USAGE', '--tls-cert and --tls-key go together: pass both', { field: opts.tlsCert ? 'tls-key' : 'tls-cert' });
-  const initial = await resolveConnection(opts);
+  const initial = await resolveConnection(opts, process.env, { pooled: true });
   const { resolveKafkaAccess, KAFKA_FIELDS } = await import('../kafka-settings.js');
   // Kafka access (log positions, sink positions) as `rewind` resolves it: --bootstrap and the
   // --kafka-* flags, else OFFSETCTL_BOOTSTRAP, else the context's. The flags and the variable go
@@ -58,7 +58,7 @@ async function runUi(opts: UiOptions): Promise<void> {
         if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka };
         let conn = others.get(name);
         if (!conn) {
-          conn = resolveConnection({ ...rest, context: name });
+          conn = resolveConnection({ ...rest, context: name }, process.env, { pooled: true });
           others.set(name, conn);
           conn.catch(() => others.delete(name));
         }

@@ -2,9 +2,13 @@
 // library's Document API, so comments, key order and formatting stay. What 1.1 reads differently
 // is pinned to the 1.0 behaviour where a rewrite can say it, and listed for a person otherwise.
 import { readFile, writeFile } from 'node:fs/promises';
-import { isMap, isScalar, isSeq, parseDocument, visit, type Document, type Scalar } from 'yaml';
+import type { Document, Scalar } from 'yaml';
+import { loadYaml } from '../../arazzo/_on-demand.js';
 import { parseDocumentText, validateArazzo } from '../../arazzo/document/index.js';
 import { isSelectorObject } from '../../arazzo/document/_report.js';
+
+// This module is imported only by `workflow upgrade`: loading yaml with it costs nothing elsewhere.
+const { isMap, isScalar, isSeq, parseDocument, visit } = loadYaml();
 
 export interface UpgradeNote {
   /** `pinned`: rewritten so the document behaves as before; `review`: a person must decide. */
