@@ -74,9 +74,12 @@ export class FaultProxy {
     });
     upstream.on('data', (chunk: Buffer) => {
       const hit = (f: { method?: string }): boolean => f.method === undefined || f.method === seenMethod;
-      if (fault.kind === 'reset-after-request' && hit(fault)) {
-        // Once: the next request (a read-back, the recovery) gets through.
-        if (this.#fault === fault) this.#fault = { kind: 'none' };
+      // Once, across connections: the fault as it is now, not as it was when this connection
+      // opened (a client with a keep-alive pool holds several connections opened before the
+      // fault fired; the next request on any of them — a read-back, the recovery — gets through).
+      const live = this.#fault;
+      if (fault.kind === 'reset-after-request' && live === fault && hit(fault)) {
+        this.#fault = { kind: 'none' };
         return void client.resetAndDestroy();
       }
       if (fault.kind === 'stall-after-request' && hit(fault)) return;
