@@ -53,50 +53,26 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-// ajv (+ its 2020-12 entry and ajv-formats) as one CommonJS file beside the chunks: the engine
-// requires it synchronously when a workflow has inputs (src/arazzo/_on-demand.ts), and one file
-// loads in about half the time of ajv's hundred (measured: 140 vs 210 ms CPU with bare Node's 90).
-await build({
-  stdin: {
-    contents: "module.exports = { ajv: () => require('ajv'), ajv2020: () => require('ajv/dist/2020.js'), formats: () => require('ajv-formats') };",
-    resolveDir: root,
-    sourcefile: 'ajv-bundle.cjs',
-    loader: 'js',
-  },
-  outfile: join(outdir, 'ajv-bundle.cjs'),
+/** Packages the code requires on demand, each bundled into one CommonJS file beside the chunks. */
+const bundleCjs = (file, contents) => build({
+  stdin: { contents, resolveDir: root, sourcefile: file, loader: 'js' },
+  outfile: join(outdir, file),
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20.19',
   logLevel: 'warning',
 });
+// ajv (+ its 2020-12 entry and ajv-formats): the engine requires it synchronously when a workflow
+// has inputs (src/arazzo/_on-demand.ts), and one file loads in about half the time of ajv's
+// hundred (measured: 140 vs 210 ms CPU with bare Node's 90).
+await bundleCjs('ajv-bundle.cjs', "module.exports = { ajv: () => require('ajv'), ajv2020: () => require('ajv/dist/2020.js'), formats: () => require('ajv-formats') };");
 // undici's agent and request method likewise (src/http/client.ts): about thirty CommonJS files
 // that every command talking to Connect resolved, read and compiled one by one.
-await build({
-  stdin: {
-    contents: "module.exports = { Agent: require('undici/lib/dispatcher/agent'), request: require('undici/lib/api/api-request') };",
-    resolveDir: root,
-    sourcefile: 'undici-bundle.cjs',
-    loader: 'js',
-  },
-  outfile: join(outdir, 'undici-bundle.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
-  logLevel: 'warning',
-});
+await bundleCjs('undici-bundle.cjs', "module.exports = { Agent: require('undici/lib/dispatcher/agent'), request: require('undici/lib/api/api-request') };");
 // yaml likewise (src/arazzo/_on-demand.ts, loadYaml): a command whose documents come from the
 // document cache never loads it; one that parses loads one file instead of seventy.
-await build({
-  stdin: { contents: "module.exports = require('yaml');", resolveDir: root, sourcefile: 'yaml-bundle.cjs', loader: 'js' },
-  outfile: join(outdir, 'yaml-bundle.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
-  logLevel: 'warning',
-});
+await bundleCjs('yaml-bundle.cjs', "module.exports = require('yaml');");
 // The shipped workflows' inputs schemas, compiled ahead of time (scripts/inputs-validators.mjs).
 const { buildInputsValidators } = await import('./inputs-validators.mjs');
 await buildInputsValidators(root, join(root, 'workflows'), join(outdir, 'inputs-validators.cjs'));
