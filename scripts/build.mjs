@@ -7,6 +7,7 @@
 // ../../../workflows/) hold in both. Packages the code loads on demand through createRequire
 // (fontoxpath, JSONPath, better-sqlite3) stay in node_modules and are loaded only when a command
 // needs them; ajv, undici and yaml are each bundled into one CommonJS file of their own (below).
+// For Node 20 the CLI is also built as one CommonJS file, offsetctl.cjs (see below).
 //   --bundle-only   skip tsc: esbuild reads the TypeScript sources itself (prepack, benchmarks).
 // `npm pack`/`npm publish` also run `prepare`; the package needs only the bundle, so tsc (which
 // also compiles tests and benchmarks) is skipped there too.
@@ -53,6 +54,24 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
+// The same CLI as one CommonJS file, for a Node without a module compile cache (20): bin/offsetctl
+// runs it through V8's code cache (src/cli/code-cache.ts), which only a classic script can use.
+// Lazy imports stay lazy (esbuild wraps each module in an init function); import.meta.url becomes
+// the file's own URL, in the same folder as the chunks, so derived paths hold here too.
+const cjsCommon = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  external: ['better-sqlite3', '@platformatic/kafka'],
+  mainFields: ['module', 'main'],
+  define: { 'import.meta.url': '__offsetctlImportMetaUrl' },
+  // Strict mode first, as in the ES module build (a directive counts only at the very top).
+  banner: { js: "'use strict'; const __offsetctlImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+};
+await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(outdir, 'offsetctl.cjs') });
+await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'code-cache.ts')], outfile: join(outdir, 'code-cache.cjs') });
 /** Packages the code requires on demand, each bundled into one CommonJS file beside the chunks. */
 const bundleCjs = (file, contents) => build({
   stdin: { contents, resolveDir: root, sourcefile: file, loader: 'js' },

@@ -8,6 +8,7 @@ import type { Command as CommandType } from 'commander';
 import { prepareArgs } from './argv.js';
 import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 import { disableColor } from './render/color.js';
+import { startupV8Flags } from './v8-flags.js';
 
 export async function main(argv: string[]): Promise<void> {
   quietOnClosedPipe();
@@ -18,13 +19,7 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${readVersion()}\n`);
     return;
   }
-  // undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles that module a second
-  // time, optimised, on a background thread, and Node 20 waits for background compilations
-  // before it exits: 200-450 ms after the last answer of every short command (Node 24 does not
-  // wait; the flag changes nothing measurable there). V8's baseline compiler alone (Liftoff)
-  // parses a CLI's few responses just as well; the long-running web console keeps the
-  // optimising tier.
-  if (args[0] !== 'ui') setFlagsFromString('--liftoff-only');
+  for (const flag of startupV8Flags(args)) setFlagsFromString(flag);
   // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
   if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
     const [{ documentCache, stateDirFromArgs }, { resolveStateDir }, { setDocumentCache }] = await Promise.all([
