@@ -3,11 +3,13 @@
 // bundle with Node's own compile cache. Both must answer the same.
 import * as assert from 'node:assert/strict';
 import * as nodeModule from 'node:module';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
+import { cliPath, repoRoot } from '../support/repo.js';
 
 const hasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
@@ -31,4 +33,18 @@ test(`the launcher runs the ${hasCompileCache ? 'ES module bundle (Node has a co
   assert.equal(off.status, 0, off.stderr);
   assert.deepEqual(JSON.parse(off.stdout), JSON.parse(first.stdout));
   if (!hasCompileCache) assert.match(off.stderr, /^code cache: off$/m);
+});
+
+test('a copy without dist/ says how to build it (exit 2), and --version still answers', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-unbuilt-'));
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(cliPath, join(dir, 'bin', 'offsetctl'));
+  copyFileSync(join(repoRoot, 'bin', 'package.json'), join(dir, 'bin', 'package.json'));
+  copyFileSync(join(repoRoot, 'package.json'), join(dir, 'package.json'));
+  const unbuilt = spawnSync(process.execPath, [join(dir, 'bin', 'offsetctl'), 'connectors'], { encoding: 'utf8' });
+  assert.equal(unbuilt.status, 2, unbuilt.stderr);
+  assert.match(unbuilt.stderr, /offsetctl is not built: run `npm ci`/);
+  const version = spawnSync(process.execPath, [join(dir, 'bin', 'offsetctl'), '--version'], { encoding: 'utf8' });
+  assert.equal(version.status, 0, version.stderr);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+/);
 });
