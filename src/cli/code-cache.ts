@@ -5,12 +5,14 @@
 // code V8 compiled in an earlier run of the same verb, kept in the user's cache folder.
 //
 // A cache file is one JSON header line, then V8's data. The header names the bundle (size and
-// mtime), Node's version and architecture, the exit status of the run that wrote it and a CRC-32
+// CRC-32 of its text: npm gives every installed file the same mtime, and V8 itself checks only
+// the source's length, so a fix that keeps the length would otherwise run the old code), Node's
+// version and architecture, the exit status of the run that wrote it and a CRC-32
 // of the data: a rebuilt bundle, another Node or a damaged file is compiled afresh and written
 // again, never run from stale code. V8 itself also refuses data made by another V8 or under other
 // flags (cachedDataRejected). Files are written whole (temporary file, then rename), so
 // concurrent runs never read half a file.
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +27,7 @@ export type CodeCacheStatus = 'none' | 'used' | 'rejected' | 'corrupt' | 'stale'
 
 interface CacheHeader {
   format: 1;
-  /** The bundle's size and mtime: a rebuilt or reinstalled bundle never runs stale code. */
+  /** The bundle's size and CRC-32: a rebuilt or upgraded bundle never runs stale code. */
   source: string;
   node: string;
   arch: string;
@@ -49,9 +51,9 @@ export interface LoadedScript {
  */
 export function loadWithCodeCache(path: string, cacheFile: string | undefined): LoadedScript {
   const file = resolve(path);
-  const source = readFileSync(file, 'utf8');
-  const stat = statSync(file);
-  const expected = { format: 1 as const, source: `${stat.size}:${stat.mtimeMs}`, node: process.version, arch: process.arch };
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  const expected = { format: 1 as const, source: `${bytes.length}:${crc32(bytes)}`, node: process.version, arch: process.arch };
   const found = cacheFile === undefined ? undefined : readCache(cacheFile, expected);
   // The same wrapper as Node's own CommonJS loader, on the first line: line numbers hold.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, {
