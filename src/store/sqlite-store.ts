@@ -43,9 +43,9 @@ export class SqliteStore implements Store {
     this.#isAlive = options.isAlive ?? localHolderAlive;
     try {
       this.#db = openDatabase(file);
-      this.#db.exec('PRAGMA journal_mode = WAL');
-      this.#db.exec('PRAGMA synchronous = NORMAL');
       this.#db.exec('PRAGMA busy_timeout = 5000');
+      this.#useWal();
+      this.#db.exec('PRAGMA synchronous = NORMAL');
       this.#db.exec('PRAGMA foreign_keys = ON');
       this.#migrate();
     } catch (err) {
@@ -284,15 +284,41 @@ export class SqliteStore implements Store {
     }
   }
 
-  #migrate(): void {
-    const row = this.#db.prepare('PRAGMA user_version').get() as { user_version: number };
-    // A newer offsetctl changed the tables: writing with the old layout would fail half-way or,
-    // worse, write rows the newer version misreads.
-    if (row.user_version > MIGRATIONS.length) {
-      throw new Error(`it was written by a newer offsetctl (store schema ${row.user_version}, this version knows up to ${MIGRATIONS.length}); use that version, or another state folder`);
+  /**
+   * WAL mode (readers never wait for the writer). Switching a new file to it needs the file to
+   * itself for a moment, and SQLite answers "database is locked" at once, busy timeout or not,
+   * while another process opening the same new state folder does the same: retried for up to 5 s.
+   */
+  #useWal(): void {
+    for (let waitedMs = 0; ; waitedMs += 20) {
+      try {
+        this.#db.exec('PRAGMA journal_mode = WAL');
+        return;
+      } catch (err) {
+        if (!/database is locked/i.test((err as Error).message) || waitedMs >= 5_000) throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20); // a synchronous 20 ms pause
+      }
     }
-    for (let version = row.user_version; version < MIGRATIONS.length; version++) {
+  }
+
+  #migrate(): void {
+    const schemaVersion = (): number => {
+      const { user_version: version } = this.#db.prepare('PRAGMA user_version').get() as { user_version: number };
+      // A newer offsetctl changed the tables: writing with the old layout would fail half-way or,
+      // worse, write rows the newer version misreads.
+      if (version > MIGRATIONS.length) {
+        throw new Error(`it was written by a newer offsetctl (store schema ${version}, this version knows up to ${MIGRATIONS.length}); use that version, or another state folder`);
+      }
+      return version;
+    };
+    if (schemaVersion() === MIGRATIONS.length) return;
+    for (let pending = true; pending;) {
       this.#immediate(() => {
+        // Read again under the write lock: another process opening the same new state folder
+        // (a `runs` beside a rewind, a fleet) may have applied this migration meanwhile.
+        const version = schemaVersion();
+        pending = version < MIGRATIONS.length;
+        if (!pending) return;
         this.#db.exec(MIGRATIONS[version]!);
         this.#db.exec(`PRAGMA user_version = ${version + 1}`);
       });

@@ -11,7 +11,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCli } from '../support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 import { ConnectFixture, connectFixture, tempDir, waitFor } from '../support/connect.js';
 import { killSandboxWorker, restartSandboxWorker, sandboxLayout, resolveSandboxDir } from '../../src/sandbox/index.js';
 import { readState } from '../../src/sandbox/state.js';
@@ -66,12 +66,17 @@ for (const [i, victim] of victims.entries()) {
       stdin: JSON.stringify({ offsets: [{ partition: { filename: join(cluster.dir, 'marker.txt') }, offset: { position } }] }),
       env: { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'rewindOffsets', OFFSETCTL_TEST_PAUSE_MS: '4000' },
     });
-    // Kill once the snapshot is stored and the run waits before its PATCH.
-    await waitFor('the run to reach its change step', async () => {
+    // Kill once the snapshot is stored and the run waits before its PATCH. A run that ends
+    // before it gets there (a refusal in pre-flight) fails the test with its own account.
+    let ended: CliResult | undefined;
+    void run.then((r) => (ended = r));
+    const reached = await waitFor('the run to reach its change step', async () => {
       const r = await runCli(['runs', '--state-dir', state, '--output', 'json']);
       const runs = r.status === 0 ? JSON.parse(r.stdout) as Array<{ lastStep?: string }> : [];
-      return runs[0]?.lastStep === 'captureOffsets';
+      if (runs[0]?.lastStep === 'captureOffsets') return 'reached';
+      return ended === undefined ? undefined : 'ended';
     }, 120_000, 200);
+    assert.equal(reached, 'reached', `the run ended before its change step (exit ${ended?.status}): ${ended?.stdout}\n${ended?.stderr}`);
     await killSandboxWorker({ dir, role: dead.role });
     const result = await run;
     const outcome = JSON.parse(result.stdout) as { status: string; message: string; connectorState?: string; runId: string };
