@@ -41,3 +41,20 @@ test('processes opening one new state folder at once all get a working store', a
     assert.deepEqual(results.filter((r) => r !== 'ok'), [], `round ${round + 1}`);
   }
 });
+
+test('a new store that another program holds locked is refused after the busy timeout, not retried for ever', { timeout: 60_000 }, async () => {
+  const { openDatabase } = await import('./sqlite.js');
+  const { openStore } = await import('./index.js');
+  const stateDir = mkdtempSync(join(dir, 'locked-'));
+  const holder = openDatabase(join(stateDir, 'offsetctl.db'));
+  holder.pragma('locking_mode = EXCLUSIVE');
+  holder.exec('BEGIN EXCLUSIVE');
+  try {
+    // Synchronous in this process: the bound is the open returning at all (the busy timeout is
+    // 5 s; retrying the WAL switch with a 5 s wait inside each try never ended).
+    assert.throws(() => openStore(stateDir), /cannot open the state store .*database is locked/);
+  } finally {
+    holder.exec('ROLLBACK');
+    holder.close();
+  }
+});
