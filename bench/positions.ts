@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { Admin, Producer, stringSerializers } from '@platformatic/kafka';
 import { HttpClient } from '../src/http/client.js';
-import { positionTargets } from '../src/ops/positions-targets.js';
+import { positionTargets } from '../src/ops/positions/positions-targets.js';
 import type { KafkaAccess } from '../src/kafka/connection.js';
 import { cli, repoRoot, type BenchOptions, type FigureResult } from './figure.js';
 import { median, round } from './stats.js';

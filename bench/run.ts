@@ -29,7 +29,9 @@ const FIGURES: FigureSpec[] = [
   { number: 8, id: '8.send-receive', label: 'Arazzo 1.1: send → receive round trip on the sandbox', target: 'info', load: async () => (await import('./arazzo11.js')).measureRoundTrip },
   { number: 9, id: '9.fleet', label: 'batch rewind of 20 connectors', target: '≥ 3× faster than 20 single runs', load: async () => (await import('./fleet.js')).measureFleet },
 
+  { number: 11, id: '11.team-store', label: 'team store (PostgreSQL) vs SQLite: journal, 100,000-partition snapshot, runs over 10,000 runs', target: 'info', load: async () => (await import('./team-store.js')).measureTeamStore },
   { number: 10, id: '10.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
+  { number: 12, id: '12.dry-run-output', label: 'rewind --dry-run output for 10k, 100k, 1M partitions, text vs JSON', target: 'within 2×, linear', load: async () => (await import('./dry-run-output.js')).measureDryRunOutput },
 ];
 
 async function main(): Promise<void> {

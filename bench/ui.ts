@@ -100,6 +100,7 @@ function makeRuns(connectors: ConnectorSummary[]): Map<string, RunRecord> {
     runs.set(c.name, {
       id: `run-20261130-0000${i}`, clusterUrl: 'http://connect:8083', clusterKey: 'url:http://connect:8083', connector: c.name, operation: 'rewind', status: 'succeeded', displayStatus: 'succeeded',
       startedAt: '2026-11-30T10:00:00.000Z', workflowFile: 'w.yaml', workflowId: 'w', inputs: {}, pid: 1, hostname: 'h', context: {},
+      actor: { user: 'u', via: 'cli', osUser: 'u', host: 'h', pid: 1, version: '0.1.0' },
     });
   });
   return runs;

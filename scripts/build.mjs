@@ -92,6 +92,13 @@ await bundleCjs('undici-bundle.cjs', "module.exports = { Agent: require('undici/
 // yaml likewise (src/arazzo/_on-demand.ts, loadYaml): a command whose documents come from the
 // document cache never loads it; one that parses loads one file instead of seventy.
 await bundleCjs('yaml-bundle.cjs', "module.exports = require('yaml');");
+// node-postgres likewise (src/store/postgres/driver.ts), with pgpass (the .pgpass reader), required
+// only when a team store is opened. Its optional native binding (pg-native, libpq) is not used
+// and not installed.
+await build({
+  stdin: { contents: "const pg = require('pg'); module.exports = { Pool: pg.Pool, pgpass: require('pgpass') };", resolveDir: root, sourcefile: 'pg-bundle.cjs', loader: 'js' },
+  outfile: join(outdir, 'pg-bundle.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20.19', logLevel: 'warning', external: ['pg-native'],
+});
 // The shipped workflows' inputs schemas, compiled ahead of time (scripts/inputs-validators.mjs).
 const { buildInputsValidators } = await import('./inputs-validators.mjs');
 await buildInputsValidators(root, join(root, 'workflows'), join(outdir, 'inputs-validators.cjs'));

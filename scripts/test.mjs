@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: build, run the unit suite, make sure the local sandbox cluster runs (starting it
 // when needed and stopping it afterwards if this script started it), run the integration suite
-// against it, and print one closing line `N passed, N failed`.
+// against it, and print one closing line `N passed, N failed`. Tests of the team store share one
+// throwaway PostgreSQL server: the one OFFSETCTL_TEST_PG describes (`.ci/run` starts it once for
+// every job), else one this script starts (src/sandbox/postgres-server.ts) and stops at the end.
 //   --unit          unit tests only (no Kafka needed)
 //   --integration   integration tests only
 // OFFSETCTL_KEEP_SANDBOX=1 leaves a sandbox this script started running.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +39,69 @@ if (run(process.execPath, [join(root, 'scripts', 'build.mjs')]) !== 0) {
   process.exit(1);
 }
 
+// One PostgreSQL server for every test that needs one (each makes its own databases and users).
+let startedPg;
+if (!process.env.OFFSETCTL_TEST_PG) {
+  const { startPgServer, describeServer, findPgBin } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
+  if (findPgBin()) {
+    try {
+      startedPg = await startPgServer();
+      process.env.OFFSETCTL_TEST_PG = describeServer(startedPg);
+      console.log(`PostgreSQL for the tests on 127.0.0.1:${startedPg.port}`);
+    } catch (err) {
+      console.error(`could not start PostgreSQL for the tests: ${err.message}`);
+    }
+  } else {
+    console.error('PostgreSQL is not installed (apt-get install postgresql): the team-store tests will fail');
+  }
+}
+const stopPg = async () => {
+  if (!startedPg) return;
+  const { stopPgServer } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
+  stopPgServer(startedPg, 'fast');
+  rmSync(startedPg.dir, { recursive: true, force: true });
+  startedPg = undefined;
+};
+
 const all = testFiles(join(root, 'dist'));
 const isIntegration = (f) => f.includes(`${join('dist', 'test', 'integration')}`);
 const totals = { pass: 0, fail: 0, skipped: 0 };
 const tapDir = mkdtempSync(join(tmpdir(), 'offsetctl-tap-'));
+
+/**
+ * Each failed test of a TAP report as one line: suite, name, file:line and the error's first line.
+ * Printed again at the end (and kept for `.ci/run`'s recap in OFFSETCTL_FAILURES_FILE): a failure
+ * in a long run is otherwise hundreds of lines above the summary, beyond what a CI log shows.
+ */
+function failuresIn(tap, suite) {
+  const out = [];
+  const lines = tap.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
+    if (!m) continue;
+    // The YAML block under it: `key: value`, or `key: |-` and the indented lines after.
+    const fields = {};
+    const indent = m[1].length + 2;
+    for (let j = i + 1; j < lines.length && !/^\s*(not )?ok \d+ /.test(lines[j]) && lines[j].trim() !== '...'; j++) {
+      const f = /^\s*(location|error|actual):\s?(.*)$/.exec(lines[j]);
+      if (!f || lines[j].length - lines[j].trimStart().length !== indent) continue;
+      let value = f[2];
+      if (value.startsWith('|')) {
+        const block = [];
+        for (let k = j + 1; k < lines.length && (lines[k].trim() === '' || lines[k].length - lines[k].trimStart().length > indent); k++) block.push(lines[k].trim());
+        value = block.filter(Boolean).join(' / ');
+      }
+      fields[f[1]] = value.replace(/^'(.*)'$/, '$1');
+    }
+    // A failed file shows as a parent "not ok" over its failed tests; the tests say more.
+    if (/^\d+ subtests? failed$/.test(fields.error ?? '')) continue;
+    const where = (fields.location ?? '').replace(/^.*\/dist\//, '');
+    const actual = fields.actual ? `; actual: ${fields.actual.slice(0, 300)}` : '';
+    out.push(`[${suite}] ${m[2]} (${where}): ${(fields.error ?? '').slice(0, 300)}${actual}`);
+  }
+  return out;
+}
+const failures = [];
 
 function runSuite(name, files, concurrency) {
   if (files.length === 0) return;
@@ -56,12 +117,28 @@ function runSuite(name, files, concurrency) {
   try { text = readFileSync(tap, 'utf8'); } catch { /* no report: counted as failure below */ }
   const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
   if (!text) totals.fail += 1;
+  failures.push(...failuresIn(text, name));
   totals.pass += count('pass');
   totals.fail += count('fail') + count('cancelled');
   totals.skipped += count('skipped');
 }
 
 if (wantUnit) runSuite('unit', all.filter((f) => !isIntegration(f)), 2);
+
+/**
+ * Integration files that run one at a time after the rest (see below): the ones that change the
+ * sandbox itself (sandbox-clusters stops and adds the second Connect cluster, move-mirror adds and
+ * stops the other Kafka cluster, every move file may add the second cluster: while they do,
+ * `sandbox status` says it is not running and a neighbour's setup fails), the ones that write
+ * offsets with Connect's REST API directly in their setup (a neighbour creating a connector makes
+ * that PATCH answer 409 "stale configuration"), and one that reads offsets a moment after a kill.
+ */
+// rewind-workflow and reset-workflow also run the seed documents, which (as written upstream)
+// take a 409 from a rebalance as a failure; openapi-responses checks every answer Connect gives,
+// and a restart during a neighbour's rebalance answers with a state whose version is not known yet.
+const SERIAL = [/^move-/, /^sandbox-clusters$/, /^faults-rollback-target$/, /^rewind-workflow$/, /^reset-workflow$/, /^openapi-responses$/];
+/** The longest files start first, so two at a time end together rather than one long file alone at the end. */
+const LONGEST_FIRST = ['chaos', 'ui-team', 'ui-console', 'team-store-faults', 'faults-kill', 'defects-batches', 'defects-dry-run-scale', 'ui-positions', 'fleet-resume', 'team-store'];
 
 let startedSandbox = false;
 if (wantIntegration) {
@@ -71,15 +148,26 @@ if (wantIntegration) {
     let running = false;
     try { running = JSON.parse(status.stdout).running === true; } catch { running = false; }
     if (!running) {
-      console.log('\n=== starting the sandbox cluster (offsetctl sandbox up) ===');
-      if (run(process.execPath, [cli, 'sandbox', 'up']) !== 0) {
+      // The second Connect cluster is shared by the move tests (docs/sandbox.md).
+      console.log('\n=== starting the sandbox cluster (offsetctl sandbox up --clusters 2) ===');
+      if (run(process.execPath, [cli, 'sandbox', 'up', '--clusters', '2']) !== 0) {
         console.error('could not start the sandbox: integration tests not run');
         totals.fail += files.length;
       } else startedSandbox = true;
     }
     if (running || startedSandbox) {
       try {
-        runSuite('integration', files, 1);
+        // Two files at a time: most of an integration test is waiting for Connect (a rebalance, a
+        // sink's commit), so two share the two cores well; every test names its own connectors,
+        // topics and files, so they share the one sandbox. OFFSETCTL_INTEGRATION_CONCURRENCY=1
+        // runs them one by one (to tell a test's own failure from a neighbour's load).
+        // Alone, after the others: see SERIAL.
+        const alone = (f) => SERIAL.some((re) => re.test(f.split(/[\\/]/).pop().replace(/\.test\.js$/, '')));
+        const first = (f) => LONGEST_FIRST.findIndex((name) => f.endsWith(`${name}.test.js`));
+        const rank = (f) => (first(f) === -1 ? LONGEST_FIRST.length : first(f));
+        const shared = files.filter((f) => !alone(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+        runSuite('integration', shared, Number(process.env.OFFSETCTL_INTEGRATION_CONCURRENCY ?? 2) || 1);
+        runSuite('integration-alone', files.filter(alone), 1);
       } finally {
         if (startedSandbox && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
           console.log('\n=== stopping the sandbox cluster ===');
@@ -90,6 +178,11 @@ if (wantIntegration) {
   }
 }
 
+await stopPg();
 rmSync(tapDir, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.log(`\nfailed tests (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
+  if (process.env.OFFSETCTL_FAILURES_FILE) appendFileSync(process.env.OFFSETCTL_FAILURES_FILE, failures.map((f) => `${f}\n`).join(''));
+}
 console.log(`\n${totals.pass} passed, ${totals.fail} failed, ${totals.skipped} skipped`);
 process.exit(totals.fail === 0 && totals.pass > 0 ? 0 : 1);

@@ -3,6 +3,7 @@ export { ArazzoError, REFUSAL_CODES, formatLocation } from './errors.js';
 export type { ArazzoErrorCode, ArazzoHint, Diagnostic, ErrorInfo, SourceLocation } from './errors.js';
 export type * from './types.js';
 export type { ExpressionContext, HttpExchange } from './context.js';
+export type { MessageTransport, MessageEndpoint, OutgoingMessage, IncomingMessage, StartPosition } from './messaging.js';
 export { loadDocumentFile, parseDocumentText, validateArazzo, assertValid } from './document/index.js';
 export type { LoadedDocument } from './document/index.js';
 export { loadSources, describeOperation } from './sources/index.js';

@@ -23,6 +23,12 @@ export interface ConnectionContext extends KafkaContextFields {
   key?: string;
   ca?: string;
   insecure?: boolean;
+  /** The team store (postgres://USER@HOST/DB, never with a password): runs, snapshots and locks shared by everyone using it. */
+  store?: string;
+  /** The environment variable that holds the team store's password. */
+  storePasswordEnv?: string;
+  /** `required`: every change through this context becomes a change request another person approves (docs/reviewed-changes.md). */
+  approval?: 'required';
 }
 
 export interface OffsetctlConfig {
@@ -43,6 +49,9 @@ const FILE_KEYS = {
   key: 'key',
   ca: 'ca',
   insecure: 'insecure',
+  store: 'store',
+  'store-password-env': 'storePasswordEnv',
+  approval: 'approval',
   ...KAFKA_FILE_KEYS,
 } as const satisfies Record<string, keyof ConnectionContext>;
 type FileKey = keyof typeof FILE_KEYS;
@@ -95,7 +104,7 @@ export async function saveConfig(config: OffsetctlConfig, path: string = configP
 }
 
 /** What `config set-context` may change: any field but the auth kind, which follows from them. */
-export type ContextChanges = Partial<Omit<ConnectionContext, 'auth'>>;
+export type ContextChanges = Partial<Omit<ConnectionContext, 'auth' | 'approval'>> & { approval?: 'required' | 'none' };
 
 /**
  * Creates or updates a context (changed fields win; switching to basic auth drops the token
@@ -129,6 +138,9 @@ export function setContext(config: OffsetctlConfig, name: string, changes: Conte
   if (changes.kafkaPasswordEnv !== undefined) delete next.kafkaPasswordFile;
   if (changes.kafkaPasswordFile !== undefined) delete next.kafkaPasswordEnv;
   checkKafkaFields(next, `set-context ${name}: `);
+  if (next.store !== undefined) checkStoreReference(next.store, `set-context ${name}: --store`);
+  // --no-require-approval: the context no longer asks for approval (the field goes).
+  if ((next.approval as string | undefined) === 'none') delete next.approval;
   next.auth = authOf(next);
   return { config: { ...config, contexts: { ...config.contexts, [name]: next } }, created: existing === undefined };
 }
@@ -165,6 +177,14 @@ function parseConfig(raw: unknown, path: string): OffsetctlConfig {
   return config;
 }
 
+/** A `contexts:` mapping written like the config file's (the web console's service config has one). */
+export function parseContexts(raw: unknown, path: string): Record<string, ConnectionContext> {
+  if (!isObject(raw)) throw new OpsError('E_CONFIG', `${path}: contexts must be a mapping of name → context (url, user, password-env, ...)`, { field: 'contexts' });
+  const out: Record<string, ConnectionContext> = {};
+  for (const [name, ctx] of Object.entries(raw)) out[name] = parseContext(ctx, `contexts.${name}`, path);
+  return out;
+}
+
 function parseContext(raw: unknown, at: string, path: string): ConnectionContext {
   if (!isObject(raw)) throw new OpsError('E_CONFIG', `${path}: ${at} must be a mapping`, { field: at });
   const ctx: Partial<ConnectionContext> = {};
@@ -178,11 +198,15 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
     if (field === 'insecure') {
       if (typeof value !== 'boolean') throw new OpsError('E_CONFIG', `${path}: ${at}.insecure must be true or false`, { field: `${at}.insecure` });
       ctx.insecure = value;
+    } else if (field === 'approval') {
+      if (value !== 'required') throw new OpsError('E_CONFIG', `${path}: ${at}.approval must be required (or left out): with approval: required every change becomes a change request`, { field: `${at}.approval` });
+      ctx.approval = value;
     } else if (field === 'auth') {
       if (value !== 'none' && value !== 'basic' && value !== 'bearer') throw new OpsError('E_CONFIG', `${path}: ${at}.auth must be none, basic or bearer`, { field: `${at}.auth` });
       ctx.auth = value;
     } else {
       if (typeof value !== 'string' || value === '') throw new OpsError('E_CONFIG', `${path}: ${at}.${key} must be a non-empty string`, { field: `${at}.${key}` });
+      if (field === 'store') checkStoreReference(value, `${path}: ${at}.store`);
       ctx[field] = PATH_FIELDS.has(field) ? resolvePath(value, dirname(path)) : value;
     }
   }
@@ -195,6 +219,18 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
   full.auth = derived;
   checkKafkaFields(full, `${path}: ${at}.`);
   return full;
+}
+
+/**
+ * A context's team store: a postgres:// URL without a password (libpq's PGPASSWORD or .pgpass, or
+ * store-password-env, supply it), or `sqlite` for the state folder's file.
+ */
+export function checkStoreReference(value: string, where: string): void {
+  if (value === 'sqlite') return;
+  if (!/^postgres(ql)?:\/\//i.test(value)) throw new OpsError('E_CONFIG', `${where}: must be a postgres://USER@HOST:PORT/DATABASE URL (or sqlite)`, { field: 'store' });
+  if (/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(value)) {
+    throw new OpsError('E_CONFIG', `${where}: holds a password; secrets are not stored in the config file: remove it from the URL and use PGPASSWORD, a .pgpass file, or store-password-env`, { field: 'store' });
+  }
 }
 
 /** `passwordEnv` → ` (did you mean password-env?)`: the file's keys are kebab-case. */

@@ -12,9 +12,10 @@ import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
 import type { FailoverClient } from '../http/failover.js';
 import type { NodeHttpClient } from '../http/node-client.js';
 import type { ForwardRetryClient } from '../http/forward-retry.js';
-import { registerSecret } from '../http/redact.js';
+import { registerBasicCredential, registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
-import type { ConnectionContext } from './config-file.js';
+import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
+import type { StoreChoice } from '../store/index.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -39,7 +40,11 @@ export interface Connection {
   /** The context whose credentials apply (see above); its Kafka fields feed kafka-settings.ts. */
   context?: ConnectionContext;
   stateDir: string;
+  /** Which store the command uses (the team store when one is named; store-choice.ts). */
+  store: StoreChoice;
   output: OutputFormat;
+  /** The worker that answered last (with several URLs, the one failed over to), for what a face prints. */
+  answeringWorker: () => string;
 }
 
 const SECRET_HELP = `
@@ -58,6 +63,8 @@ export function addConnectionOptions(cmd: Command): Command {
     .option('--url <connect-url>', 'Kafka Connect REST URL; several workers of one cluster comma-separated, tried in order on connection errors (env OFFSETCTL_URL)')
     .option('--context <name>', 'named context from the config file (see offsetctl config get-contexts)')
     .option('--state-dir <dir>', 'folder for snapshots and the run journal (env OFFSETCTL_STATE_DIR; default ${XDG_STATE_HOME:-~/.local/state}/offsetctl)')
+    .option('--store <postgres-url>', 'team store shared by every operator: postgres://USER@HOST:PORT/DATABASE, no password in it (env OFFSETCTL_STORE, or the context\'s store; default: the state folder\'s SQLite file)')
+    .option('--store-password-env <VAR>', 'read the team store\'s password from this environment variable (else PGPASSWORD, else ~/.pgpass)')
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']))
     .option('--user <name>', 'Basic auth user; the password comes from --password-env, --password-file or OFFSETCTL_PASSWORD')
     .option('--password-env <VAR>', 'read the Basic auth password from this environment variable')
@@ -84,23 +91,25 @@ export function addConnectionOptions(cmd: Command): Command {
  * ~80 ms of a rewind's CPU (BENCHMARKS.md, figure 5). `pooled` is for a process that lives and
  * sends many requests at once (the web console): undici's pool.
  */
-export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { pooled?: boolean } = {}): Promise<Connection> {
+export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { pooled?: boolean; config?: { config: OffsetctlConfig; path: string } } = {}): Promise<Connection> {
   refuseLiteralSecrets(opts);
   const output = opts.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
 
   // Loaded here rather than at the top so that registering commands stays cheap (`--help`).
   const { configPath, findContext, loadConfig } = await import('./config-file.js');
-  const path = configPath(env);
+  // The web console's service config brings its own contexts (`offsetctl ui --config`).
+  const path = how.config?.path ?? configPath(env);
+  const load = async (): Promise<OffsetctlConfig> => how.config?.config ?? loadConfig(path);
   let ctx: ConnectionContext | undefined;
   let contextName: string | undefined;
   let rawUrl: string | undefined;
   if (opts.context) {
-    ctx = findContext(await loadConfig(path), opts.context, path);
+    ctx = findContext(await load(), opts.context, path);
     contextName = opts.context;
     rawUrl = opts.url || ctx.url;
   } else {
-    const config = await loadConfig(path);
+    const config = await load();
     const explicitUrl = opts.url || env.OFFSETCTL_URL;
     const name = config.currentContext;
     // A dangling current-context matters only when it is what names the cluster.
@@ -133,7 +142,10 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   // a new leader (a PATCH/DELETE of offsets only after reading back that it did not apply).
   const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => process.stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
-  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, output };
+  const { storeChoice } = await import('./store-choice.js');
+  const store = storeChoice(opts, ctx, stateDir, env);
+  const answeringWorker = urls.length > 1 ? () => (reachable as FailoverClient).current : () => url;
+  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, store, output, answeringWorker };
 }
 
 /**
@@ -214,6 +226,8 @@ async function resolveAuth(opts: ConnectionOptions, ctx: ConnectionContext | und
   if (source.passwordEnv !== undefined || source.passwordFile !== undefined) password = await readSecret('password', source.passwordEnv, source.passwordFile, env);
   else if (env.OFFSETCTL_PASSWORD !== undefined && env.OFFSETCTL_PASSWORD !== '') password = await readSecret('password', 'OFFSETCTL_PASSWORD', undefined, env);
   else throw new OpsError('E_CONFIG', `user ${user} has no password: give --password-env VAR, --password-file PATH or set OFFSETCTL_PASSWORD`, { field: 'password' });
+  // The Authorization header carries base64 of user:password: an error body may echo it.
+  registerBasicCredential(user, password);
   return { kind: 'basic', username: user, password };
 }
 

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import type { DocumentCache } from '../arazzo/document/parse-document.js';
+import type { DocumentCache } from '../arazzo/document/index.js';
 
 /** Bump when what the parser produces changes (the key covers the text, not the code). */
 const FORMAT = 'offsetctl-documents-1';

@@ -38,6 +38,9 @@ export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
   E_PREFLIGHT: 2,
   E_UNREACHABLE: 2,
   E_CONNECT_API: 1,
+  E_PLAN_INVALID: 2,
+  E_PLAN_STALE: 2,
+  E_PLAN_MOVED: 2,
   // the Kafka client layer: every read happens while planning, before any change
   E_KAFKA: 2,
   E_KAFKA_TOPIC_NOT_FOUND: 2,
@@ -45,6 +48,9 @@ export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
   E_LOCKED: 2,
   E_STORE: 2,
   E_NOT_FOUND: 2,
+  E_CHANGED: 2,
+  E_STORE_USAGE: 2,
+  E_STORE_SCHEMA: 2,
   // the sandbox
   E_SANDBOX_PREREQ: 2,
   E_SANDBOX_PORT_TAKEN: 2,

@@ -1,11 +1,10 @@
 // Entry point. Only this module catches errors, prints them and sets the exit status.
 // Command groups register their options eagerly but import their implementations lazily,
 // so `offsetctl --version` loads almost nothing.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import type { Command as CommandType } from 'commander';
+import type { Command as CommandType, Help as HelpType, Option as OptionType } from 'commander';
 import { prepareArgs } from './argv.js';
+import { readVersion } from './package-version.js';
 import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 import { disableColor } from './render/color.js';
 import { startupV8Flags } from './v8-flags.js';
@@ -27,7 +26,7 @@ export async function main(argv: string[]): Promise<void> {
     ]);
     setDocumentCache(documentCache(resolveStateDir(stateDirFromArgs(args))));
   }
-  const { Command, CommanderError } = await import('commander');
+  const { Command, CommanderError, Help } = await import('commander');
   const program = new Command('offsetctl')
     .description('Safe Kafka Connect offset operations, run as Arazzo 1.0.1 workflows')
     .version(readVersion())
@@ -40,10 +39,13 @@ export async function main(argv: string[]): Promise<void> {
   const groups = own !== undefined && !args.includes('--help') && !args.includes('-h')
     ? [await own()]
     : await Promise.all([
-      import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'),
+      import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/move.js'),
       import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
+      import('./commands/apply.js'), import('./commands/changes.js'), import('./commands/audit.js'),
+      import('./commands/store.js'),
     ]);
   for (const group of groups) group.register(program);
+  if (groups.length > 1) groupVerbsByTask(program, Help);
   configureUsageErrors(program);
   try {
     await program.parseAsync(args, { from: 'user' });
@@ -84,23 +86,71 @@ export const OWN_GROUP: Record<string, () => Promise<{ register(program: Command
   offsets: () => import('./commands/cluster.js'),
   config: () => import('./commands/cluster.js'),
   rewind: () => import('./commands/ops.js'),
+  apply: () => import('./commands/apply.js'),
+  changes: () => import('./commands/changes.js'),
   reset: () => import('./commands/ops.js'),
   rollback: () => import('./commands/ops.js'),
   runs: () => import('./commands/ops.js'),
   snapshots: () => import('./commands/ops.js'),
+  audit: () => import('./commands/audit.js'),
+  store: () => import('./commands/store.js'),
+  move: () => import('./commands/move.js'),
+  copy: () => import('./commands/move.js'),
+  export: () => import('./commands/move.js'),
+  import: () => import('./commands/move.js'),
 };
 
-const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui']);
+const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui', 'apply', 'changes', 'move', 'copy', 'export', 'import']);
 
 const GLOBAL_HELP = `
 Global flags (before or after the command): --url, --context, -o/--output, --state-dir,
 --user, --password-env/--password-file, --token-env/--token-file, --cert/--key/--ca,
 --insecure, --timeout, --no-color (also NO_COLOR=1).
 
+Each command's flags and examples: offsetctl <command> --help.
+
 Examples:
   offsetctl sandbox demo
-  offsetctl --context prod -o json offsets get my-sink
-  offsetctl rewind my-sink --offsets offsets.json --dry-run`;
+  offsetctl --context prod rewind my-sink --to-time -2h --dry-run
+  offsetctl runs resume <run-id>`;
+
+/**
+ * `offsetctl --help` lists the verbs by task, in this order, like kubectl and gh (a verb added
+ * without a line here is listed last, under "Commands:").
+ */
+const HELP_GROUPS: ReadonlyArray<readonly [heading: string, verbs: readonly string[]]> = [
+  ['Inspect:', ['connectors', 'offsets']],
+  ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
+  ['Across clusters:', ['move', 'copy', 'export', 'import']],
+  ['History:', ['runs', 'snapshots', 'audit']],
+  ['Team store:', ['store']],
+  ['Connector lifecycle:', ['stop', 'pause', 'resume', 'restart']],
+  ['Workflows:', ['workflow']],
+  ['Local cluster:', ['sandbox']],
+  ['Console and settings:', ['ui', 'config', 'completion', 'version', 'help']],
+];
+
+/** Puts every top-level verb in its group of HELP_GROUPS and lists the groups in that order. */
+function groupVerbsByTask(program: CommandType, Help: typeof HelpType): void {
+  const headings = HELP_GROUPS.map(([heading]) => heading);
+  const groupOf = (verb: string): string | undefined => HELP_GROUPS.find(([, verbs]) => verbs.includes(verb))?.[0];
+  for (const cmd of program.commands) {
+    const heading = groupOf(cmd.name());
+    if (heading) cmd.helpGroup(heading);
+  }
+  // The implicit `help` command is made when help is printed; made now, it joins its group.
+  const helpHeading = groupOf('help');
+  if (helpHeading) program.commandsGroup(helpHeading).helpCommand('help [command]', 'display help for command').commandsGroup('Commands:');
+  const rank = (heading: string): number => (headings.includes(heading) ? headings.indexOf(heading) : headings.length);
+  // Within a group, the verbs in the order named above (options keep theirs: they are in no group here).
+  const verbRank = (heading: string, item: CommandType | OptionType): number => (HELP_GROUPS.find(([h]) => h === heading)?.[1] ?? []).indexOf(item.name());
+  program.configureHelp({
+    groupItems<T extends CommandType | OptionType>(unsorted: T[], visible: T[], getGroup: (item: T) => string): Map<string, T[]> {
+      const groups = new Help().groupItems(unsorted, visible, getGroup);
+      return new Map([...groups].sort(([a], [b]) => rank(a) - rank(b)).map(([h, items]) => [h, items.sort((x, y) => verbRank(h, x) - verbRank(h, y))]));
+    },
+  });
+}
 
 /**
  * `offsetctl runs | head -1`: once the reader is gone there is nobody to tell, so end quietly
@@ -146,8 +196,10 @@ const EXAMPLES: Record<string, string[]> = {
   connectors: ['connectors --context prod', 'connectors --url http://localhost:8083 -o json'],
   offsets: ['offsets get my-sink', 'offsets get my-source -o json > offsets.json'],
   'offsets get': ['offsets get my-sink', 'offsets get my-source -o json > offsets.json', '--context prod offsets get my-sink'],
-  rewind: ['rewind my-source --offsets offsets.json --dry-run', 'offsets get my-source -o json | jq ... | offsetctl rewind my-source --offsets - --yes', 'rewind my-sink --offsets offsets.json --leave-stopped'],
-  reset: ['reset my-sink --dry-run', 'reset my-sink --yes -o json'],
+  rewind: ['rewind my-sink --to-time -2h --plan-out rewind.plan.json', 'rewind my-source --offsets offsets.json --dry-run', 'offsets get my-source -o json | jq ... | offsetctl rewind my-source --offsets - --yes'],
+  reset: ['reset my-sink --dry-run', 'reset my-sink --yes -o json', 'reset --selector \'^orders-\' --plan-out reset.plan.json'],
+  changes: ['changes list --status pending', 'changes approve chg-20261201-090000-ab12', 'changes apply chg-20261201-090000-ab12 --yes'],
+  apply: ['apply rewind.plan.json', 'apply rewind.plan.json --yes --max-age 2h', 'apply rewind.plan.json --dry-run -o json'],
   rollback: ['rollback my-sink', 'rollback my-sink --snapshot snap-20260101-abcd --dry-run'],
   snapshots: ['snapshots', 'snapshots my-sink -o json'],
   'snapshots show': ['snapshots show snap-20260101-abcd', 'snapshots show snap-20260101-abcd -o json'],
@@ -183,9 +235,4 @@ function wantsJson(args: readonly string[]): boolean {
     if (a === '--output=json' || a === '-ojson') return true;
   }
   return false;
-}
-
-export function readVersion(): string {
-  const pkg = fileURLToPath(new URL('../../../package.json', import.meta.url));
-  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
 }

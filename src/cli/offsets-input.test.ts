@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { readOffsetsInput } from './offsets-input.js';
+import { boundedStdin, checkInputSize } from './offsets-limits.js';
 import { confirm } from './confirm.js';
 import { OpsError } from '../ops/errors.js';
 
@@ -70,4 +71,20 @@ test('confirm: on a terminal, "y" proceeds and anything else (or end of input) r
   await rejectsWith(confirm('Rewind?', { stdin: Readable.from(['\n']), stdout: sink, tty: true }), 'E_NOT_CONFIRMED', /nothing was changed/);
   await rejectsWith(confirm('Rewind?', { stdin: Readable.from([]), stdout: sink, tty: true }), 'E_NOT_CONFIRMED', /did not answer yes/);
   assert.match(String(sink.read()), /Rewind\? \[y\/N\] /);
+});
+
+test('stdin past the size limit is refused like a file of that size: E_PREFLIGHT, one message, no "cannot read" around it (issue 20, point 15)', async () => {
+  const limits = { maxInputBytes: 1000, maxPartitions: 100, chunkSize: 10 };
+  const big = Readable.from((function* () {
+    for (let i = 0; i < 100; i++) yield Buffer.alloc(100, 0x20);
+  })());
+  const fromStdin = await readOffsetsInput('-', boundedStdin(limits, big)).then(() => undefined, (e: unknown) => e as OpsError);
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-big-'));
+  const file = join(dir, 'big.json');
+  writeFileSync(file, ' '.repeat(10_000));
+  const fromFile = await checkInputSize(file, limits).then(() => undefined, (e: unknown) => e as OpsError);
+  assert.equal(fromStdin?.code, 'E_PREFLIGHT');
+  assert.equal(fromFile?.code, 'E_PREFLIGHT');
+  assert.match(fromStdin?.message ?? '', /^<stdin>: the offsets input went past 1,\d{3} bytes \(reading stopped there\), above the limit of 1,000 bytes; nothing was changed/);
+  assert.doesNotMatch(fromStdin?.message ?? '', /cannot read|or - for stdin/);
 });

@@ -1,8 +1,8 @@
-// The CLI face reads an offsets file (or stdin) for rewind and hands ops the data: JSON only,
-// with errors that point at the file, line and column, so a typo at 3 a.m. is found without a linter.
+// The CLI face reads an offsets file (or stdin) for rewind and hands ops the data; the text is
+// read by ops' offsets JSON reader (errors point at the file, line and column).
 import { readFile } from 'node:fs/promises';
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { OpsError } from '../ops/errors.js';
+import { parseOffsetsJson } from '../ops/offsets/index.js';
 
 /**
  * Reads and parses the JSON offsets input; `-` reads stdin. Shape is checked separately
@@ -14,63 +14,18 @@ export async function readOffsetsInput(fileOrDash: string, stdin: NodeJS.Readabl
   try {
     text = fileOrDash === '-' ? await readStream(stdin) : await readFile(fileOrDash, 'utf8');
   } catch (err) {
+    // A refusal of the input as such (bounded stdin past its size limit) stands as it is, with its
+    // own code, the same as for a file of that size: it is not a file that cannot be read.
+    if (err instanceof OpsError) throw err;
     const code = (err as { code?: string }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new OpsError('E_OFFSETS_INVALID', `${name}: cannot read the offsets file (${why}); pass --offsets <file> with a JSON file, or - for stdin`, { field: 'offsets', cause: err });
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') {
-    throw new OpsError('E_OFFSETS_INVALID', `${name}: the offsets input is empty; expected JSON like {"offsets": [{"partition": {...}, "offset": {...}}]}`, { field: 'offsets' });
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    const detail = (err as Error).message;
-    const { line, column } = locate(text, errorPosition(detail, text));
-    throw new OpsError('E_OFFSETS_INVALID', `${name}:${line}:${column}: not valid JSON (${firstSentence(detail)}); fix the file and run again`, { field: 'offsets', cause: err });
-  }
+  return parseOffsetsJson(text, name);
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Where the JSON goes wrong. V8 names a position only for some errors ("... at position N"); for
- * the common "Unexpected token 'x', ...\"...\" is not valid JSON" it gives none, so the offset
- * comes from jsonc-parser's strict scan (no comments, no trailing commas: plain JSON).
- */
-function errorPosition(message: string, text: string): number {
-  const at = message.lastIndexOf('position ');
-  if (at >= 0) {
-    const n = Number.parseInt(message.slice(at + 9), 10);
-    if (Number.isFinite(n)) return n;
-  }
-  const errors: ParseError[] = [];
-  parseJsonc(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return errors[0]?.offset ?? text.length;
-}
-
-function locate(text: string, position: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(position, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: end - lineStart + 1 };
-}
-
-function firstSentence(message: string): string {
-  // V8 follows "Unexpected token 'x'" with a multi-line excerpt; the position already says where.
-  const token = /^Unexpected token '([^']*)'/.exec(message);
-  if (token) return `unexpected ${JSON.stringify(token[1])}`;
-  const cut = message.indexOf(' in JSON at position');
-  const short = cut >= 0 ? message.slice(0, cut) : message;
-  return short.length > 120 ? short.slice(0, 120) + '…' : short;
 }

@@ -8,8 +8,9 @@
 //     OFFSETCTL_TEST_PAUSE_MS=<ms>              else for that long (default 5000)
 //   OFFSETCTL_TEST_KILL_AFTER_SEND=<METHOD>     SIGKILL as soon as Kafka Connect has answered the
 //                                               first <METHOD> (PATCH or DELETE) on .../offsets,
-//                                               before offsetctl reads the answer: the change was
-//                                               made, its answer is lost (docs/reliability.md)
+//                                               or POST on /connectors (a move's create), before
+//                                               offsetctl reads the answer: the change was made,
+//                                               its answer is lost (docs/reliability.md)
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpSender } from '../http/client.js';
@@ -46,7 +47,8 @@ export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = 
   return {
     send: async (req) => {
       const res = await http.send(req);
-      if (req.method.toUpperCase() === method && /\/offsets$/.test(new URL(req.url).pathname)) {
+      const path = new URL(req.url).pathname;
+      if (req.method.toUpperCase() === method && (method === 'POST' ? /\/connectors$/.test(path) : /\/offsets$/.test(path))) {
         process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}) after ${method} ${req.url} was answered ${res.status}, before reading the answer\n`);
         process.kill(process.pid, 'SIGKILL');
       }

@@ -3,7 +3,7 @@
 // (method + path template, as in the Connect OpenAPI description), so it works whatever the
 // operationIds or source names of a document are. Facts behind each rule: docs/arazzo-choices.md
 // ("Lint") and the Kafka Connect notes.
-import { criteriaText, hasRetry, stepRule, type LintRule, type LintStep } from '../arazzo/lint/lint.js';
+import { criteriaText, hasRetry, stepRule, type LintRule, type LintStep } from '../arazzo/lint/index.js';
 
 const is = (s: LintStep, method: string, path: RegExp): boolean => s.operation?.method === method && path.test(s.operation.path);
 const STOP = /^\/connectors\/\{[^}]+\}\/stop$/;

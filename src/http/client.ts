@@ -5,6 +5,15 @@ import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
 import { splitRequestUrl } from './_request-target.js';
 
+// The methods HTTP and OpenAPI name (OpenAPI 3.2 adds QUERY), sent upper-case however they are
+// written; any other method (an OpenAPI 3.2 additionalOperations key) goes out exactly as written,
+// since method names are case-sensitive and the description gives the capitalization to send.
+const KNOWN_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query', 'connect']);
+
+export function wireMethod(method: string): string {
+  return KNOWN_METHODS.has(method.toLowerCase()) ? method.toUpperCase() : method;
+}
+
 export type HttpAuth =
   | { kind: 'basic'; username: string; password: string }
   | { kind: 'bearer'; token: string };
@@ -128,7 +137,7 @@ export class HttpClient implements HttpSender {
   async send(req: HttpRequest): Promise<HttpResponse> {
     // undici only reads the headers object, so a step's own headers go out without a copy.
     const headers = this.#mergeHeaders ? requestHeaders(this.#options, req.headers) : req.headers;
-    const method = req.method.toUpperCase() as Dispatcher.HttpMethod;
+    const method = wireMethod(req.method) as Dispatcher.HttpMethod;
     const started = performance.now();
     try {
       const { origin, path } = splitRequestUrl(req.url);
@@ -140,7 +149,7 @@ export class HttpClient implements HttpSender {
       return { status: res.statusCode, headers: res.headers as Record<string, string | string[]>, body, durationMs: performance.now() - started };
     } catch (err) {
       const { text, hint } = describeTransportError(err, req.url.startsWith('https:'));
-      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
+      throw new HttpTransportError(`${wireMethod(req.method)} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
     }
   }
 

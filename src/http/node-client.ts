@@ -10,7 +10,7 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type * as HttpModule from 'node:http';
 import type * as HttpsModule from 'node:https';
 import { createRequire } from 'node:module';
-import { describeTransportError, HttpTransportError, requestHeaders, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
+import { describeTransportError, HttpTransportError, requestHeaders, wireMethod, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
 
 // Loaded with require, not `import * as`: on Node 22+ an ES module namespace of node:http reads
 // every export, and a few are getters that load Node's own copy of undici (fetch, WebSocket):
@@ -39,7 +39,7 @@ export class NodeHttpClient implements HttpSender {
       return { ...res, durationMs: performance.now() - started };
     } catch (err) {
       const { text, hint } = describeTransportError(err, req.url.startsWith('https:'));
-      throw new HttpTransportError(`${req.method.toUpperCase()} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
+      throw new HttpTransportError(`${wireMethod(req.method)} ${req.url} failed: ${text}`, { cause: err, ...(hint ? { hint } : {}) });
     }
   }
 
@@ -48,7 +48,7 @@ export class NodeHttpClient implements HttpSender {
     const secure = target.protocol === 'https:';
     const timeoutMs = this.#options.timeoutMs ?? 120_000;
     const options: RequestOptions = {
-      method: req.method.toUpperCase(),
+      method: wireMethod(req.method),
       headers: requestHeaders(this.#options, req.headers),
       agent: this.#agent(secure ? 'https:' : 'http:'),
       ...(req.signal ? { signal: req.signal } : {}),

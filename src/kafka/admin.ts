@@ -108,6 +108,9 @@ export class KafkaAdmin {
    * with no such record gets its end offset (ListOffsets answers −1 there).
    */
   async offsetsForTime(partitions: readonly TopicPartition[], timeMs: number): Promise<Map<string, number>> {
+    // ListOffsets reads −1 as "latest", −2 as "earliest" (and other negatives as errors): a time
+    // before 1970 would land somewhere else entirely. Callers refuse such times (parseTime).
+    if (!Number.isSafeInteger(timeMs) || timeMs < 0) throw new RangeError(`offsetsForTime: ${timeMs} is not a timestamp at or after 1970-01-01T00:00:00Z`);
     const found = await this.#listOffsets(partitions, BigInt(timeMs));
     const missing = partitions.filter((p) => (found.get(tpKey(p.topic, p.partition)) ?? -1) < 0);
     if (missing.length > 0) {

@@ -1,13 +1,18 @@
 // The engine's MessageTransport over Kafka (@platformatic/kafka), for Arazzo 1.1 AsyncAPI steps.
 // - send: one record through an idempotent-free producer with acks=all; resolves on the ack.
+//   A topic that does not exist yet is left to the broker, as the Java producer, librdkafka and
+//   kafkajs do: a broker that creates topics on first use (auto.create.topics.enable) creates it
+//   and the send goes on; one that does not refuses the send at once, naming the topic and how to
+//   create it (the broker's setting is read with DescribeConfigs; where that is not allowed, the
+//   send asks for the topic and waits, as a producer does, then says what may be wrong).
 // - mark: the end offset of every partition of the topic (a topic that does not exist yet marks
 //   as "from the beginning", so its first records are not missed).
 // - receive: plain Fetch requests to each partition's leader from the marked offsets onwards.
 //   No consumer group is joined and nothing is committed: the cluster keeps no trace of a run.
 // Connections: bootstrap from the AsyncAPI server (or --server), security from the same
 // KafkaSettings as the operator commands (src/kafka/connection.ts).
-import { Consumer, Producer } from '@platformatic/kafka';
-import type { IncomingMessage, MessageEndpoint, MessageTransport, OutgoingMessage, StartPosition } from '../arazzo/messaging.js';
+import { Admin, ConfigResourceTypes, Consumer, Producer } from '@platformatic/kafka';
+import type { IncomingMessage, MessageEndpoint, MessageTransport, OutgoingMessage, StartPosition } from '../arazzo/index.js';
 import { clientOptions, type KafkaSettings } from './connection.js';
 
 /** Partition → next offset to read; `fromStart` when the topic did not exist when marked. */
@@ -22,17 +27,34 @@ export interface KafkaTransportOptions {
   clientId?: string;
   /** How long one fetch waits for data at the broker (ms). Default 250. */
   fetchWaitMs?: number;
+  /** How long a send waits for a broker to create a missing topic (ms), unless the step's timeout ends it first. Default 30,000. */
+  topicCreationWaitMs?: number;
 }
 
 interface Clients {
   producer?: Producer;
   consumer: Consumer;
+  /** Existence checks, one request each: the library retries an unknown topic 3 times, 1 s apart. */
+  probe: Admin;
+  /** Topics a send found (or had created): they are not checked again. */
+  ready: Set<string>;
+  /** The broker's auto.create.topics.enable: undefined when it cannot be read (no DescribeConfigs permission). */
+  autoCreate?: Promise<boolean | undefined>;
+}
+
+type TopicMetadata = { id: string; partitions: Array<{ leader: number; leaderEpoch: number }> };
+
+const UNKNOWN_TOPIC = /UNKNOWN_TOPIC|does not exist|unknown topic/i;
+
+function isUnknownTopic(err: unknown): boolean {
+  return UNKNOWN_TOPIC.test(String((err as Error).message) + JSON.stringify((err as { errors?: unknown }).errors ?? ''));
 }
 
 export function createKafkaTransport(options: KafkaTransportOptions = {}): MessageTransport {
   const clients = new Map<string, Clients>();
   const clientId = options.clientId ?? 'offsetctl-arazzo';
   const fetchWaitMs = options.fetchWaitMs ?? 250;
+  const topicCreationWaitMs = options.topicCreationWaitMs ?? 30_000;
 
   const settingsFor = (endpoint: MessageEndpoint): KafkaSettings => {
     const base = options.settings ?? {};
@@ -47,35 +69,92 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     let entry = clients.get(key);
     if (!entry) {
       const base = clientOptions(settingsFor(endpoint), clientId);
-      // A group id is required by the client's constructor; no group is ever joined (only Metadata, ListOffsets and Fetch are sent).
-      entry = { consumer: new Consumer({ ...base, groupId: `${clientId}-unused`, autocommit: false }) };
+      entry = {
+        // A group id is required by the client's constructor; no group is ever joined (only Metadata, ListOffsets and Fetch are sent).
+        consumer: new Consumer({ ...base, groupId: `${clientId}-unused`, autocommit: false }),
+        probe: new Admin({ ...base, retries: 0 }),
+        ready: new Set(),
+      };
       clients.set(key, entry);
     }
     return entry;
   };
 
-  const topicMetadata = async (consumer: Consumer, topic: string): Promise<{ id: string; partitions: Array<{ leader: number; leaderEpoch: number }> } | undefined> => {
-    try {
-      const metadata = await consumer.metadata({ topics: [topic], forceUpdate: true, autocreateTopics: false });
-      return metadata.topics.get(topic);
-    } catch (err) {
-      if (/UNKNOWN_TOPIC|does not exist|unknown topic/i.test(String((err as Error).message) + JSON.stringify((err as { errors?: unknown }).errors ?? ''))) return undefined;
-      throw err;
+  /**
+   * The topic's metadata, or undefined when it does not exist; `create` lets the broker create it
+   * (a producer's request). An unknown topic is an answer, not a reason to retry; a network
+   * error is tried twice more.
+   */
+  const topicMetadata = async (entry: Clients, topic: string, create = false): Promise<TopicMetadata | undefined> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const metadata = await entry.probe.metadata({ topics: [topic], forceUpdate: true, autocreateTopics: create });
+        return metadata.topics.get(topic);
+      } catch (err) {
+        if (isUnknownTopic(err)) return undefined;
+        if (attempt >= 2) throw err;
+        await pause(250 * (attempt + 1));
+      }
     }
+  };
+
+  /** auto.create.topics.enable of a broker of the cluster (the one answering), or undefined when it cannot be read. */
+  const brokerAutoCreates = async (entry: Clients): Promise<boolean | undefined> => {
+    try {
+      const { brokers } = await entry.probe.metadata({ topics: [] });
+      const [node] = brokers.keys();
+      if (node === undefined) return undefined;
+      const [described] = await entry.probe.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.BROKER, resourceName: String(node), configurationKeys: ['auto.create.topics.enable'] }] });
+      const value = described?.configs.find((c) => c.name === 'auto.create.topics.enable')?.value;
+      return value === 'true' ? true : value === 'false' ? false : undefined;
+    } catch {
+      return undefined; // e.g. no DescribeConfigs permission: find out by asking for the topic
+    }
+  };
+
+  /** Makes sure the topic exists before a send: found, or created by the broker on first use. */
+  const ensureTopic = async (entry: Clients, endpoint: MessageEndpoint, signal: AbortSignal | undefined): Promise<void> => {
+    const topic = endpoint.address;
+    if (entry.ready.has(topic) || (await topicMetadata(entry, topic)) !== undefined) {
+      entry.ready.add(topic);
+      return;
+    }
+    const where = endpoint.bootstrap.join(',');
+    const create = `create it first (kafka-topics.sh --bootstrap-server ${where} --create --topic ${topic}, or your platform's tooling)`;
+    const autoCreate = await (entry.autoCreate ??= brokerAutoCreates(entry));
+    if (autoCreate === false) {
+      throw new Error(`topic "${topic}" does not exist, and the broker at ${where} does not create topics on first use (auto.create.topics.enable=false); ${create}`);
+    }
+    // As a producer does: ask for the topic with auto-creation allowed until it has leaders.
+    const deadline = Date.now() + topicCreationWaitMs;
+    for (;;) {
+      const found = await topicMetadata(entry, topic, true);
+      if (found && found.partitions.length > 0 && found.partitions.every((p) => p !== undefined && p.leader >= 0)) break;
+      if (signal?.aborted) throw new Error(`topic "${topic}" was still being created when the send was stopped`);
+      if (Date.now() > deadline) {
+        throw new Error(
+          `topic "${topic}" does not exist, and the broker at ${where} did not create it within ${topicCreationWaitMs / 1000} s (${autoCreate ? 'it creates topics on first use, but not this one: check the name and this client\'s Create permission' : 'it may not create topics on first use, or this client may not be allowed to'}); ${create}`,
+        );
+      }
+      await pause(100, signal);
+    }
+    entry.ready.add(topic);
   };
 
   return {
     async mark(endpoint: MessageEndpoint): Promise<StartPosition> {
-      const { consumer } = clientsFor(endpoint);
-      const topic = await topicMetadata(consumer, endpoint.address);
+      const entry = clientsFor(endpoint);
+      const { consumer } = entry;
+      const topic = await topicMetadata(entry, endpoint.address);
       if (!topic) return { offsets: new Map(), fromStart: true } satisfies KafkaStart;
       const listed = await consumer.listOffsets({ topics: [endpoint.address] });
       const ends = listed.get(endpoint.address) ?? [];
       return { offsets: new Map(ends.map((o, i) => [i, o])), fromStart: false } satisfies KafkaStart;
     },
 
-    async send(endpoint: MessageEndpoint, message: OutgoingMessage): Promise<{ partition: number; offset: string }> {
+    async send(endpoint: MessageEndpoint, message: OutgoingMessage, signal?: AbortSignal): Promise<{ partition: number; offset: string }> {
       const entry = clientsFor(endpoint);
+      await ensureTopic(entry, endpoint, signal);
       entry.producer ??= new Producer({ ...clientOptions(settingsFor(endpoint), clientId), acks: -1, autocreateTopics: false });
       const headers = new Map<Buffer, Buffer>(Object.entries(message.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]));
       const result = await entry.producer.send({
@@ -86,11 +165,15 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     },
 
     async *receive(endpoint: MessageEndpoint, from: StartPosition, signal: AbortSignal): AsyncIterable<IncomingMessage> {
-      const { consumer } = clientsFor(endpoint);
+      const entry = clientsFor(endpoint);
+      const { consumer } = entry;
       const start = from as KafkaStart;
       const positions = new Map(start.offsets);
       while (!signal.aborted) {
-        const topic = await topicMetadata(consumer, endpoint.address);
+        // The probe answers for a missing topic at once; the consumer's metadata (which fetch needs)
+        // is asked once the topic exists, and then alone: one request per poll, as before.
+        if (!entry.ready.has(endpoint.address) && (await topicMetadata(entry, endpoint.address)) !== undefined) entry.ready.add(endpoint.address);
+        const topic = entry.ready.has(endpoint.address) ? (await consumer.metadata({ topics: [endpoint.address], forceUpdate: true, autocreateTopics: false })).topics.get(endpoint.address) : undefined;
         if (!topic) {
           await pause(fetchWaitMs, signal);
           continue;
@@ -136,20 +219,20 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     async close(): Promise<void> {
       const all = [...clients.values()];
       clients.clear();
-      await Promise.allSettled(all.flatMap((c) => [c.consumer.close(true), ...(c.producer ? [c.producer.close(true)] : [])]));
+      await Promise.allSettled(all.flatMap((c) => [c.consumer.close(true), c.probe.close(), ...(c.producer ? [c.producer.close(true)] : [])]));
     },
   };
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal?.removeEventListener('abort', done);
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
+    signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -10,7 +10,10 @@ export type OpsErrorCode =
   | 'E_NOT_CONFIRMED' // no --yes on a non-terminal, or the operator said no
   | 'E_PREFLIGHT' // another pre-flight refusal
   | 'E_CONNECT_API' // Kafka Connect answered with an error status
-  | 'E_UNREACHABLE'; // a read before any change could not reach Kafka Connect (refused, timed out, TLS)
+  | 'E_UNREACHABLE' // a read before any change could not reach Kafka Connect (refused, timed out, TLS)
+  | 'E_PLAN_INVALID' // a saved plan that is not one, or whose digest does not match its content (edited)
+  | 'E_PLAN_STALE' // a saved plan or request for another connector or cluster, too old, or already applied
+  | 'E_PLAN_MOVED'; // a saved plan whose starting offsets moved in a way that changes what it does
 
 /** What usually fixes the error, for a face to turn into its own advice (never flag names here). */
 export type OpsHint = 'credentials' | 'client-certificate' | 'tls-trust';
@@ -33,4 +36,24 @@ export class OpsError extends Error {
     this.retryable = options.retryable ?? false;
     this.hint = options.hint;
   }
+}
+
+/**
+ * Planning reads only, so an error answer from Kafka Connect while planning (a 500 to a
+ * pre-flight GET) changed nothing: it is a refusal (E_PREFLIGHT, exit 2), not a failed run
+ * (E_CONNECT_API, exit 1). The plan functions every face calls are wrapped in it at their rooms'
+ * doors; the message says nothing changed.
+ */
+export function refusedBeforeAnyChange<A extends unknown[], R>(plan: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await plan(...args);
+    } catch (err) {
+      if (!(err instanceof OpsError) || err.code !== 'E_CONNECT_API') throw err;
+      throw new OpsError('E_PREFLIGHT', `${err.message}; nothing was changed`, {
+        ...(err.field !== undefined ? { field: err.field } : {}), ...(err.status !== undefined ? { status: err.status } : {}),
+        ...(err.hint !== undefined ? { hint: err.hint } : {}), retryable: err.retryable, cause: err,
+      });
+    }
+  };
 }

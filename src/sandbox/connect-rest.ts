@@ -32,6 +32,9 @@ export class ConnectRestError extends Error {
   }
 }
 
+/** Connect's 409 answers that mean "try again in a moment" (RebalanceNeededException, stale config). */
+const TRANSIENT_CONFLICT = /rebalance|stale configuration|momentarily/i;
+
 export class ConnectRest {
   readonly baseUrl: string;
 
@@ -39,8 +42,22 @@ export class ConnectRest {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
-  /** Any call; never throws for an HTTP status. */
+  /**
+   * Any call; never throws for an HTTP status. A 409 that Connect means as "not now" (a rebalance
+   * in progress, or "stale configuration" while another client's connector is being created) is
+   * asked again for up to 60 s, as a person would; a 409 that means a conflict (a name taken) is
+   * returned at once.
+   */
   async request(method: string, path: string, body?: unknown): Promise<ConnectResponse> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const response = await this.#once(method, path, body);
+      if (response.status !== 409 || !TRANSIENT_CONFLICT.test(JSON.stringify(response.body ?? '')) || Date.now() > deadline) return response;
+      await sleep(500);
+    }
+  }
+
+  async #once(method: string, path: string, body?: unknown): Promise<ConnectResponse> {
     const res = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
@@ -66,6 +83,10 @@ export class ConnectRest {
 
   createConnector(name: string, config: Record<string, string>, initialState?: 'RUNNING' | 'PAUSED' | 'STOPPED'): Promise<unknown> {
     return this.expect('POST', '/connectors', [201], { name, config, ...(initialState ? { initial_state: initialState } : {}) });
+  }
+
+  listConnectors(): Promise<string[]> {
+    return this.expect('GET', '/connectors', [200]);
   }
 
   async deleteConnector(name: string): Promise<void> {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { ConnectRest } from './connect-rest.js';
 import { SandboxError } from './errors.js';
 import { createFilePipeline, readLines, waitForLines, waitForSourceCaughtUp } from './file-pipeline.js';
-import { projectRoot, resolveSandboxDir } from './layout.js';
+import { projectRoot, resolveSandboxDir, sandboxCommand } from './layout.js';
 import { sandboxUp } from './up.js';
 
 export interface SandboxDemoOptions {
@@ -63,7 +63,7 @@ export async function runSandboxDemo(options: SandboxDemoOptions): Promise<Sandb
     const after = await waitForLines(pipeline.outputFile, before.length * 2);
     const replayed = after.slice(before.length);
     write(`4. The sink's file went from ${before.length} to ${after.length} lines; replayed:\n${indent(replayed)}\n\n`);
-    write(`The sandbox is still running (${dir}).\n  Look around: curl ${worker}/connectors ; offsetctl sandbox logs\n  Stop it:     offsetctl sandbox down\n`);
+    write(`The sandbox is still running (${dir}).\n  Look around: curl ${worker}/connectors ; ${sandboxCommand('logs', dir)}\n  Stop it:     ${sandboxCommand('down', dir)}\n`);
     return { source: pipeline.source, sink: pipeline.sink, inputFile: pipeline.inputFile, outputFile: pipeline.outputFile, linesBefore: before.length, linesAfter: readLines(pipeline.outputFile).length, replayed };
   } finally {
     // The sandbox may be shared with tests: leave no running demo connectors behind.

@@ -1,11 +1,13 @@
 // `offsetctl sandbox down`: stops exactly the process groups recorded in the state file (workers
-// first, so they leave their group cleanly while the broker still answers), then waits until no
-// listener remains on the sandbox's ports. Ports stay recorded for the next `up`.
+// first, so they leave their group cleanly while the brokers still answer), then waits until no
+// listener remains on the stopped processes' ports. Ports stay recorded for the next `up`.
+// `--cluster second|other` stops one added cluster and leaves the rest running.
+import { isBrokerRole, OTHER_BROKER_ROLE, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 import { SandboxError } from './errors.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { waitUntilClosed } from './ports.js';
 import { isSandboxProcess, stopGroups } from './processes.js';
-import { readState, writeState } from './state.js';
+import { readState, writeState, type SandboxProcess } from './state.js';
 
 export interface SandboxDownResult {
   dir: string;
@@ -16,33 +18,49 @@ export interface SandboxDownResult {
   durationMs: number;
 }
 
-export async function sandboxDown(options: { dir?: string; graceMs?: number; progress?: (line: string) => void } = {}): Promise<SandboxDownResult> {
+export interface SandboxDownOptions {
+  dir?: string;
+  graceMs?: number;
+  progress?: (line: string) => void;
+  /** Stop only this added cluster (`second`, or `other` with its Kafka broker). */
+  cluster?: string;
+}
+
+export async function sandboxDown(options: SandboxDownOptions = {}): Promise<SandboxDownResult> {
   const started = performance.now();
   const dir = resolveSandboxDir(options.dir);
   const layout = sandboxLayout(dir);
   const progress = options.progress ?? (() => {});
+  const only = checkCluster(options.cluster);
   const state = readState(layout.stateFile);
   if (!state || state.processes.length === 0) return { dir, stopped: [], killed: [], durationMs: 0 };
   const grace = options.graceMs ?? 20_000;
-  const running = state.processes.filter((p) => isSandboxProcess(p.pid, dir));
-  const workers = running.filter((p) => p.role !== 'broker');
-  const broker = running.filter((p) => p.role === 'broker');
+  const chosen = state.processes.filter((p) => only === undefined || belongsTo(p, only));
+  const running = chosen.filter((p) => isSandboxProcess(p.pid, dir));
+  const workers = running.filter((p) => !isBrokerRole(p.role));
+  const brokers = running.filter((p) => isBrokerRole(p.role));
   const killed: string[] = [];
-  if (workers.length > 0) {
-    progress(`stopping ${workers.map((w) => w.role).join(', ')}`);
-    const result = await stopGroups(workers.map((w) => w.pid), dir, grace);
-    killed.push(...workers.filter((w) => result.killed.includes(w.pid)).map((w) => w.role));
+  for (const group of [workers, brokers]) {
+    if (group.length === 0) continue;
+    progress(`stopping ${group.map((p) => p.role).join(', ')}`);
+    const result = await stopGroups(group.map((p) => p.pid), dir, grace);
+    killed.push(...group.filter((p) => result.killed.includes(p.pid)).map((p) => p.role));
   }
-  if (broker.length > 0) {
-    progress('stopping the broker');
-    const result = await stopGroups(broker.map((b) => b.pid), dir, grace);
-    killed.push(...broker.filter((b) => result.killed.includes(b.pid)).map((b) => b.role));
-  }
-  writeState(layout.stateFile, { ...state, processes: [] });
-  const ports = [state.ports.broker, state.ports.controller, ...state.ports.workers];
+  writeState(layout.stateFile, { ...state, processes: state.processes.filter((p) => !chosen.includes(p)) });
+  const ports = chosen.flatMap((p) => (p.role === 'broker' ? [p.port, state.ports.controller] : p.role === OTHER_BROKER_ROLE && state.ports.other ? [p.port, state.ports.other.controller] : [p.port]));
   const open = await waitUntilClosed(ports, 10_000);
   if (open.length > 0) {
     throw new SandboxError('E_SANDBOX_STOP', `the sandbox processes are stopped but ports ${open.join(', ')} still accept connections: another program listens there (check with \`ss -ltnp\`)`);
   }
   return { dir, stopped: running.map((p) => p.role), killed, durationMs: Math.round(performance.now() - started) };
+}
+
+function checkCluster(cluster: string | undefined): Exclude<ConnectClusterName, 'main'> | undefined {
+  if (cluster === undefined) return undefined;
+  if (cluster === 'second' || cluster === 'other') return cluster;
+  throw new SandboxError('E_USAGE', `--cluster ${JSON.stringify(cluster)}: only an added cluster can be stopped alone (second or other); \`offsetctl sandbox down\` without --cluster stops everything`);
+}
+
+function belongsTo(p: SandboxProcess, cluster: 'second' | 'other'): boolean {
+  return parseWorkerRole(p.role)?.cluster === cluster || (cluster === 'other' && p.role === OTHER_BROKER_ROLE);
 }

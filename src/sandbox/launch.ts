@@ -1,26 +1,54 @@
-// How each JVM is launched: rendered configuration, 512 MB heaps, the marker that identifies the
-// sandbox's own processes, stdout/stderr into one log file per process.
+// How each JVM is launched: rendered configuration, 512 MB heaps (256 MB for the other Kafka
+// cluster's broker, which carries little), the marker that identifies the sandbox's own
+// processes, stdout/stderr into one log file per process.
 import { join } from 'node:path';
+import { CONNECT_CLUSTERS, OTHER_BROKER_ROLE, workerRole, type ConnectClusterName } from './clusters.js';
 import { writeConfig } from './config-files.js';
 import { libDir } from './jars.js';
 import { kraftQuorum } from './kafka-versions.js';
 import type { SandboxLayout } from './layout.js';
 import { markerArg, spawnDetached } from './processes.js';
-import type { SandboxPorts, SandboxProcess } from './state.js';
+import type { SandboxPorts, SandboxProcess, SandboxRole } from './state.js';
 
 export interface SandboxConfigFiles {
   server: string;
+  /** Worker properties per Connect cluster, worker 1 first (empty for a cluster without ports). */
   workers: string[];
+  secondWorkers: string[];
+  otherWorkers: string[];
+  /** The other Kafka cluster's broker (`--other-kafka`). */
+  otherServer?: string;
   log4j: string;
 }
 
+/** Renders the configuration of every process the ports describe. */
 export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports: SandboxPorts, kafkaVersion: string): SandboxConfigFiles {
-  const common = { dataDir: layout.data, brokerPort: ports.broker, controllerPort: ports.controller };
+  const server = (file: string, dataDir: string, brokerPort: number, controllerPort: number): string => {
+    const quorum = kraftQuorum(kafkaVersion, controllerPort, brokerPort);
+    return writeConfig(assets, layout.config, 'server.properties.template', file, {
+      dataDir, brokerPort, controllerPort, controllerQuorum: kraftQuorum(kafkaVersion, controllerPort).property, advertisedListeners: quorum.advertised,
+    });
+  };
+  const workers = (cluster: ConnectClusterName, brokerPort: number, restPorts: number[]): string[] => {
+    const spec = CONNECT_CLUSTERS[cluster];
+    return restPorts.map((restPort, i) => writeConfig(assets, layout.config, 'worker.properties.template', `${workerRole(cluster, i + 1)}.properties`, {
+      brokerPort, restPort, groupId: spec.groupId, topicPrefix: spec.topicPrefix,
+    }));
+  };
+  const other = ports.other;
   return {
-    server: writeConfig(assets, layout.config, 'server.properties.template', 'server.properties', { ...common, controllerQuorum: kraftQuorum(kafkaVersion, ports.controller).property, advertisedListeners: kraftQuorum(kafkaVersion, ports.controller, ports.broker).advertised }),
-    workers: ports.workers.map((restPort, i) => writeConfig(assets, layout.config, 'worker.properties.template', `worker-${i + 1}.properties`, { ...common, restPort })),
+    server: server('server.properties', layout.data, ports.broker, ports.controller),
+    workers: workers('main', ports.broker, ports.workers),
+    secondWorkers: workers('second', ports.broker, ports.secondWorkers ?? []),
+    otherWorkers: other ? workers('other', other.broker, other.workers) : [],
+    ...(other ? { otherServer: server('other-server.properties', otherDataDir(layout), other.broker, other.controller) } : {}),
     log4j: writeConfig(assets, layout.config, 'log4j2.properties.template', 'log4j2.properties', {}),
   };
+}
+
+/** The other Kafka cluster's log dirs live here (inside data/, so a fresh start wipes them too). */
+export function otherDataDir(layout: SandboxLayout): string {
+  return join(layout.data, 'other');
 }
 
 export function javaClasspathArgs(layout: SandboxLayout, kafkaVersion: string, log4j: string, heap: string): string[] {
@@ -42,10 +70,18 @@ export function startBroker(layout: SandboxLayout, kafkaVersion: string, files: 
   return { role: 'broker', pid, port, log };
 }
 
-export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: SandboxConfigFiles, index: number, port: number): SandboxProcess {
-  const role = `worker-${index}` as const;
+export function startOtherBroker(layout: SandboxLayout, kafkaVersion: string, files: SandboxConfigFiles, port: number): SandboxProcess {
+  if (!files.otherServer) throw new Error('no configuration rendered for the other Kafka cluster');
+  const log = join(layout.logs, `${OTHER_BROKER_ROLE}.log`);
+  const pid = spawnDetached('java', [...javaClasspathArgs(layout, kafkaVersion, files.log4j, '256m'), 'kafka.Kafka', files.otherServer], log, layout.dir);
+  return { role: OTHER_BROKER_ROLE, pid, port, log };
+}
+
+export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: SandboxConfigFiles, index: number, port: number, cluster: ConnectClusterName = 'main'): SandboxProcess {
+  const role = workerRole(cluster, index) as SandboxRole;
   const log = join(layout.logs, `${role}.log`);
-  const properties = files.workers[index - 1];
+  const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers : files.otherWorkers;
+  const properties = list[index - 1];
   if (!properties) throw new Error(`no configuration rendered for ${role}`);
   const pid = spawnDetached('java', [...javaClasspathArgs(layout, kafkaVersion, files.log4j, '512m'), 'org.apache.kafka.connect.cli.ConnectDistributed', properties], log, layout.dir);
   return { role, pid, port, log };

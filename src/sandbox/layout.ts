@@ -23,6 +23,19 @@ export function resolveSandboxDir(explicit?: string, env: NodeJS.ProcessEnv = pr
   return resolve(cache, 'offsetctl', 'sandbox');
 }
 
+/**
+ * The command line for `offsetctl sandbox <verb>` on this sandbox: with `--dir` unless the folder
+ * is the one a plain command picks on any shell (the built-in default), so advice never points
+ * at another sandbox (`sandbox up --dir X` used to say `offsetctl sandbox down`, which stops the
+ * default one).
+ */
+export function sandboxCommand(verb: string, dir: string): string {
+  const fallback = resolveSandboxDir(undefined, { ...(process.env['XDG_CACHE_HOME'] ? { XDG_CACHE_HOME: process.env['XDG_CACHE_HOME'] } : {}) });
+  if (resolve(dir) === fallback) return `offsetctl sandbox ${verb}`;
+  const quoted = /^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`;
+  return `offsetctl sandbox ${verb} --dir ${quoted}`;
+}
+
 export function sandboxLayout(dir: string): SandboxLayout {
   return {
     dir,

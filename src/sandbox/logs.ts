@@ -2,6 +2,7 @@
 import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OTHER_BROKER_ROLE, workerRole } from './clusters.js';
 import { SandboxError } from './errors.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { tailFile } from './processes.js';
@@ -9,7 +10,7 @@ import { readState } from './state.js';
 
 export interface SandboxLogsOptions {
   dir?: string;
-  /** `broker`, `worker-1`, ...; all processes when absent. */
+  /** `broker`, `worker-1`, `second-worker-1`, `other-broker`, ...; all processes when absent. */
   role?: string;
   lines?: number;
   follow?: boolean;
@@ -21,7 +22,12 @@ export function sandboxLogFiles(dir?: string): Array<{ role: string; file: strin
   const resolved = resolveSandboxDir(dir);
   const layout = sandboxLayout(resolved);
   const state = readState(layout.stateFile);
-  const roles = state ? ['broker', ...state.ports.workers.map((_p, i) => `worker-${i + 1}`)] : [];
+  // Every process the state knows of (running or stopped since), and its log if there is one.
+  const roles = state ? [
+    'broker', ...state.ports.workers.map((_p, i) => workerRole('main', i + 1)),
+    ...(state.ports.secondWorkers ?? []).map((_p, i) => workerRole('second', i + 1)),
+    ...(state.ports.other ? [OTHER_BROKER_ROLE, ...state.ports.other.workers.map((_p, i) => workerRole('other', i + 1))] : []),
+  ] : [];
   return roles.map((role) => ({ role, file: join(layout.logs, `${role}.log`) })).filter((l) => existsSync(l.file));
 }
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { test } from 'node:test';
-import { choosePorts } from './port-plan.js';
+import { chooseAddedPorts, choosePorts } from './port-plan.js';
 import { findFreePort } from './ports.js';
 
 async function occupy(): Promise<{ server: Server; port: number }> {
@@ -34,4 +34,19 @@ test('free ports from the previous state are kept; a taken one is replaced', asy
   } finally {
     server.close();
   }
+});
+
+test('ports for added clusters never reuse a port of the running ones, and keep their own earlier ports when free', async () => {
+  const keptSecond = await findFreePort();
+  const previous = { broker: await findFreePort(), controller: await findFreePort(), workers: [await findFreePort()], secondWorkers: [keptSecond] };
+  const added = await chooseAddedPorts(previous, { secondWorkers: 2, otherWorkers: 1 });
+  assert.equal(added.secondWorkers?.[0], keptSecond);
+  assert.equal(added.secondWorkers?.length, 2);
+  assert.equal(added.other?.workers.length, 1);
+  const all = [previous.broker, previous.controller, ...previous.workers, ...(added.secondWorkers ?? []), added.other?.broker, added.other?.controller, ...(added.other?.workers ?? [])];
+  assert.equal(new Set(all).size, all.length, 'no port is used twice');
+  // A fresh plan asked for both added clusters gives them ports as well.
+  const fresh = await choosePorts(undefined, 2, { secondWorkers: 2, otherWorkers: 1 });
+  assert.equal(fresh.secondWorkers?.length, 2);
+  assert.ok(fresh.other);
 });

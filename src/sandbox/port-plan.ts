@@ -7,6 +7,10 @@ import type { SandboxPorts } from './state.js';
 export interface PortRequest {
   brokerPort?: number;
   connectPort?: number;
+  /** Workers of the second Connect cluster (`--clusters 2`); none when absent. */
+  secondWorkers?: number;
+  /** Workers of the other Kafka cluster's Connect cluster (`--other-kafka`); no other cluster when absent. */
+  otherWorkers?: number;
 }
 
 export async function choosePorts(previous: SandboxPorts | undefined, workers: number, request: PortRequest): Promise<SandboxPorts> {
@@ -19,7 +23,32 @@ export async function choosePorts(previous: SandboxPorts | undefined, workers: n
     taken.add(port);
     return port;
   };
-  const reuseOrNew = async (port: number | undefined): Promise<number> => {
+  const reuseOrNew = reuseOrNewIn(taken);
+  const broker = request.brokerPort !== undefined ? await explicit(request.brokerPort, 'broker') : await reuseOrNew(previous?.broker);
+  const workerPorts: number[] = [];
+  for (let i = 0; i < workers; i++) {
+    workerPorts.push(request.connectPort !== undefined
+      ? await explicit(request.connectPort + i, `Connect worker ${i + 1} REST`)
+      : await reuseOrNew(previous?.workers[i]));
+  }
+  const controller = await reuseOrNew(previous?.controller);
+  const ports: SandboxPorts = { broker, controller, workers: workerPorts };
+  const more = await choosePortsFor(previous, request, reuseOrNew);
+  return { ...ports, ...more };
+}
+
+/**
+ * Ports for the second and the other cluster only, for adding them to a running sandbox: the
+ * running processes' ports are taken (not free), so they are never chosen.
+ */
+export async function chooseAddedPorts(previous: SandboxPorts | undefined, request: Pick<PortRequest, 'secondWorkers' | 'otherWorkers'>): Promise<Pick<SandboxPorts, 'secondWorkers' | 'other'>> {
+  const taken = new Set<number>(previous ? [previous.broker, previous.controller, ...previous.workers] : []);
+  return choosePortsFor(previous, request, reuseOrNewIn(taken));
+}
+
+/** The previous port when it is still free and not chosen yet, else a new free one; each is added to `taken`. */
+function reuseOrNewIn(taken: Set<number>): (port: number | undefined) => Promise<number> {
+  return async (port) => {
     if (port !== undefined && !taken.has(port) && (await isPortFree(port))) {
       taken.add(port);
       return port;
@@ -32,13 +61,20 @@ export async function choosePorts(previous: SandboxPorts | undefined, workers: n
       }
     }
   };
-  const broker = request.brokerPort !== undefined ? await explicit(request.brokerPort, 'broker') : await reuseOrNew(previous?.broker);
-  const workerPorts: number[] = [];
-  for (let i = 0; i < workers; i++) {
-    workerPorts.push(request.connectPort !== undefined
-      ? await explicit(request.connectPort + i, `Connect worker ${i + 1} REST`)
-      : await reuseOrNew(previous?.workers[i]));
+}
+
+async function choosePortsFor(previous: SandboxPorts | undefined, request: PortRequest, reuseOrNew: (port: number | undefined) => Promise<number>): Promise<Pick<SandboxPorts, 'secondWorkers' | 'other'>> {
+  const out: Pick<SandboxPorts, 'secondWorkers' | 'other'> = {};
+  if (request.secondWorkers) {
+    out.secondWorkers = [];
+    for (let i = 0; i < request.secondWorkers; i++) out.secondWorkers.push(await reuseOrNew(previous?.secondWorkers?.[i]));
   }
-  const controller = await reuseOrNew(previous?.controller);
-  return { broker, controller, workers: workerPorts };
+  if (request.otherWorkers) {
+    const broker = await reuseOrNew(previous?.other?.broker);
+    const controller = await reuseOrNew(previous?.other?.controller);
+    const workers: number[] = [];
+    for (let i = 0; i < request.otherWorkers; i++) workers.push(await reuseOrNew(previous?.other?.workers[i]));
+    out.other = { broker, controller, workers };
+  }
+  return out;
 }

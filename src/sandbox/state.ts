@@ -1,8 +1,10 @@
 // The state file: which ports the sandbox uses and which process groups it started. Ports stay
 // in the file after `down`, so the next `up` gets the same URLs when they are still free.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { CONNECT_CLUSTERS, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 
-export type SandboxRole = 'broker' | `worker-${number}`;
+/** `worker-<n>` belong to the main cluster; see clusters.ts for the others. */
+export type SandboxRole = 'broker' | 'other-broker' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
 
 export interface SandboxProcess {
   role: SandboxRole;
@@ -17,12 +19,18 @@ export interface SandboxPorts {
   broker: number;
   controller: number;
   workers: number[];
+  /** The second Connect cluster's workers (`up --clusters 2`), on the same broker. */
+  secondWorkers?: number[];
+  /** The other Kafka cluster (`up --other-kafka`): its broker, its controller and its Connect worker(s). */
+  other?: { broker: number; controller: number; workers: number[] };
 }
 
 export interface SandboxState {
   version: 1;
   kafkaVersion: string;
   clusterId?: string;
+  /** The other Kafka cluster's id (`--other-kafka`). */
+  otherClusterId?: string;
   ports: SandboxPorts;
   processes: SandboxProcess[];
   startedAt?: string;
@@ -50,6 +58,22 @@ export function brokerAddress(state: SandboxState): string {
   return `127.0.0.1:${state.ports.broker}`;
 }
 
+/** The main cluster's worker URLs. */
 export function workerUrls(state: SandboxState): string[] {
-  return state.processes.filter((p) => p.role !== 'broker').map((p) => `http://127.0.0.1:${p.port}`);
+  return clusterWorkerUrls(state, 'main');
+}
+
+/** The worker URLs of one Connect cluster, in worker order (empty when it does not run). */
+export function clusterWorkerUrls(state: SandboxState, cluster: ConnectClusterName): string[] {
+  return state.processes
+    .map((p) => ({ p, role: parseWorkerRole(p.role) }))
+    .filter((w) => w.role?.cluster === cluster)
+    .sort((a, b) => (a.role?.index ?? 0) - (b.role?.index ?? 0))
+    .map((w) => `http://127.0.0.1:${w.p.port}`);
+}
+
+/** The bootstrap address of the Kafka cluster a Connect cluster uses. */
+export function clusterBootstrap(state: SandboxState, cluster: ConnectClusterName): string | null {
+  if (CONNECT_CLUSTERS[cluster].kafka === 'main') return brokerAddress(state);
+  return state.ports.other ? `127.0.0.1:${state.ports.other.broker}` : null;
 }

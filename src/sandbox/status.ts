@@ -1,10 +1,11 @@
 // `offsetctl sandbox status`: what the state file says, checked against the live processes and
 // each worker's /health.
+import { CLUSTER_ORDER, isBrokerRole, type ConnectClusterName } from './clusters.js';
 import { probeHealth } from './health.js';
 import { isListening } from './ports.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { isSandboxProcess } from './processes.js';
-import { brokerAddress, readState, workerUrls, type SandboxState } from './state.js';
+import { brokerAddress, clusterBootstrap, clusterWorkerUrls, readState, workerUrls, type SandboxState } from './state.js';
 
 export interface SandboxProcessStatus {
   role: string;
@@ -17,15 +18,27 @@ export interface SandboxProcessStatus {
   listening?: boolean;
 }
 
+/** One Connect cluster of the sandbox: its worker URLs and the Kafka cluster it uses. */
+export interface SandboxCluster {
+  name: ConnectClusterName;
+  connect: string[];
+  bootstrap: string;
+  /** That Kafka cluster's id (as in Connect's `GET /` → kafka_cluster_id). */
+  kafkaClusterId?: string;
+}
+
 export interface SandboxStatus {
   /**
-   * True when the broker and every worker run and every worker's REST port is open without
+   * True when every broker and every worker run and every worker's REST port is open without
    * reporting itself unhealthy. A /health that is merely slow (the herder is busy with a
    * rebalance, the machine is loaded) does not count against it.
    */
   running: boolean;
+  /** The main cluster's workers (every sandbox has it). */
   connect: string[];
   bootstrap: string | null;
+  /** Every Connect cluster that runs: main, then second (`--clusters 2`), then other (`--other-kafka`). */
+  clusters: SandboxCluster[];
   dir: string;
   kafkaVersion?: string;
   processes: SandboxProcessStatus[];
@@ -34,10 +47,10 @@ export interface SandboxStatus {
 export async function sandboxStatus(options: { dir?: string } = {}): Promise<SandboxStatus> {
   const dir = resolveSandboxDir(options.dir);
   const state = readState(sandboxLayout(dir).stateFile);
-  if (!state || state.processes.length === 0) return { running: false, connect: [], bootstrap: null, dir, processes: [] };
+  if (!state || state.processes.length === 0) return { running: false, connect: [], bootstrap: null, clusters: [], dir, processes: [] };
   const processes = await Promise.all(state.processes.map(async (p): Promise<SandboxProcessStatus> => {
     const alive = isSandboxProcess(p.pid, dir);
-    if (p.role === 'broker') return { role: p.role, pid: p.pid, alive };
+    if (isBrokerRole(p.role)) return { role: p.role, pid: p.pid, alive };
     const url = `http://127.0.0.1:${p.port}`;
     const health = alive ? (await probeHealth(url, 5000)).status : 0;
     const listening = health !== 0 || (alive && (await isListening(p.port)));
@@ -52,8 +65,21 @@ function summary(state: SandboxState, dir: string, running: boolean, processes: 
     running,
     connect: running ? workerUrls(state) : [],
     bootstrap: running ? brokerAddress(state) : null,
+    clusters: running ? clustersOf(state) : [],
     dir,
     kafkaVersion: state.kafkaVersion,
     processes,
   };
+}
+
+function clustersOf(state: SandboxState): SandboxCluster[] {
+  const out: SandboxCluster[] = [];
+  for (const name of CLUSTER_ORDER) {
+    const connect = clusterWorkerUrls(state, name);
+    const bootstrap = clusterBootstrap(state, name);
+    if (connect.length === 0 || !bootstrap) continue;
+    const id = name === 'other' ? state.otherClusterId : state.clusterId;
+    out.push({ name, connect, bootstrap, ...(id ? { kafkaClusterId: id } : {}) });
+  }
+  return out;
 }

@@ -1,27 +1,36 @@
 // `offsetctl sandbox up`: one KRaft broker and N distributed Connect workers on loopback, started
-// detached. Idempotent: when the state file's processes all run, they are reused; when some are
-// gone (a reboot, a CI machine), the rest are stopped and everything starts fresh.
-import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+// detached; with `--clusters 2` a second Connect cluster on the same broker, with `--other-kafka`
+// a second Kafka cluster with a Connect worker of its own. Idempotent: when the state file's
+// processes all run, they are reused, and a cluster asked for that is not running yet is added
+// without restarting the rest; when some are gone (a reboot, a CI machine), the rest are stopped
+// and everything starts fresh.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseWorkerRole, OTHER_BROKER_ROLE } from './clusters.js';
 import { SandboxError } from './errors.js';
-import { waitForHealth, waitForPort, type WaitOutcome } from './health.js';
+import { waitForHealth } from './health.js';
 import { resolveJars } from './jars.js';
-import { DEFAULT_KAFKA_VERSION, checkSandboxKafkaVersion, kraftQuorum } from './kafka-versions.js';
-import { resolveSandboxDir, sandboxAssets, sandboxLayout, type SandboxLayout } from './layout.js';
+import { DEFAULT_KAFKA_VERSION, checkSandboxKafkaVersion } from './kafka-versions.js';
+import { resolveSandboxDir, sandboxAssets, sandboxCommand, sandboxLayout, type SandboxLayout } from './layout.js';
 import { withUpLock } from './lock.js';
-import { isSandboxProcess, stopGroups, tailFile } from './processes.js';
-import { choosePorts } from './port-plan.js';
+import { writeSandboxConfig } from './launch.js';
+import { isSandboxProcess, stopGroups } from './processes.js';
+import { chooseAddedPorts, choosePorts } from './port-plan.js';
 import { checkJava } from './prerequisites.js';
-import { startBroker, startWorker, writeSandboxConfig, javaClasspathArgs } from './launch.js';
+import { expectReady, newClusterId, startConnectCluster, startKafka, type StartContext } from './start-processes.js';
 import { readState, writeState, type SandboxProcess, type SandboxState } from './state.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
 
+export { newClusterId } from './start-processes.js';
+
 export interface SandboxUpOptions {
   dir?: string;
-  /** Number of Connect workers (default 2). */
+  /** Number of Connect workers per Connect cluster on the main broker (default 2). */
   workers?: number;
+  /** Connect clusters on the main broker: 1 (default) or 2 (adds `second`). */
+  clusters?: number;
+  /** Also run a second Kafka cluster with a one-worker Connect cluster (`other`) on it. */
+  otherKafka?: boolean;
   /** Fixed broker client port instead of a free one (refused when taken). */
   brokerPort?: number;
   /** Fixed REST port of the first worker; worker i gets connectPort + i - 1 (refused when taken). */
@@ -42,6 +51,9 @@ export interface SandboxUpResult extends SandboxStatus {
   durationMs: number;
 }
 
+/** The other cluster's Connect cluster: one worker is enough for what it is there for. */
+const OTHER_WORKERS = 1;
+
 export async function sandboxUp(options: SandboxUpOptions = {}): Promise<SandboxUpResult> {
   const started = performance.now();
   const dir = resolveSandboxDir(options.dir);
@@ -50,8 +62,13 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   if (!Number.isInteger(workers) || workers < 1 || workers > 8) {
     throw new SandboxError('E_SANDBOX_START', `--workers must be a whole number from 1 to 8, got ${String(options.workers)}`);
   }
+  const clusters = options.clusters ?? 1;
+  if (clusters !== 1 && clusters !== 2) {
+    throw new SandboxError('E_USAGE', `--clusters must be 1 or 2 (Connect clusters on the sandbox's broker), got ${String(options.clusters)}`);
+  }
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
   const progress = options.progress ?? (() => {});
+  const timeoutMs = options.startTimeoutMs ?? 180_000;
   mkdirSync(dir, { recursive: true });
   return withUpLock(layout.lockFile, progress, async () => {
     const previous = readState(layout.stateFile);
@@ -59,54 +76,65 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       const alive = previous.processes.filter((p) => isSandboxProcess(p.pid, dir));
       if (alive.length === previous.processes.length) {
         if (options.kafkaVersion !== undefined && previous.kafkaVersion !== kafkaVersion) {
-          throw new SandboxError('E_SANDBOX_VERSION', `the sandbox in ${dir} runs Kafka ${previous.kafkaVersion}, not ${kafkaVersion}: stop it first (\`offsetctl sandbox down --dir ${dir}\`) or use another --dir`);
+          throw new SandboxError('E_SANDBOX_VERSION', `the sandbox in ${dir} runs Kafka ${previous.kafkaVersion}, not ${kafkaVersion}: stop it first (\`${sandboxCommand('down', dir)}\`) or use another --dir`);
         }
-        const running = previous.processes.filter((p) => p.role !== 'broker').length;
-        progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`offsetctl sandbox down\` first to change that)` : ''}`);
-        await waitUntilReady(previous.processes, dir, options.startTimeoutMs ?? 180_000);
-        return finish(dir, true, false, started);
+        const running = previous.processes.filter((p) => parseWorkerRole(p.role)?.cluster === 'main').length;
+        await waitUntilReady(previous.processes, dir, timeoutMs);
+        const addSecond = clusters === 2 && !previous.processes.some((p) => parseWorkerRole(p.role)?.cluster === 'second');
+        const addOther = options.otherKafka === true && !previous.processes.some((p) => p.role === OTHER_BROKER_ROLE);
+        if (!addSecond && !addOther) {
+          progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`${sandboxCommand('down', dir)}\` first to change that)` : ''}`);
+          return finish(dir, true, false, started);
+        }
+        await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
+        return finish(dir, false, false, started);
       }
       progress('some sandbox processes are gone (reboot or crash): stopping the rest and starting fresh');
       await stopGroups(alive.map((p) => p.pid), dir, 15_000);
       writeState(layout.stateFile, { ...previous, processes: [] });
     }
     checkJava();
-    const ports = await choosePorts(previous?.ports, workers, options);
+    const request = { ...options, ...(clusters === 2 ? { secondWorkers: workers } : {}), ...(options.otherKafka ? { otherWorkers: OTHER_WORKERS } : {}) };
+    const chosen = await choosePorts(previous?.ports, workers, request);
     const pom = join(sandboxAssets(), 'pom.xml');
     const resolvedJars = await resolveJars(layout, pom, kafkaVersion, progress);
     const state: SandboxState = {
       version: 1,
       kafkaVersion,
       clusterId: newClusterId(),
-      ports,
+      // Ports of a cluster not started now stay recorded, so a later `up` that adds it gets them back.
+      ports: { ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other },
       processes: [],
       startedAt: new Date().toISOString(),
     };
-    await startFresh(layout, state, progress, options.startTimeoutMs ?? 180_000);
+    if (!state.ports.secondWorkers) delete state.ports.secondWorkers;
+    if (!state.ports.other) delete state.ports.other;
+    await startFresh(layout, state, { second: clusters === 2, other: options.otherKafka === true }, progress, timeoutMs);
     return finish(dir, false, resolvedJars, started);
   });
 }
 
-async function startFresh(layout: SandboxLayout, state: SandboxState, progress: (line: string) => void, timeoutMs: number): Promise<void> {
+interface Wanted {
+  second: boolean;
+  other: boolean;
+}
+
+async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wanted, progress: (line: string) => void, timeoutMs: number): Promise<void> {
   // Fresh means fresh: old topics and connectors from an earlier run would surprise tests.
   rmSync(layout.data, { recursive: true, force: true });
   rmSync(layout.logs, { recursive: true, force: true });
   mkdirSync(layout.data, { recursive: true });
   mkdirSync(layout.logs, { recursive: true });
   const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
-  formatStorage(layout, state.kafkaVersion, state.ports.controller, files.server, files.log4j, state.clusterId ?? newClusterId());
   writeState(layout.stateFile, state);
+  const ctx: StartContext = { layout, state, files, progress, timeoutMs };
   try {
-    progress(`starting the Kafka ${state.kafkaVersion} broker on 127.0.0.1:${state.ports.broker}`);
-    const broker = startBroker(layout, state.kafkaVersion, files, state.ports.broker);
-    state.processes.push(broker);
-    writeState(layout.stateFile, state);
-    await expectReady(broker, layout, await waitForPort(broker.port, () => isSandboxProcess(broker.pid, layout.dir), timeoutMs));
-    progress(`starting ${state.ports.workers.length} Connect worker(s) on ports ${state.ports.workers.join(', ')}`);
-    const workers = state.ports.workers.map((port, i) => startWorker(layout, state.kafkaVersion, files, i + 1, port));
-    state.processes.push(...workers);
-    writeState(layout.stateFile, state);
-    await Promise.all(workers.map(async (w) => expectReady(w, layout, await waitForHealth(`http://127.0.0.1:${w.port}`, () => isSandboxProcess(w.pid, layout.dir), timeoutMs))));
+    await Promise.all([startKafka(ctx, 'main'), ...(wanted.other ? [startKafka(ctx, 'other')] : [])]);
+    await Promise.all([
+      startConnectCluster(ctx, 'main'),
+      ...(wanted.second ? [startConnectCluster(ctx, 'second')] : []),
+      ...(wanted.other ? [startConnectCluster(ctx, 'other')] : []),
+    ]);
   } catch (err) {
     // Leave nothing half-started behind: the next `up` starts from a clean slate.
     await stopGroups([...state.processes].reverse().map((p) => p.pid), layout.dir, 10_000);
@@ -115,36 +143,34 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, progress: 
   }
 }
 
+/** Adds the second Connect cluster and/or the other Kafka cluster to a running sandbox; the rest keeps running. */
+async function addClusters(layout: SandboxLayout, state: SandboxState, add: { second: number; other: boolean }, progress: (line: string) => void, timeoutMs: number): Promise<void> {
+  const added = await chooseAddedPorts(state.ports, { ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}) });
+  state.ports = { ...state.ports, ...added };
+  mkdirSync(layout.logs, { recursive: true });
+  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
+  writeState(layout.stateFile, state);
+  const before = new Set(state.processes.map((p) => p.pid));
+  const ctx: StartContext = { layout, state, files, progress, timeoutMs };
+  progress(`sandbox running in ${layout.dir}: adding ${[add.second ? 'the second Connect cluster' : '', add.other ? 'the other Kafka cluster and its Connect worker' : ''].filter(Boolean).join(' and ')}`);
+  try {
+    await Promise.all([
+      ...(add.second ? [startConnectCluster(ctx, 'second')] : []),
+      ...(add.other ? [startKafka(ctx, 'other').then(() => startConnectCluster(ctx, 'other'))] : []),
+    ]);
+  } catch (err) {
+    // Only what this call started is stopped: the running clusters were never touched.
+    const mine = state.processes.filter((p) => !before.has(p.pid));
+    await stopGroups([...mine].reverse().map((p) => p.pid), layout.dir, 10_000);
+    writeState(layout.stateFile, { ...state, processes: state.processes.filter((p) => before.has(p.pid)) });
+    throw err;
+  }
+}
+
 async function waitUntilReady(processes: SandboxProcess[], dir: string, timeoutMs: number): Promise<void> {
   const layout = sandboxLayout(dir);
-  await Promise.all(processes.filter((p) => p.role !== 'broker').map(async (w) =>
+  await Promise.all(processes.filter((p) => parseWorkerRole(p.role)).map(async (w) =>
     expectReady(w, layout, await waitForHealth(`http://127.0.0.1:${w.port}`, () => isSandboxProcess(w.pid, dir), timeoutMs))));
-}
-
-function expectReady(proc: SandboxProcess, layout: SandboxLayout, outcome: WaitOutcome): void {
-  if (outcome.ready) return;
-  const tail = tailFile(proc.log, 40);
-  if (/Address already in use|BindException/.test(tail)) {
-    throw new SandboxError('E_SANDBOX_PORT_TAKEN', `the ${proc.role} could not bind port ${proc.port}: another program took it. Run \`offsetctl sandbox up\` again to pick free ports (or pass other ports). Last lines of ${proc.log}:\n${tail}`);
-  }
-  const what = outcome.reason === 'died' ? 'exited during start-up' : `was not ready in time (last answer: ${outcome.last})`;
-  throw new SandboxError('E_SANDBOX_START', `the sandbox ${proc.role} (pid ${proc.pid}) ${what}. Last lines of ${proc.log}:\n${tail || '(empty log)'}\nAll logs: ${layout.logs}`);
-}
-
-function formatStorage(layout: SandboxLayout, kafkaVersion: string, controllerPort: number, serverProperties: string, log4j: string, clusterId: string): void {
-  const args = [...javaClasspathArgs(layout, kafkaVersion, log4j, '256m'), 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', serverProperties, ...kraftQuorum(kafkaVersion, controllerPort).formatArgs];
-  const result = spawnSync('java', args, { cwd: layout.dir, encoding: 'utf8' });
-  if (result.status !== 0) {
-    throw new SandboxError('E_SANDBOX_START', `formatting the KRaft storage failed (exit ${result.status}):\n${`${result.stdout}${result.stderr}`.trim().split('\n').slice(-20).join('\n')}`);
-  }
-}
-
-/** A Kafka cluster id: 16 random bytes, URL-safe base64 without padding, not starting with '-'. */
-export function newClusterId(): string {
-  for (;;) {
-    const id = randomBytes(16).toString('base64url');
-    if (!id.startsWith('-')) return id;
-  }
 }
 
 async function finish(dir: string, reused: boolean, resolvedJars: boolean, started: number): Promise<SandboxUpResult> {

@@ -2,6 +2,7 @@
 // chaos run take workers away mid-run (SIGKILL, as a crash or an OOM kill would) and bring them
 // back without restarting the cluster. The state file keeps the new process id, so `down` still
 // stops exactly what runs.
+import { isBrokerRole, parseWorkerRole } from './clusters.js';
 import { sandboxLayout, resolveSandboxDir } from './layout.js';
 import { SandboxError } from './errors.js';
 import { waitForHealth } from './health.js';
@@ -14,7 +15,7 @@ function findWorker(dir: string, role: string): { process: SandboxProcess; index
   const state = readState(sandboxLayout(dir).stateFile);
   const index = state?.processes.findIndex((p) => p.role === role) ?? -1;
   const proc = index >= 0 ? state?.processes[index] : undefined;
-  if (!state || !proc || role === 'broker') throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no ${role} in the sandbox at ${dir}`);
+  if (!state || !proc || isBrokerRole(role)) throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no ${role} in the sandbox at ${dir}`);
   return { process: proc, index };
 }
 
@@ -36,8 +37,9 @@ export async function restartSandboxWorker(options: { dir?: string; role: string
   if (!state) throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no sandbox at ${dir}`);
   if (isSandboxProcess(old.pid, dir)) return old;
   const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
-  const workerIndex = Number(options.role.replace('worker-', ''));
-  const fresh = startWorker(layout, state.kafkaVersion, files, workerIndex, old.port);
+  const worker = parseWorkerRole(options.role);
+  if (!worker) throw new SandboxError('E_USAGE', `${options.role} is not a worker`);
+  const fresh = startWorker(layout, state.kafkaVersion, files, worker.index, old.port, worker.cluster);
   state.processes[index] = fresh;
   writeState(layout.stateFile, state);
   const ready = await waitForHealth(`http://127.0.0.1:${fresh.port}`, () => isSandboxProcess(fresh.pid, dir), options.timeoutMs ?? 180_000);

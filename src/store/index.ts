@@ -4,13 +4,18 @@ import { openSqliteStore } from './sqlite-store.js';
 import type { Store, StoreOptions } from './types.js';
 
 export { openSqliteStore, SqliteStore, STORE_FILE } from './sqlite-store.js';
+export { sqliteDriver } from './sqlite.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export { urlKey } from './schema.js';
 export { parseAge, snapshotsToPrune, type PruneRule } from './prune.js';
 export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
+export { actorName, describeActor } from './actor.js';
+export { openChosenStore, isTeamStore, type StoreChoice } from './open.js';
 export type {
-  EventRecord, LockHolder, LockRecord, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
+  Actor, ActorSource, AuditAction, AuditActor, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
+  BatchMember, BatchRecord, ChangeOperation, ImportCounts, StoreDescription, EventRecord, LockHolder, LockRecord, NewBatch, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
+  ChangeRequestStatus, ChangeRequestEvent, NewChangeRequest, ChangeRequestRecord, ChangeRequestFilter, ChangeRequestMove,
 } from './types.js';
 
 /** Opens the default store (SQLite) in a state folder. */

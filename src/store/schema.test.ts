@@ -9,6 +9,7 @@ import { MIGRATIONS } from './schema.js';
 const SHIPPED = [
   '0497f23212a8cda855d980ed3e41cd8331fa47a04947decc6be1df623eb271fb',
   '0a699dbb45193cfbf22bfb625219fb71b8204027dc2a0f27b9212a341e3ecfa7',
+  '7f2f974faba275e66b8e35c2bb93b9e7def00d612b0ea29b617f23ede562b0c6',
 ];
 
 test('every shipped migration is byte for byte what was shipped', () => {

@@ -97,6 +97,71 @@ ${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_key, connector)
   DROP TABLE locks;
   ALTER TABLE locks_by_cluster_key RENAME TO locks;
   `,
+  // 3: who acted (src/store/actor.ts): the actor that started a run, the last one to take it over
+  // and whose process held it then, and the lock's holder, as JSON. Rows from before have none: they read as the pid and host alone.
+  `
+  ALTER TABLE runs ADD COLUMN actor TEXT;
+  ALTER TABLE runs ADD COLUMN resumed_by TEXT;
+  ALTER TABLE runs ADD COLUMN taken_over_from TEXT;
+  ALTER TABLE locks ADD COLUMN actor TEXT;
+  `,
+  // 4: a batch's members, recorded before its first connector starts (runs exist only for the
+  // connectors that started).
+  `
+  CREATE TABLE batches (
+    id          TEXT PRIMARY KEY,
+    cluster_url TEXT NOT NULL,
+    cluster_key TEXT NOT NULL,
+    operation   TEXT NOT NULL,
+    resume_after TEXT NOT NULL,
+    members     TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+  );
+  `,
+  // 5: the audit trail: who did what, when, on which connector, with the diff. Append-only; the
+  // actor is kept whole (JSON) and its display name apart, for listing and filtering.
+  `
+  CREATE TABLE audit (
+    id          TEXT PRIMARY KEY,
+    at          TEXT NOT NULL,
+    user        TEXT NOT NULL,
+    actor       TEXT NOT NULL,
+    action      TEXT NOT NULL,
+    outcome     TEXT NOT NULL,
+    context     TEXT,
+    cluster_url TEXT,
+    cluster_key TEXT,
+    connector   TEXT,
+    run_id      TEXT,
+    snapshot_id TEXT,
+    message     TEXT,
+    diff        TEXT,
+    counts      TEXT
+  );
+  CREATE INDEX audit_by_time ON audit (at);
+  CREATE INDEX audit_by_connector ON audit (connector, at);
+  `,
+  // 6: change requests (four-eyes approval, src/ops/changes): the saved plan, who asked, the
+  // history of who approved, rejected and applied it (actors as JSON), and its expiry.
+  `
+  CREATE TABLE change_requests (
+    id           TEXT PRIMARY KEY,
+    status       TEXT NOT NULL,
+    cluster_url  TEXT NOT NULL,
+    cluster_key  TEXT NOT NULL,
+    operation    TEXT NOT NULL,
+    connectors   TEXT NOT NULL,
+    context_name TEXT,
+    digest       TEXT NOT NULL,
+    plan         TEXT NOT NULL,
+    requested_by TEXT NOT NULL,
+    requested_at TEXT NOT NULL,
+    expires_at   TEXT NOT NULL,
+    history      TEXT NOT NULL,
+    updated_at   TEXT NOT NULL
+  );
+  CREATE INDEX change_requests_newest ON change_requests (requested_at);
+  `,
 ];
 
 /** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */

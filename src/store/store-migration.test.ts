@@ -1,6 +1,7 @@
 // A state folder written before runs, snapshots and locks were keyed by the cluster's identity
 // (schema version 1) is upgraded in place: its rows keep a `url:<url>` key, so the lock and the
-// snapshots are still found through that URL, and new rows use the identity.
+// snapshots are still found through that URL, and new rows use the identity. Files at versions 2
+// and 3 (before actors, before the audit trail) are upgraded too, their rows kept.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from './sqlite.js';
 import { openStore, STORE_FILE } from './index.js';
+import { MIGRATIONS } from './schema.js';
 
 const URL = 'http://127.0.0.1:8083';
 
@@ -48,6 +50,8 @@ test('a version-1 store is migrated: old rows keep a url: key, their lock still 
       assert.deepEqual(snapshots.map((s) => [s.id, s.clusterKey]), [['snap-old', `url:${URL}`]]);
       assert.equal((await store.getSnapshot('snap-old')).partitions, 1);
       assert.equal((await store.getRun('run-old')).clusterKey, `url:${URL}`);
+      // Rows from before actors were recorded name their process alone.
+      assert.deepEqual((await store.getRun('run-old')).actor, { user: 'unknown', via: 'cli', osUser: 'unknown', host: (await store.getRun('run-old')).hostname, pid: (await store.getRun('run-old')).pid, version: 'unknown' });
       // The old lock (held on another host, so alive) still refuses a new run of that connector,
       // even one that now knows the cluster's identity.
       const held = await store.lockOf(`url:${URL}`, 'orders-sink');
@@ -61,9 +65,57 @@ test('a version-1 store is migrated: old rows keep a url: key, their lock still 
       await store.close();
     }
     const db = openDatabase(join(dir, STORE_FILE));
-    assert.equal(db.pragma('user_version', { simple: true }), 2);
+    assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length, 'migrated to the newest schema');
     db.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * A state folder at schema version `version`, made by the shipped migrations themselves (pinned
+ * by schema.test.ts), with one finished run and its snapshot; from version 3 on the run names who
+ * started it.
+ */
+function writeStoreAt(dir: string, version: number): void {
+  const db = openDatabase(join(dir, STORE_FILE));
+  for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
+  const actor = version >= 3 ? JSON.stringify({ user: 'ops', via: 'cli', osUser: 'ops', host: 'laptop-7', pid: 4242, version: '0.1.0' }) : undefined;
+  db.prepare(`INSERT INTO runs (id, cluster_url, cluster_key, connector, operation, status, started_at, finished_at, workflow_file, workflow_id, inputs, pid, hostname, context${actor ? ', actor' : ''})
+    VALUES ('run-old', ?, 'kafka:abc', 'orders-sink', 'rewind', 'succeeded', '2026-01-01T00:00:00Z', '2026-01-01T00:01:00Z', 'w.yaml', 'rewind-connector-offsets', '{}', 4242, 'laptop-7', '{}'${actor ? ', ?' : ''})`)
+    .run(URL, ...(actor ? [actor] : []));
+  db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
+    VALUES ('snap-old', 'run-old', ?, 'kafka:abc', 'orders-sink', 'sink', 'RUNNING', '[]', 0, '2026-01-01T00:00:01Z')`).run(URL);
+  db.exec(`PRAGMA user_version = ${version}`);
+  db.close();
+}
+
+for (const version of [2, 3]) {
+  test(`a version-${version} store is migrated to the newest schema: its run and snapshot are kept${version === 3 ? ' with their actor' : ''}, and the audit trail works`, async () => {
+    assert.ok(MIGRATIONS.length >= 4, 'migration 4 (the audit trail) exists');
+    const dir = mkdtempSync(join(tmpdir(), `offsetctl-migrate-v${version}-`));
+    try {
+      writeStoreAt(dir, version);
+      const store = openStore(dir);
+      try {
+        const old = await store.getRun('run-old');
+        assert.equal(old.status, 'succeeded');
+        assert.deepEqual(old.actor, version >= 3
+          ? { user: 'ops', via: 'cli', osUser: 'ops', host: 'laptop-7', pid: 4242, version: '0.1.0' }
+          : { user: 'unknown', via: 'cli', osUser: 'unknown', host: 'laptop-7', pid: 4242, version: 'unknown' });
+        assert.equal((await store.getSnapshot('snap-old')).runId, 'run-old');
+        const entry = await store.recordAudit({ actor: { user: 'ops@laptop-7', via: 'cli', osUser: 'ops', host: 'laptop-7' }, action: 'rollback', outcome: 'started', connector: 'orders-sink', runId: 'run-new' });
+        assert.deepEqual((await store.listAudit({ connector: 'orders-sink' })).map((e) => e.id), [entry.id]);
+        const run = await store.beginRun({ clusterUrl: URL, clusterKey: 'kafka:abc', connector: 'orders-sink', operation: 'rollback', workflowFile: 'w', workflowId: 'w', inputs: {}, actor: { user: 'alice@example.com', via: 'console' } });
+        assert.equal((await store.getRun(run.id)).actor.user, 'alice@example.com');
+      } finally {
+        await store.close();
+      }
+      const db = openDatabase(join(dir, STORE_FILE));
+      assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.length);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

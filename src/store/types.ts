@@ -1,6 +1,9 @@
 // The records the store hands out. Plain data: callers never see SQL rows.
 
-export type Operation = 'rewind' | 'reset' | 'rollback';
+/** The changes planned and applied one connector on one cluster at a time (src/ops/plan, run). */
+export type ChangeOperation = 'rewind' | 'reset' | 'rollback';
+/** `move`, `copy`, `import` and `export` are src/ops/move's (a consistent export stops each connector briefly). */
+export type Operation = ChangeOperation | 'move' | 'copy' | 'import' | 'export';
 
 /** `running` while a process works on it; a `running` run whose process died is shown as `interrupted`. */
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'abandoned';
@@ -19,7 +22,51 @@ export interface RunContext {
   stateBeforeInterruption?: string;
   /** Set when the run is one connector of a batch (`offsetctl runs --batch <id>`). */
   batchId?: string;
+  /** A reviewed change (saved plan, approved request): the digest of the plan it applies. */
+  planDigest?: string;
+  /** An approved change request it applies (`offsetctl changes`). */
+  requestId?: string;
   [key: string]: unknown;
+}
+
+/**
+ * Who did something, from sources that authenticated them: the database login on a team store
+ * (PostgreSQL's session_user, never a name the client sends), the OS user of the process, and
+ * (issue 24) the user a console signed in. Recorded on every run and lock.
+ */
+export interface Actor {
+  /** The person: a console's signed-in user, else the database login, else the OS user. */
+  user: string;
+  via: 'cli' | 'console';
+  /** The database login (team store only). */
+  dbUser?: string;
+  osUser: string;
+  host: string;
+  pid: number;
+  /** The offsetctl version that acted. */
+  version: string;
+  /** A console's user: how the console authenticated them. */
+  signIn?: SignIn;
+}
+
+/** How a console's user was authenticated: the identity provider, or the trusted proxy's header, or the one-time link. */
+export interface SignIn {
+  kind: 'oidc' | 'proxy' | 'login-link';
+  /** OpenID Connect: the issuer and subject the ID token named. */
+  issuer?: string;
+  subject?: string;
+  /** The groups (or other claim values) the console's roles were derived from. */
+  groups?: string[];
+}
+
+/** What a face knows of who is acting; the store adds what it authenticates itself (the database login). */
+export interface ActorSource {
+  via?: 'cli' | 'console';
+  version?: string;
+  /** A user the face authenticated itself (the console's sign-in); never a name a client merely sent. */
+  user?: string;
+  /** How the console authenticated `user`. */
+  signIn?: SignIn;
 }
 
 export interface NewRun {
@@ -32,6 +79,8 @@ export interface NewRun {
   workflowId: string;
   inputs: Record<string, unknown>;
   context?: RunContext;
+  /** Per run, for a face serving several users (the console, issue 24); the store's own otherwise. */
+  actor?: ActorSource;
 }
 
 export interface RunRecord {
@@ -49,11 +98,43 @@ export interface RunRecord {
   workflowId: string;
   inputs: Record<string, unknown>;
   lastStep?: string;
+  /** The process working on it now (the one that started it, or the last to take it over). */
   pid: number;
   hostname: string;
+  /** Who started the run. */
+  actor: Actor;
+  /** Who took it over last (`runs resume` from another process), when anyone did. */
+  resumedBy?: Actor;
+  /** Whose process held it when it was last taken over: "whose run it was". */
+  takenOverFrom?: Actor;
   message?: string;
   connectorState?: string;
   context: RunContext;
+}
+
+/**
+ * The connectors of a batch, recorded before the first one starts, so a batch killed half-way
+ * still knows the ones that never ran (`runs --batch`, `runs resume --batch`).
+ */
+export interface BatchMember {
+  connector: string;
+  /** rewind: the target offsets fixed when the batch was planned (replayed by `runs resume --batch`). */
+  offsets?: unknown[];
+}
+
+export interface NewBatch {
+  id: string;
+  clusterUrl: string;
+  clusterKey: string;
+  /** Batches of moves and imports are not recorded (their runs carry the batch id): only changes resume by batch. */
+  operation: ChangeOperation;
+  /** What happens to each connector afterwards (`auto`, `always`, `never`), as the batch was asked. */
+  resumeAfter: string;
+  members: BatchMember[];
+}
+
+export interface BatchRecord extends NewBatch {
+  createdAt: string;
 }
 
 export interface StepRecord {
@@ -105,6 +186,10 @@ export interface LockRecord extends LockHolder {
   connector: string;
   runId: string;
   acquiredAt: string;
+  /** Who holds it. */
+  actor: Actor;
+  /** A team store's lease (the database's clock): the holder renews it while it works; once past, the holder counts as gone. */
+  expiresAt?: string;
   /** False when the holder is gone (as the store's liveness check decides). */
   alive: boolean;
 }
@@ -112,6 +197,8 @@ export interface LockRecord extends LockHolder {
 export interface RunFilter {
   connector?: string;
   clusterUrl?: string;
+  /** Only runs under one of these cluster keys (every worker URL of one cluster; see NewRun.clusterKey). */
+  clusterKeys?: string[];
   /** Only the runs whose context names this batch (`context.batchId`). */
   batchId?: string;
   limit?: number;
@@ -128,6 +215,136 @@ export interface RunOutcome {
   status: Exclude<RunStatus, 'running'>;
   message?: string;
   connectorState?: string;
+}
+
+/**
+ * A change request (four-eyes approval): a saved plan waiting for someone else's yes, then
+ * applied. `pending` → `approved` | `rejected`; `approved` → `applying` → `applied` | `failed`.
+ * A pending or approved request past `expiresAt` reads `expired` and can no longer move on.
+ */
+export type ChangeRequestStatus = 'pending' | 'approved' | 'rejected' | 'applying' | 'applied' | 'failed';
+
+/** One step of a request's history, with the actor the store authenticated (never a name sent). */
+export interface ChangeRequestEvent {
+  at: string;
+  action: 'requested' | Exclude<ChangeRequestStatus, 'pending'>;
+  actor: Actor;
+  reason?: string;
+  runIds?: string[];
+  batchId?: string;
+  message?: string;
+}
+
+export interface NewChangeRequest {
+  clusterUrl: string;
+  clusterKey: string;
+  operation: string;
+  connectors: string[];
+  /** The context that required approval, when there is one. */
+  contextName?: string;
+  /** The saved plan (src/ops/changes/saved-plan.ts), kept as data; its digest beside it. */
+  plan: unknown;
+  digest: string;
+  expiresAt: string;
+  /** Who asks, as the face authenticated it (the console's signed-in user); the store adds the rest. */
+  actor?: ActorSource;
+}
+
+export interface ChangeRequestRecord extends Omit<NewChangeRequest, 'actor'> {
+  id: string;
+  status: ChangeRequestStatus;
+  /** `status`, except a pending or approved request past its expiry reads `expired`. */
+  displayStatus: ChangeRequestStatus | 'expired';
+  requestedAt: string;
+  requestedBy: Actor;
+  history: ChangeRequestEvent[];
+  updatedAt: string;
+}
+
+export interface ChangeRequestFilter {
+  status?: ChangeRequestStatus;
+  connector?: string;
+  limit?: number;
+}
+
+/** A move of a request from one status to the next: refused (E_CHANGED) unless it is in one of `from` (and, with `notExpired`, not past its expiry). */
+export interface ChangeRequestMove {
+  from: ChangeRequestStatus[];
+  to: Exclude<ChangeRequestStatus, 'pending'>;
+  notExpired?: boolean;
+  reason?: string;
+  runIds?: string[];
+  batchId?: string;
+  message?: string;
+  /** Who acts, as the face authenticated it (the console's signed-in user); the store adds the rest. */
+  actor?: ActorSource;
+}
+
+/**
+ * Who did something, as the face that served them authenticated them: the console's signed-in
+ * user (from the ID token or the trusted proxy's header), or for the CLI the OS user (and the
+ * store's database user where the store has one). Never a name a client sent.
+ */
+export interface AuditActor {
+  /** The name shown in the audit: `alice@example.com`, `ops@laptop-7`. */
+  user: string;
+  /** How that name was established. */
+  via: 'oidc' | 'proxy' | 'login-link' | 'cli';
+  /** OpenID Connect: the issuer and subject the ID token named. */
+  issuer?: string;
+  subject?: string;
+  /** The groups (or other claim values) the roles were derived from. */
+  groups?: string[];
+  /** The console's role for the act (viewer, operator, admin). */
+  role?: string;
+  osUser?: string;
+  dbUser?: string;
+  host?: string;
+}
+
+/** What an audit entry is about: a change (rewind, reset, rollback, resume), a sign-in, a refusal. */
+export type AuditAction = 'rewind' | 'reset' | 'rollback' | 'resume' | 'sign-in' | 'sign-out' | (string & {});
+
+export type AuditOutcome = 'started' | 'succeeded' | 'failed' | 'unchanged' | 'refused' | 'done' | 'requested' | 'approved' | 'rejected';
+
+/** One line of the diff as the audit keeps it (for people: registered secrets masked). */
+export interface AuditDiffEntry {
+  change: 'changed' | 'added' | 'removed' | 'unchanged';
+  partition: unknown;
+  from?: unknown;
+  to?: unknown;
+}
+
+export interface NewAuditEntry {
+  actor: AuditActor;
+  action: AuditAction;
+  outcome: AuditOutcome;
+  /** The console's context name, when there is one. */
+  context?: string;
+  clusterUrl?: string;
+  clusterKey?: string;
+  connector?: string;
+  runId?: string;
+  snapshotId?: string;
+  /** What happened, in the words the face showed (masked). */
+  message?: string;
+  /** The change's diff (changed, added and removed partitions; unchanged ones are counted only). */
+  diff?: AuditDiffEntry[];
+  counts?: Record<string, number>;
+}
+
+export interface AuditRecord extends NewAuditEntry {
+  id: string;
+  at: string;
+}
+
+export interface AuditFilter {
+  connector?: string;
+  /** Entries at or after this time. */
+  since?: Date;
+  /** Only these cluster keys (or none of them). */
+  clusterKeys?: string[];
+  limit?: number;
 }
 
 /**
@@ -151,8 +368,11 @@ export interface Store {
   readonly location: string;
   /** Refused with `E_LOCKED` while another run (live or stale) holds the connector. */
   beginRun(run: NewRun, options?: { takeOverStale?: boolean; now?: Date }): Promise<RunRecord>;
-  /** This process continues an interrupted run; refused unless the run is `running` and its holder is gone. */
-  takeOverRun(runId: string): Promise<RunRecord>;
+  /**
+   * This process continues an interrupted run; refused unless the run is `running` and its holder
+   * is gone. `actor`: who resumes it, when a face serves several users (as NewRun.actor).
+   */
+  takeOverRun(runId: string, options?: { actor?: ActorSource }): Promise<RunRecord>;
   /** Records the outcome and releases the run's lock. */
   finishRun(runId: string, outcome: RunOutcome): Promise<void>;
   updateRunContext(runId: string, patch: RunContext): Promise<void>;
@@ -176,13 +396,68 @@ export interface Store {
   listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]>;
   /** By the URL the snapshot was taken through. */
   latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined>;
+  /** Appends an entry to the audit trail (append-only: entries are never changed or deleted). */
+  recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord>;
+  /** Newest first. */
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
   /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */
   deleteSnapshots(ids: string[]): Promise<number>;
+  /** Every lock held now, live or stale (`offsetctl store status`). */
+  listLocks(): Promise<LockRecord[]>;
+  /** What the store is: backend, where, schema version (`offsetctl store status`). */
+  describe(): Promise<StoreDescription>;
+  /**
+   * Copies runs (with their journal) and snapshots from another store, keeping their ids; rows
+   * already present are left alone, so a second import adds nothing (`offsetctl store import`).
+   */
+  importFrom(source: Store): Promise<ImportCounts>;
+  /** Records a change request, with the store's own actor as who asked. */
+  createChangeRequest(request: NewChangeRequest, now?: Date): Promise<ChangeRequestRecord>;
+  /** `E_NOT_FOUND` for an unknown id. */
+  getChangeRequest(id: string, now?: Date): Promise<ChangeRequestRecord>;
+  /** Newest first. */
+  listChangeRequests(filter?: ChangeRequestFilter, now?: Date): Promise<ChangeRequestRecord[]>;
+  /** Moves a request on atomically, appending who did it (the store's actor) to its history; `E_CHANGED` when it is no longer in one of `move.from`. */
+  moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord>;
+  /** Who acts through this store now: its face, the OS user and (team store) the database login. */
+  whoAmI(source?: ActorSource): Promise<Actor>;
+  /** Records a batch and its members (once per id: a second save of one id is refused with `E_STORE`). */
+  saveBatch(batch: NewBatch): Promise<BatchRecord>;
+  /** undefined for a batch this store never recorded (one started by an older version). */
+  getBatch(id: string): Promise<BatchRecord | undefined>;
   close(): Promise<void>;
+}
+
+export interface StoreDescription {
+  backend: 'sqlite' | 'postgres';
+  /** A file path, or the URL without any password. */
+  location: string;
+  schemaVersion: number;
+  /** The newest schema version this offsetctl knows. */
+  knownSchemaVersion: number;
+  /** The database login this store acts as (team store). */
+  dbUser?: string;
+  /** The server's version (team store). */
+  serverVersion?: string;
+  /** How this connection is encrypted (`TLSv1.3`), or `none` (team store). */
+  tls?: string;
+}
+
+export interface ImportCounts {
+  runs: number;
+  snapshots: number;
+  /** Audit entries copied. */
+  audit: number;
+  /** Already in this store: left as they were. */
+  skippedRuns: number;
+  skippedSnapshots: number;
+  skippedAudit: number;
 }
 
 /** How a store names the current process as a lock holder and decides whether a holder is gone. */
 export interface StoreOptions {
   owner?: LockHolder;
   isAlive?: (holder: LockHolder) => boolean;
+  /** Who acts through this store (the face, the version); the store adds the OS user and the database login. */
+  actor?: ActorSource;
 }

@@ -1,13 +1,15 @@
 // The console's routes. Every request passes the security headers and the session check; every
-// POST passes the CSRF check; pages call only the ops bridge. Refusals (bad input, pre-flight)
-// are shown next to the form with the CLI's message and status 400: nothing was sent to the
-// cluster but reads.
+// POST passes the CSRF check; every route checks the user's role for the connector it touches
+// (roles.ts) before it reads or changes anything, and a change refused for want of a role is
+// answered 403 and audited. Pages call only the ops bridge. Refusals (bad input, pre-flight) are
+// shown next to the form with the CLI's message and status 400: nothing was sent to the cluster
+// but reads. Changes are applied through applyAudited under the signed-in user.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { SESSION_COOKIE, Sessions, type Session } from './auth.js';
+import { actorOf, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
@@ -15,10 +17,11 @@ import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  OpsError, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
-  type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
+  auditRefusal, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
+import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
 import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/connectors.js';
@@ -29,13 +32,15 @@ import { previewPage } from './pages/preview.js';
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
   initialLabel: string;
+  /** Its name in the roles (a service's default context); absent: unnamed (the login-link console, where roles do not apply). */
+  initialName?: string;
   /** Other contexts from the config file. */
   names(): Promise<string[]>;
   /**
    * '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. `kafka`:
    * the context's Kafka access (log positions, sink positions); absent means none configured.
    */
-  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess }>;
+  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required' }>;
 }
 
 export interface ConsoleDeps {
@@ -43,12 +48,19 @@ export interface ConsoleDeps {
   contexts: ContextSource;
   /** Served over TLS: the cookie gets `Secure`. */
   secure: boolean;
+  /** The console as a service: sign-in and roles (`--config`). Absent: the login link for one person. */
+  service?: ServiceConfig;
+  /** Who opens the login link (the user who started the console). */
+  localIdentity?: Identity;
+  /** The console's URL as browsers reach it, known once it listens (for the OpenID redirect URI). */
+  publicUrl?: () => string;
 }
 
 export interface Console {
   app: Hono<Env>;
   sessions: Sessions;
   jobs: Jobs;
+  signIn: SignIn;
 }
 
 type Env = { Variables: { session: Session } };
@@ -56,7 +68,11 @@ type Env = { Variables: { session: Session } };
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function createConsole(deps: ConsoleDeps): Console {
-  const sessions = new Sessions();
+  const signIn = new SignIn({
+    store: deps.store, secure: deps.secure, publicUrl: deps.publicUrl ?? (() => ''),
+    ...(deps.service ? { service: deps.service } : {}), ...(deps.localIdentity ? { localIdentity: deps.localIdentity } : {}),
+  });
+  const sessions = signIn.sessions;
   const jobs = new Jobs();
   const plans = new PlanStore();
   const app = new Hono<Env>();
@@ -73,16 +89,11 @@ export function createConsole(deps: ConsoleDeps): Console {
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
   });
 
-  app.get('/login', (c) => {
-    const session = sessions.login(c.req.query('token'));
-    if (!session) return c.html(bare('Login refused', 'This login link is not valid or was already used. Start `offsetctl ui` again and open the URL it prints.'), 403);
-    setCookie(c, SESSION_COOKIE, session.id, { httpOnly: true, sameSite: 'Strict', secure: deps.secure, path: '/' });
-    return c.redirect('/connectors', 303);
-  });
+  signIn.routes(app);
 
   app.use('*', async (c, next) => {
-    const session = sessions.find(getCookie(c, SESSION_COOKIE));
-    if (!session) return c.html(bare('Not signed in', 'Open the URL printed by `offsetctl ui` (it carries a one-time login token).'), 403);
+    const session = await signIn.authenticate(c);
+    if (session instanceof Response) return session;
     const method = c.req.method;
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return c.text('method not allowed', 405, { Allow: 'GET, POST' });
     c.set('session', session);
@@ -95,6 +106,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!sessions.checkCsrf(c.get('session'), token)) return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
     await next();
   });
+
+  app.post('/auth/logout', (c) => signIn.logout(c, c.get('session')));
 
   app.get('/assets/:file', (c) => {
     const asset = assets.get(c.req.param('file'));
@@ -110,6 +123,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const name = typeof form.context === 'string' ? form.context : '';
     const known = ['', ...(await deps.contexts.names())];
     if (!known.includes(name)) return c.html(await errorPage(c, 'Connectors', new OpsError('E_CONFIG', `context ${JSON.stringify(name)} not found in the config file`, { field: 'context' })), 400);
+    if (!c.get('session').access.may('viewer', contextName(name))) return forbidden(c, 'viewer', undefined, contextName(name));
     try {
       await deps.contexts.resolve(name);
     } catch (err) {
@@ -123,8 +137,9 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/connectors/table', async (c) => c.html(connectorsTable(await connectorsView(c))));
 
   app.get('/connectors/:name', async (c) => {
-    const ctx = await opsContext(c);
     const name = c.req.param('name');
+    if (!allowed(c, 'viewer', name)) return forbidden(c, 'viewer', name);
+    const ctx = await opsContext(c);
     try {
       const [info, offsets, runs, snapshots] = await Promise.all([
         connectorInfo(ctx, name), connectorOffsets(ctx, name), listRuns(ctx, { connector: name, limit: 5 }), listSnapshots(ctx, { connector: name }),
@@ -133,7 +148,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // Only the partitions of the shown page are asked about (a 1,000-partition sink stays fast).
       let log: LogPositionsResult | undefined;
       if (info.type === 'sink') log = await logPositions(ctx, info, shownSinkPartitions(offsets, page));
-      return c.html(connectorPage({ info, offsets, page, ...(log ? { log } : {}), runs, snapshots }, await frame(c)));
+      return c.html(connectorPage({ info, offsets, page, ...(log ? { log } : {}), runs, snapshots, canChange: allowed(c, 'operator', name) }, await frame(c)));
     } catch (err) {
       return c.html(await errorPage(c, `Connector ${name}`, err), isRefusal(err) ? 404 : 502);
     }
@@ -141,6 +156,7 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   app.get('/connectors/:name/change', async (c) => {
     const name = c.req.param('name');
+    if (!allowed(c, 'operator', name)) return forbidden(c, 'operator', name);
     try {
       return c.html(await renderChange(c, name, {}));
     } catch (err) {
@@ -152,6 +168,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const name = c.req.param('name');
     const form = await c.req.parseBody({ all: true });
     const mode = str(form.mode);
+    if (!allowed(c, 'operator', name)) return refuseChange(c, mode === 'reset' ? 'reset' : 'rewind', name);
     const resumeAfter = str(form.resumeAfter) || 'auto';
     const ctx = await opsContext(c);
     try {
@@ -166,9 +183,10 @@ export function createConsole(deps: ConsoleDeps): Console {
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
       const id = plans.put(plan, session.id, session.context);
-      return c.html(previewPage(plan, id, session.csrf, await frame(c)));
+      return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c)));
     } catch (err) {
       if (!isRefusal(err)) throw err;
+      await audit(c, { action: mode === 'reset' ? 'reset' : 'rewind', connector: name }, err);
       const kept = mode === 'json' ? { pasted: str(form.offsets) } : {};
       // The position form keeps what was chosen and typed, for fixing.
       const keptPosition = mode === 'position' ? { position: { kind: str(form.position), time: str(form.time), shift: str(form.shift) } } : {};
@@ -183,6 +201,9 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   app.post('/plans/:id/apply', async (c) => {
     const session = c.get('session');
+    // No operator grant in this context at all: refused before the plan is even looked up.
+    // The audit names the plan's connector; the answer does not (the plan is someone else's).
+    if (!allowed(c, 'operator')) return refuseChange(c, 'apply', plans.connectorOf(c.req.param('id')), false);
     const held = plans.get(c.req.param('id'), session.id);
     if (!held) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again')), 400);
     const form = await c.req.parseBody();
@@ -191,30 +212,45 @@ export function createConsole(deps: ConsoleDeps): Console {
       const why = typed === ''
         ? `type the connector's name, ${held.plan.connector}, to confirm`
         : `you typed ${JSON.stringify(typed)}, not the connector's name ${JSON.stringify(held.plan.connector)}`;
-      return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why), 400);
+      return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why, await approvalRequired(c)), 400);
     }
     if (held.context !== session.context) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'the context changed since this preview: preview again')), 400);
+    // The grant may have been for another connector than the one this plan changes.
+    if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
     plans.take(c.req.param('id'));
-    const job = jobs.start(await opsContext(c), held.plan);
+    const ctx = await opsContext(c);
+    if (await approvalRequired(c)) {
+      // Four-eyes: the previewed plan becomes a change request someone else approves; nothing changes now.
+      const scope = auditScope(c, 'operator');
+      const request = await requestChange(ctx, savePlan([held.plan], { plannedBy: scope.actor }), {
+        actor: { user: session.identity.user, via: 'console' }, audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
+      });
+      if (request.auditWarning) process.stderr.write(`offsetctl ui: ${request.auditWarning}\n`);
+      return c.redirect(`/changes/${encodeURIComponent(request.id)}`, 303);
+    }
+    const job = jobs.start(ctx, held.plan, auditScope(c, 'operator'));
     return c.redirect(`/jobs/${job.id}`, 303);
   });
 
   app.get('/jobs/:id', async (c) => {
     const job = jobs.get(c.req.param('id'));
     if (!job) return c.html(await errorPage(c, 'Run', new OpsError('E_USAGE', 'no such job in this console (jobs live as long as the console; see Runs for the history)')), 404);
+    if (!allowed(c, 'viewer', job.plan.connector)) return forbidden(c, 'viewer', job.plan.connector);
     return c.html(jobPage(job, await frame(c)));
   });
 
   app.get('/jobs/:id/events', (c) => {
     const job = jobs.get(c.req.param('id'));
     if (!job) return c.text('no such job', 404);
+    if (!allowed(c, 'viewer', job.plan.connector)) return c.text('forbidden', 403);
     return streamJob(c, job);
   });
 
   app.get('/runs', async (c) => {
     const ctx = await opsContext(c);
     const connector = c.req.query('connector') || undefined;
-    return c.html(runsPage(await listRuns(ctx, connector ? { connector } : {}), connector, await frame(c)));
+    const runs = (await listRuns(ctx, connector ? { connector } : {})).filter((r) => allowed(c, 'viewer', r.connector));
+    return c.html(runsPage(runs, connector, await frame(c)));
   });
 
   app.get('/runs/:id', async (c) => {
@@ -226,6 +262,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     } catch (err) {
       return c.html(await errorPage(c, `Run ${id}`, err), 404);
     }
+    if (!allowed(c, 'viewer', run.connector)) return forbidden(c, 'viewer', run.connector);
     const [steps, events] = await Promise.all([runSteps(ctx, id), runEvents(ctx, id)]);
     return c.html(runPage(run, steps, events, c.get('session').csrf, await frame(c)));
   });
@@ -233,10 +270,18 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.post('/runs/:id/resume', async (c) => {
     const ctx = await opsContext(c);
     const session = c.get('session');
+    let connector: string | undefined;
+    try {
+      connector = (await getRun(ctx, c.req.param('id'))).connector;
+    } catch {
+      // An unknown id: planResume below refuses it with the store's message.
+    }
+    if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c)));
+      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c)));
     } catch (err) {
+      if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
       return c.html(await errorPage(c, `Run ${c.req.param('id')}`, err), isRefusal(err) ? 400 : 502);
     }
   });
@@ -244,7 +289,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/snapshots', async (c) => {
     const ctx = await opsContext(c);
     const connector = c.req.query('connector') || undefined;
-    return c.html(snapshotsPage(await listSnapshots(ctx, connector ? { connector } : {}), connector, await frame(c)));
+    return c.html(snapshotsPage((await listSnapshots(ctx, connector ? { connector } : {})).filter((s) => allowed(c, 'viewer', s.connector)), connector, await frame(c)));
   });
 
   app.get('/snapshots/:id', async (c) => {
@@ -257,7 +302,12 @@ export function createConsole(deps: ConsoleDeps): Console {
     } catch (err) {
       return c.html(await errorPage(c, `Snapshot ${id}`, err), 404);
     }
+    if (!allowed(c, 'viewer', snapshot.connector)) return forbidden(c, 'viewer', snapshot.connector);
     const view: Parameters<typeof snapshotPage>[0] = { snapshot, page: pageParam(c), csrf: session.csrf };
+    if (!allowed(c, 'operator', snapshot.connector)) {
+      view.planError = `your role (${session.access.describe()}) may not roll back ${snapshot.connector}`;
+      return c.html(snapshotPage(view, await frame(c)));
+    }
     try {
       // The rollback plan is a read: its diff is the snapshot against the current offsets.
       const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id });
@@ -269,6 +319,21 @@ export function createConsole(deps: ConsoleDeps): Console {
     return c.html(snapshotPage(view, await frame(c)));
   });
 
+  app.get('/audit', async (c) => c.html(auditPage(await auditView(c), await frame(c))));
+
+  // JSON lines, oldest first: the same export as `offsetctl audit -o json`.
+  app.get('/audit/export', async (c) => {
+    const view = await auditView(c);
+    return c.body(auditLines(view.entries), 200, { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Content-Disposition': 'attachment; filename="offsetctl-audit.jsonl"' });
+  });
+
+  changeRoutes(app, {
+    store: deps.store, jobs, opsContext, frame, errorPage, refuseChange,
+    mayIn: (c, need, context, connector) => c.get('session').access.may(need, context, connector),
+    sessionContext: (c) => contextName(c.get('session').context),
+    actor: (c, role) => actorOf(c.get('session').identity, role),
+  });
+
   app.onError(async (err, c) => {
     const session = c.get('session') as Session | undefined;
     const body = session ? await errorPage(c, 'Error', err) : bare('Error', message(err));
@@ -276,6 +341,73 @@ export function createConsole(deps: ConsoleDeps): Console {
   });
 
   // Helpers bound to this console.
+
+  /** The selected context has `approval: required`: a confirmed change becomes a change request. */
+  async function approvalRequired(c: Context<Env>): Promise<boolean> {
+    return (await deps.contexts.resolve(c.get('session').context)).approval === 'required';
+  }
+
+  /** The context's name in the roles: the session's choice, '' being the console's starting one. */
+  function contextName(selected: string): string {
+    return selected || deps.contexts.initialName || '';
+  }
+
+  /** The user's role suffices for this connector (none named: for some connector) in the selected context. */
+  function allowed(c: Context<Env>, need: Role, connector?: string): boolean {
+    return c.get('session').access.may(need, contextName(c.get('session').context), connector);
+  }
+
+  async function forbidden(c: Context<Env>, need: Role, connector?: string, context?: string): Promise<Response> {
+    const session = c.get('session');
+    const where = context ?? contextName(session.context);
+    const what = connector ? `${connector} on ${where || 'this context'}` : (where || 'this context');
+    const why = `${session.identity.user} may not ${need === 'viewer' ? 'see' : 'change'} ${what}: your role is ${session.access.describe()}`;
+    return c.html(layout({ ...(await frame(c)), title: 'Forbidden', nav: 'none', error: why }, html``), 403);
+  }
+
+  /** A change the user's role does not allow: 403, nothing read or changed, and the attempt in the audit. */
+  async function refuseChange(c: Context<Env>, action: string, connector: string | undefined, named = true): Promise<Response> {
+    const session = c.get('session');
+    const where = contextName(session.context);
+    const err = Object.assign(new Error(`${session.identity.user} may not ${action} ${(named && connector) || 'connectors'} on ${where || 'this context'}: the role is ${session.access.describe()}`), { code: 'E_FORBIDDEN' });
+    await audit(c, { action, ...(connector ? { connector } : {}) }, err);
+    return forbidden(c, 'operator', named ? connector : undefined);
+  }
+
+  function auditScope(c: Context<Env>, role?: string): { actor: ReturnType<typeof actorOf>; context?: string } {
+    const session = c.get('session');
+    const where = contextName(session.context);
+    return { actor: actorOf(session.identity, role), ...(where ? { context: where } : {}) };
+  }
+
+  async function audit(c: Context<Env>, what: { action: string; connector?: string }, err: unknown): Promise<void> {
+    let url: string | undefined;
+    try {
+      url = (await deps.contexts.resolve(c.get('session').context)).url;
+    } catch {
+      // The context cannot be resolved: the entry still says who tried what.
+    }
+    await auditRefusal({ store: deps.store, ...(url ? { url } : {}) }, auditScope(c), what, err).catch((e: unknown) => {
+      process.stderr.write(`offsetctl ui: could not write the audit entry for a refused ${what.action}: ${(e as Error).message}\n`);
+    });
+  }
+
+  async function auditView(c: Context<Env>): Promise<AuditView> {
+    const ctx = await opsContext(c);
+    const connector = c.req.query('connector') || undefined;
+    const sinceText = c.req.query('since') || '';
+    const since = sinceText ? new Date(sinceText) : undefined;
+    if (since && Number.isNaN(since.getTime())) {
+      return { entries: [], ...(connector ? { connector } : {}), since: sinceText, error: `since: not a time (${JSON.stringify(sinceText)}); use a date and time such as 2026-11-30T09:00Z` };
+    }
+    const session = c.get('session');
+    const admin = session.access.mayAll('admin', contextName(session.context));
+    // An admin sees the whole trail; others the entries of this context's cluster about connectors
+    // they may see here, and their own entries about no connector (signing in and out).
+    const all: AuditRecord[] = await listAudit(ctx, { ...(connector ? { connector } : {}), ...(since ? { since } : {}), limit: 1000 }, { thisCluster: !admin });
+    const entries = admin ? all : all.filter((e) => (e.connector ? allowed(c, 'viewer', e.connector) : e.actor.user === session.identity.user));
+    return { entries, ...(connector ? { connector } : {}), since: sinceText };
+  }
 
   async function opsContext(c: Context<Env>): Promise<WebContext> {
     const { url, http, kafka } = await deps.contexts.resolve(c.get('session').context);
@@ -287,6 +419,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const names = await deps.contexts.names().catch(() => []);
     return {
       csrf: session.csrf,
+      user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy' },
       contexts: { current: session.context, options: [{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))] },
     };
   }
@@ -301,7 +434,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     const lastRuns = new Map<string, RunRecord>();
     for (const run of await listRuns(ctx, { limit: 1000 })) if (!lastRuns.has(run.connector)) lastRuns.set(run.connector, run);
     try {
-      return { connectors: await listConnectorsOf(ctx), lastRuns, filter, clusterUrl: ctx.url };
+      const connectors = (await listConnectorsOf(ctx)).filter((s) => allowed(c, 'viewer', s.name));
+      return { connectors, lastRuns, filter, clusterUrl: ctx.url };
     } catch (err) {
       return { connectors: [], lastRuns, filter, clusterUrl: ctx.url, loadError: message(err) };
     }
@@ -319,7 +453,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }
 
-  return { app, sessions, jobs };
+  return { app, sessions, jobs, signIn };
 }
 
 function pageParam(c: Context): number {

@@ -24,8 +24,10 @@ export function when(cond: unknown, fragment: () => Html): Html | '' {
 export interface LayoutOptions {
   title: string;
   /** The navigation entry to mark as current. */
-  nav: 'connectors' | 'runs' | 'snapshots' | 'none';
+  nav: 'connectors' | 'runs' | 'snapshots' | 'changes' | 'audit' | 'none';
   csrf?: string;
+  /** Who is signed in (shown with a sign-out button where the console can sign people out). */
+  user?: { name: string; role: string; signOut: boolean };
   contexts?: { current: string; options: Array<{ value: string; label: string }> };
   /** Shown under the heading with role=alert. */
   error?: string;
@@ -35,6 +37,8 @@ const NAV: Array<[LayoutOptions['nav'], string, string]> = [
   ['connectors', '/connectors', 'Connectors'],
   ['runs', '/runs', 'Runs'],
   ['snapshots', '/snapshots', 'Snapshots'],
+  ['changes', '/changes', 'Changes'],
+  ['audit', '/audit', 'Audit'],
 ];
 
 /** The page frame: skip link, navigation, context switcher, main content. No inline script or style. */
@@ -58,6 +62,7 @@ export function layout(opts: LayoutOptions, body: Html): Html {
     <ul>${NAV.map(([key, href, label]) => html`<li><a href="${href}"${key === opts.nav ? raw(' aria-current="page"') : ''}>${label}</a></li>`)}</ul>
   </nav>
   ${opts.contexts && opts.csrf ? contextSwitcher(opts.contexts, opts.csrf) : ''}
+  ${opts.user ? userBox(opts.user, opts.csrf) : ''}
 </header>
 <main id="main" tabindex="-1">
 <h1>${opts.title}</h1>
@@ -77,6 +82,11 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
   </select>
   <button type="submit">Switch</button>
 </form>`;
+}
+
+function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {
+  return html`<div class="user"><span class="user-name">${user.name}</span>${user.role ? html` <span class="muted user-role">(${user.role})</span>` : ''}
+  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" id="sign-out">Sign out</button></form>` : ''}</div>`;
 }
 
 export function csrfField(csrf: string): Html {

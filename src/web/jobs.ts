@@ -3,7 +3,7 @@
 // replays them before following the new ones over Server-Sent Events.
 import { randomBytes } from 'node:crypto';
 import { redactText } from '../http/redact.js';
-import { applyPlan, isRefusal, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
+import { applyAudited, isRefusal, type AuditScope, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
 
 export interface JobEvent {
   seq: number;
@@ -32,6 +32,8 @@ export interface Job {
   listeners: Set<(event: JobEvent | JobEnd) => void>;
   /** Aborting cancels the run through applyPlan's signal (a stopped connector is put back). */
   controller: AbortController;
+  /** Who started it (the audit trail's actor). */
+  by: string;
 }
 
 export class Jobs {
@@ -42,17 +44,18 @@ export class Jobs {
     return this.#jobs.get(id);
   }
 
-  /** Starts applying the plan; returns at once with the job (its events follow). */
-  start(ctx: OpsContext, plan: Plan): Job {
+  /** Starts applying the plan, audited under the signed-in user; returns at once with the job (its events follow). */
+  start(ctx: OpsContext, plan: Plan, audit: AuditScope, reviewed?: { planDigest: string; requestId?: string; onEnd?: (end: JobEnd) => Promise<string | undefined> }): Job {
     const job: Job = {
       id: `job-${randomBytes(6).toString('hex')}`, plan, startedAt: new Date().toISOString(), events: [], listeners: new Set(), controller: new AbortController(),
+      by: audit.actor.user,
     };
     this.#jobs.set(job.id, job);
     const emit = (value: JobEvent | JobEnd): void => {
       for (const listener of job.listeners) listener(value);
     };
     const view = liveView();
-    const running = applyPlan(ctx, plan, {
+    const running = applyAudited(ctx, plan, audit, {
       onEvent: (event) => {
         const shown = view(event, job.events.length + 1);
         if (!shown) return;
@@ -60,10 +63,14 @@ export class Jobs {
         emit(shown);
       },
       signal: job.controller.signal,
+      ...(reviewed ? { reviewed: { planDigest: reviewed.planDigest, ...(reviewed.requestId ? { requestId: reviewed.requestId } : {}) } } : {}),
     }).then(
       (outcome) => endOf(outcome),
       (err: unknown): JobEnd => ({ status: isRefusal(err) ? 'refused' : 'failed', message: redactText((err as Error).message ?? String(err)), warnings: [] }),
-    ).then((end) => {
+    ).then(async (end) => {
+      // An approved request records how applying ended (its runs) before the job says it is done.
+      const warning = await reviewed?.onEnd?.(end).catch((err: unknown) => `the change request's outcome could not be recorded: ${redactText((err as Error).message)}`);
+      if (warning) end.warnings.push(warning);
       job.end = end;
       emit(end);
     });

@@ -4,15 +4,13 @@
 // of the shown page are asked about, so a 1,000-partition sink costs one page of ListOffsets.
 // Never throws: a missing configuration or a broker that does not answer becomes a line on the
 // page, and the rest of the page renders.
-import type { KafkaAccess } from '../kafka/connection.js';
-import { describeKafka } from '../kafka/connection.js';
+import { describeKafka, type KafkaAccess } from '../kafka/connection.js';
 import { tpKey, type TopicPartition } from '../kafka/topic-partition.js';
 import { redactText } from '../http/redact.js';
 import type { HttpSender } from '../http/client.js';
-import { clusterIdentity } from '../ops/cluster-identity.js';
-import { WorkerRoot } from '../ops/worker-root.js';
-import { positionScope } from '../ops/positions-targets.js';
-import type { ConnectorInfo } from '../ops/connect-client.js';
+import { clusterIdentity, WorkerRoot } from '../ops/cluster/index.js';
+import type { ConnectorInfo } from '../ops/connect/index.js';
+import { positionScope } from '../ops/positions/index.js';
 import { OpsError } from '../ops/errors.js';
 
 export interface LogPosition {

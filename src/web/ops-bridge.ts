@@ -1,27 +1,29 @@
 // The console's only door into the operations: src/ops's plan → apply API re-exported as is (the
 // same planning, checks, messages, journal and snapshot-before-change as the CLI), plus the few
 // reads the pages need in the shapes they show (history with an unknown id as a refusal, pasted
-// JSON read with the CLI's reader, positions parsed with the CLI's parser, log positions of the
-// shown partitions). No page or handler imports src/ops or src/store directly.
-import { Readable } from 'node:stream';
-import { readOffsetsInput } from '../cli/offsets-input.js';
+// JSON read with the same reader as an offsets file, positions parsed with the same parser as
+// `rewind --to-...`, log positions of the shown partitions). No page or handler imports src/ops
+// or src/store directly; what both faces show is made in src/present.
 import type { KafkaAccess } from '../kafka/connection.js';
 import {
-  getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parsePosition, planRewind, positionScope, positionTargets,
+  clusterIdentity, lookupKeys, WorkerRoot, getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parseOffsetsJson, parsePosition, planRewind, positionScope, positionTargets,
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
-  type RunRecord, type SnapshotRecord, type StepRecord,
+  type AuditRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
-export { applyPlan, OpsError, planReset, planResume, planRewind, planRollback } from '../ops/index.js';
+export { actorName, applyAudited, applyPlan, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
+export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, savePlan, startApplying } from '../ops/index.js';
+export type { ChangeRequestRecord } from '../ops/index.js';
+export { changeText, historyLines } from '../present/index.js';
 export type {
-  ApplyOptions, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,
+  ApplyOptions, AuditActor, AuditRecord, AuditScope, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,
   RunRecord, SnapshotRecord, StepRecord, Store, TargetState, TaskState,
 } from '../ops/index.js';
 export type { OffsetDiffEntry as PlanDiffEntry } from '../ops/index.js';
 export { isRefusal } from './refusal.js';
 export type { PositionRow, PositionTargets } from '../ops/index.js';
-export { positionTable } from '../cli/render/positions.js';
+export { positionTable } from '../present/index.js';
 export type { LogPositionsResult, ShownPartition } from './log-positions.js';
 export type { KafkaAccess };
 
@@ -41,14 +43,14 @@ export type PositionSupport =
   | { offered: true; kinds: Array<SinkPosition['kind']>; lookup: string }
   | { offered: false; why: string; missing: 'kafka-access' | 'position-support' };
 
-const PLAIN_SOURCE_WHY = 'a source connector\'s offsets are its plugin\'s own (file positions, row ids, ...), so no Kafka time or log position maps to them (positions work for sinks, MirrorSourceConnector, and FileStreamSource to the earliest); edit the offsets or paste JSON';
+const PLAIN_SOURCE_WHY = 'a source connector\'s offsets are its plugin\'s own (file positions, row ids, ...), so no Kafka time or log position maps to them (positions work for sinks, MirrorSourceConnector, and FileStreamSource to the earliest or latest); edit the offsets or paste JSON';
 
 export function positionSupport(ctx: WebContext, info: ConnectorInfo): PositionSupport {
   const scope = positionScope(info, ctx.kafka ?? WITHOUT_SETTINGS);
   const kinds = (positions: string[]): Array<SinkPosition['kind']> => positions.filter((k): k is SinkPosition['kind'] => ['earliest', 'latest', 'time', 'shift'].includes(k));
   switch (scope.kind) {
     case 'plain': return { offered: false, why: PLAIN_SOURCE_WHY, missing: 'position-support' };
-    case 'file': return { offered: true, kinds: kinds(scope.positions), lookup: `position 0 of ${scope.file}: the whole file is read again` };
+    case 'file': return { offered: true, kinds: kinds(scope.positions), lookup: `earliest: position 0 of ${scope.file} (the whole file is read again); latest: its size, read where the console runs` };
     case 'sink':
     case 'mirror':
       if (!scope.servers) return { offered: false, why: `positions need Kafka access: ${NO_KAFKA}`, missing: 'kafka-access' };
@@ -112,12 +114,12 @@ export async function connectorOffsets(ctx: OpsContext, name: string): Promise<O
 }
 
 /**
- * Parses pasted offsets JSON with the CLI's reader, so a typo gets the CLI's message (with line
- * and column); `source` names the input in that message.
+ * Parses pasted offsets JSON with the reader `rewind --offsets` uses, so a typo gets the CLI's
+ * message (with line and column); `source` names the input in that message.
  */
 export async function parseOffsetsText(text: string, source = 'pasted offsets'): Promise<unknown> {
   try {
-    return await readOffsetsInput('-', Readable.from([Buffer.from(text, 'utf8')]));
+    return parseOffsetsJson(text, '<stdin>');
   } catch (err) {
     if (err instanceof OpsError) {
       throw new OpsError(err.code, err.message.replace(/^<stdin>/, source).replace('fix the file and run again', 'fix it and preview again'), { ...(err.field ? { field: err.field } : {}) });
@@ -126,10 +128,23 @@ export async function parseOffsetsText(text: string, source = 'pasted offsets'):
   }
 }
 
-// Store reads (history pages), limited to the cluster the console is connected to.
+// Store reads (history pages), limited to the cluster the console is connected to: by the
+// cluster's identity (the Kafka cluster id its worker reports), as the CLI finds snapshots and
+// locks, so every worker URL of one cluster shows the same runs and snapshots (with a team
+// store, also those colleagues made through other workers).
+
+/**
+ * Which rows are this cluster's (one GET / to the worker): those under its identity's keys; a
+ * worker that does not say which Kafka cluster it serves (unreachable now) leaves the rows made
+ * through this URL, as before identities were known.
+ */
+async function ofThisCluster(ctx: OpsContext): Promise<{ clusterKeys: string[] } | { clusterUrl: string }> {
+  const identity = await clusterIdentity(new WorkerRoot(ctx.http, ctx.url));
+  return identity.kafkaClusterId ? { clusterKeys: lookupKeys(identity) } : { clusterUrl: ctx.url };
+}
 
 export async function listRuns(ctx: OpsContext, filter: { connector?: string; limit?: number } = {}): Promise<RunRecord[]> {
-  return ctx.store.listRuns({ clusterUrl: ctx.url, ...filter });
+  return ctx.store.listRuns({ ...(await ofThisCluster(ctx)), ...filter });
 }
 
 export async function getRun(ctx: OpsContext, runId: string): Promise<RunRecord> {
@@ -145,11 +160,24 @@ export async function runEvents(ctx: OpsContext, runId: string): Promise<EventRe
 }
 
 export async function listSnapshots(ctx: OpsContext, filter: { connector?: string } = {}): Promise<SnapshotRecord[]> {
-  return ctx.store.listSnapshots({ clusterUrl: ctx.url, ...filter });
+  return ctx.store.listSnapshots({ ...(await ofThisCluster(ctx)), ...filter });
 }
 
 export async function getSnapshot(ctx: OpsContext, id: string): Promise<SnapshotRecord> {
   return notFoundAsRefusal(ctx.store.getSnapshot(id), 'snapshot');
+}
+
+/**
+ * The audit trail, newest first (the audit page filters it further by what the user may see).
+ * `thisCluster`: only the entries about the context's cluster, and those about no cluster (a
+ * sign-in): a grant is scoped by context, so a connector name a user may see here says nothing of
+ * a connector of that name on another context's cluster.
+ */
+export async function listAudit(ctx: OpsContext, filter: { connector?: string; since?: Date; limit?: number } = {}, options: { thisCluster?: boolean } = {}): Promise<AuditRecord[]> {
+  const entries = await ctx.store.listAudit(filter);
+  if (!options.thisCluster) return entries;
+  const keys = lookupKeys(await clusterIdentity(new WorkerRoot(ctx.http, ctx.url)));
+  return entries.filter((e) => e.clusterKey === undefined || keys.includes(e.clusterKey));
 }
 
 /** An unknown id is a refusal naming the field, as planRollback/planResume make it. */

@@ -31,6 +31,11 @@ export class PlanStore {
     return held && held.sessionId === sessionId ? held : undefined;
   }
 
+  /** The connector a plan changes, whoever's it is: only for the audit of a refused apply (never shown, never applied). */
+  connectorOf(id: string): string | undefined {
+    return this.#plans.get(id)?.plan.connector;
+  }
+
   /** A plan runs once. */
   take(id: string): void {
     this.#plans.delete(id);

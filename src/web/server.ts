@@ -1,5 +1,6 @@
 // Starting the console: parse --listen, refuse a non-loopback address without TLS, serve the
-// Hono app on node:http (or node:https), and hand back the login URL with its one-time token.
+// Hono app on node:http (or node:https), and hand back the login URL with its one-time token (or,
+// for a signed-in service, the URL to open).
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { isIP } from 'node:net';
@@ -22,7 +23,7 @@ export interface StartOptions extends ConsoleDeps {
 export interface RunningConsole {
   /** Base URL, e.g. http://127.0.0.1:7070 */
   url: string;
-  /** Open this once: it carries the one-time login token. */
+  /** Open this once: it carries the one-time login token (a service: the URL people open). */
   loginUrl: string;
   /** Stops accepting requests, cancels running operations (each puts its connector back) and waits for them to end. */
   close(): Promise<void>;
@@ -56,7 +57,11 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
       throw new OpsError('E_USAGE', `--tls-cert/--tls-key: cannot read ${(err as { path?: string }).path ?? 'the PEM files'} (${(err as { code?: string }).code ?? (err as Error).message})`, { field: 'tls-cert' });
     }
   }
-  const console = createConsole({ ...options, secure: Boolean(tls) });
+  // The OpenID redirect URI is built on the URL browsers open: the configured public URL, else
+  // this server's own address once it listens.
+  let base = '';
+  const publicUrl = options.service?.publicUrl ? options.service.publicUrl.origin : undefined;
+  const console = createConsole({ ...options, secure: Boolean(tls), publicUrl: () => publicUrl ?? base });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({
       fetch: console.app.fetch, hostname: listen.host, port: listen.port,
@@ -71,9 +76,10 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
   const host = wildcard ? hostname() : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
+  base = url;
   return {
     url,
-    loginUrl: `${url}/login?token=${console.sessions.loginToken ?? ''}`,
+    loginUrl: console.sessions.loginToken ? `${url}/login?token=${console.sessions.loginToken}` : `${publicUrl ?? url}/`,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

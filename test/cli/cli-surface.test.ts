@@ -133,6 +133,39 @@ test('every --help ends with real examples', async () => {
   }
 });
 
+test('offsetctl --help lists the verbs by task, in task order, every verb in a group', async () => {
+  const groups: Array<[string, string[]]> = [
+    ['Inspect:', ['connectors', 'offsets']],
+    ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
+    ['Across clusters:', ['move', 'copy', 'export', 'import']],
+    ['History:', ['runs', 'snapshots', 'audit']],
+    ['Team store:', ['store']],
+    ['Connector lifecycle:', ['stop', 'pause', 'resume', 'restart']],
+    ['Workflows:', ['workflow']],
+    ['Local cluster:', ['sandbox']],
+    ['Console and settings:', ['ui', 'config', 'completion', 'version', 'help']],
+  ];
+  for (const args of [['--help'], ['help']]) {
+    const r = await runCli(args);
+    assert.equal(r.status, 0, r.stderr);
+    // Each heading, then the verbs listed under it (a verb's description may wrap onto more lines).
+    const listed = new Map<string, string[]>();
+    let heading: string | undefined;
+    for (const line of r.stdout.split('\n')) {
+      if (/^\S.*:$/.test(line)) heading = line;
+      else if (heading && /^ {2}[a-z]/.test(line)) listed.set(heading, [...(listed.get(heading) ?? []), line.trim().split(/\s+/)[0]!]);
+      else if (line === '') heading = undefined;
+    }
+    const commandGroups = [...listed.keys()].filter((h) => h !== 'Options:' && h !== 'Examples:');
+    assert.deepEqual(commandGroups, groups.map(([h]) => h), r.stdout);
+    for (const [h, verbs] of groups) assert.deepEqual(listed.get(h), verbs, `${h}\n${r.stdout}`);
+    assert.doesNotMatch(r.stdout, /^Commands:$/m, 'a verb without a group');
+  }
+  // A command's own help keeps its plain list of subcommands.
+  const runs = await runCli(['runs', '--help']);
+  assert.match(runs.stdout, /^Commands:\n {2}show /m);
+});
+
 test('a refusal with -o json prints a JSON error object on stdout and the message on stderr', async () => {
   const r = await runCli(['connectors', '-o', 'json']);
   const parsed = JSON.parse(r.stdout) as { error: { code: string; message: string; exitStatus: number } };

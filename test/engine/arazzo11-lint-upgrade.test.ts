@@ -2,7 +2,7 @@
 // (1.0.x → 1.1.0 with comments, order and formatting kept; changed meanings pinned or listed).
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -102,6 +102,17 @@ describe('workflow lint', () => {
       const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string }> };
       assert.equal(report.findings.some((f) => f.rule === 'connect/offsets-after-stop-without-wait'), false, name);
       assert.equal(r.code, 0, `${name}: ${r.stdout}`);
+    }
+  });
+
+  it('every shipped workflow passes its own lint with no finding at all (issue 20, point 15: three had unused-output initialTasks)', async () => {
+    const shipped = readdirSync(join(repoRoot, 'workflows')).filter((f) => f.endsWith('.arazzo.yaml'));
+    // rewind, reset, restore, the Arazzo 1.1 demonstration, and the move, import and delete of moves.
+    assert.equal(shipped.length, 7);
+    for (const name of shipped) {
+      const r = await offsetctl(['workflow', 'lint', join(repoRoot, 'workflows', name), '--format', 'json']);
+      const report = JSON.parse(r.stdout) as { findings: Array<{ rule: string; message: string }> };
+      assert.deepEqual(report.findings.map((f) => `${f.rule}: ${f.message}`), [], name);
     }
   });
 

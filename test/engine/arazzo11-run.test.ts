@@ -47,11 +47,11 @@ describe('Arazzo 1.1 runtime', () => {
     steps:
       - stepId: join
         operationId: getItem
+        dependsOn: [a]
         parameters: [{name: id, in: path, value: 'fast-{$steps.a.outputs.id}-{$steps.b.outputs.id}'}]
         outputs: {id: $response.body#/id}
       - stepId: a
         operationId: getItem
-        dependsOn: []
         parameters: [{name: id, in: path, value: slow-a}]
         outputs: {id: $response.body#/id}
       - stepId: b
@@ -87,26 +87,27 @@ describe('Arazzo 1.1 runtime', () => {
     steps:
       - stepId: a
         operationId: getItem
-        dependsOn: []
         parameters: [{name: id, in: path, value: slow-a}]
       - stepId: callChild
         workflowId: child
-        dependsOn: []
+      - stepId: after
+        operationId: getItem
+        dependsOn: [a, callChild]
+        parameters: [{name: id, in: path, value: fast-after}]
   - workflowId: child
     steps:
       - stepId: c1
         operationId: getItem
-        dependsOn: []
         parameters: [{name: id, in: path, value: fast-c1}]
       - stepId: c2
         operationId: getItem
-        dependsOn: []
+        dependsOn: [c1]
         parameters: [{name: id, in: path, value: fast-c2}]
 `);
     const result = await runWorkflow({ registry: await registryFor(doc, server.url), workflowId: 'main', inputs: {}, http });
     assert.equal(result.status, 'passed', JSON.stringify(result.error));
     // The child finishes long before the slow step a, yet a comes first: document order, not finishing order.
-    assert.deepEqual(result.steps.map((s) => `${s.workflowId}/${s.stepId}`), ['main/a', 'child/c1', 'child/c2', 'main/callChild']);
+    assert.deepEqual(result.steps.map((s) => `${s.workflowId}/${s.stepId}`), ['main/a', 'child/c1', 'child/c2', 'main/callChild', 'main/after']);
   });
 
   it('a failed prerequisite stops the steps that wait for it; the workflow fails with that step', async () => {
@@ -115,7 +116,6 @@ describe('Arazzo 1.1 runtime', () => {
     steps:
       - stepId: a
         operationId: getItem
-        dependsOn: []
         parameters: [{name: id, in: path, value: fast-a}]
         successCriteria: [{condition: $statusCode == 418}]
       - stepId: b

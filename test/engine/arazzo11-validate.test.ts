@@ -69,7 +69,7 @@ describe('Arazzo versions side by side', () => {
     assert.match(v11[0]!.message, /later in this sequential workflow.*dependsOn/);
     const v10 = validate(doc('1.0.1', steps));
     assert.deepEqual(v10.filter((x) => x.code === 'step-not-yet-run').map((x) => x.severity), ['warning']);
-    const withDeps = validate(doc('1.1.0', steps.replace('      - stepId: b\n', '      - stepId: b\n        dependsOn: []\n')));
+    const withDeps = validate(doc('1.1.0', steps.replace('      - stepId: a\n', '      - stepId: a\n        dependsOn: [b]\n')));
     assert.deepEqual(errors(withDeps), []);
   });
 

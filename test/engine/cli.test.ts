@@ -35,7 +35,13 @@ describe('offsetctl workflow', () => {
   let dir: string;
   before(async () => {
     connect = await startFakeConnect(['sink-1']);
-    api = await startServer({ 'GET /status': () => ({ body: { state: 'RUNNING' } }), 'GET /flaky': () => ({ status: 503, body: { error: 'busy' } }) });
+    let polls = 0;
+    api = await startServer({
+      'GET /status': () => ({ body: { state: 'RUNNING' } }),
+      'GET /flaky': () => ({ status: 503, body: { error: 'busy' } }),
+      // RUNNING from the third request on: a poll that ends in a pass.
+      'GET /eventually': () => ({ body: { state: (polls += 1) >= 3 ? 'RUNNING' : 'STARTING' } }),
+    });
     dir = await mkdtemp(join(tmpdir(), 'offsetctl-cli-'));
   });
   after(async () => {
@@ -139,6 +145,39 @@ describe('offsetctl workflow', () => {
     assert.equal(r.stdout.match(/<testcase /g)?.length, 2);
     assert.match(r.stdout, /<testcase classname="ci" name="status" time="[\d.]+"\/>/);
     assert.match(r.stdout, /<failure message="[^"]*503[^"]*"/);
+  });
+
+  it('JUnit: a polled step that ends in a pass is one passing test case, not a failure per poll (issue 20, point 12)', async () => {
+    const file = await writeDoc('junit-poll.arazzo.yaml', `
+  - workflowId: ci
+    steps:
+      - stepId: waitForRunning
+        operationId: getEventually
+        successCriteria: [{condition: $statusCode == 200}, {condition: $response.body#/state == 'RUNNING'}]
+        onFailure: [{name: poll, type: retry, retryAfter: 0, retryLimit: 5}]
+      - stepId: status
+        operationId: getStatus
+        successCriteria: [{condition: $statusCode == 200}]
+`);
+    const r = await offsetctl(['workflow', 'run', file, '--source', `api=${runnerApi}`, '--server', api.url, '--output', 'junit']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout, /<failure/);
+    assert.match(r.stdout, /<testsuite name="ci" tests="2" failures="0"/);
+    assert.match(r.stdout, /<testcase classname="ci" name="waitForRunning \(3 attempts\)" time="[\d.]+">\n\s*<system-out>passed on attempt 3; attempt 1: criterion failed: [^<]*STARTING/);
+  });
+
+  it('refuses the same --input twice instead of keeping the last (issue 20, point 15)', async () => {
+    const file = await writeDoc('inputs-twice.arazzo.yaml', `
+  - workflowId: ci
+    inputs: {type: object, properties: {name: {type: string}}}
+    steps:
+      - stepId: status
+        operationId: getStatus
+        successCriteria: [{condition: $statusCode == 200}]
+`);
+    const r = await offsetctl(['workflow', 'run', file, '--source', `api=${runnerApi}`, '--server', api.url, '--input', 'name=a', '--input', 'name=b']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /--input name is given twice \("a", then "b"\); give each input once/);
   });
 
   it('stops an endless loop at --max-steps with exit 1 and says how to raise it', async () => {

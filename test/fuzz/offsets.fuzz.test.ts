@@ -7,9 +7,9 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { readOffsetsInput } from '../../src/cli/offsets-input.js';
 import { renderDiff } from '../../src/cli/render/diff.js';
-import { validateOffsetsShape } from '../../src/ops/offsets-shape.js';
-import { offsetEntries } from '../../src/ops/offsets.js';
-import { diffOffsets } from '../../src/ops/diff.js';
+import { validateOffsetsShape } from '../../src/ops/offsets/offsets-shape.js';
+import { offsetEntries } from '../../src/ops/offsets/offsets.js';
+import { diffOffsets } from '../../src/ops/offsets/diff.js';
 import { LONG, budget, growthRatio, isTypedError } from './settings.js';
 
 const sinkEntry = fc.record({

@@ -1,18 +1,24 @@
 // Arazzo 1.1 AsyncAPI steps on the sandbox's real broker: send → receive with correlation, a
 // receive that times out, a payload refused by the message schema before anything is sent, and
-// no consumer group left behind. Each test uses its own topics.
+// no consumer group left behind; the first send to a topic nobody created (the sandbox broker
+// creates topics on first use; a second broker of the test's own does not). Each test uses its
+// own topics.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Admin, Producer } from '@platformatic/kafka';
-import { parseDocumentText } from '../../src/arazzo/document/index.js';
+import { loadDocumentFile, parseDocumentText } from '../../src/arazzo/document/index.js';
 import { runWorkflow } from '../../src/arazzo/index.js';
 import { loadSources } from '../../src/arazzo/sources/index.js';
 import { HttpClient } from '../../src/http/client.js';
 import { createKafkaTransport } from '../../src/kafka/messaging.js';
 import { tempDir } from '../support/connect.js';
 import { getSandbox } from '../support/sandbox.js';
+import { repoRoot } from '../support/repo.js';
+import { listTopics, startSecondBroker } from '../support/positions-kafka.js';
+
+const newTopicDoc = join(repoRoot, 'test', 'fixtures', 'arazzo', 'send-to-new-topic.arazzo.yaml');
 
 const asyncapi = (topic: string): string => `asyncapi: 3.0.0
 info: {title: orders, version: 1.0.0}
@@ -183,5 +189,56 @@ describe('AsyncAPI steps on the sandbox broker', () => {
     } finally {
       await probe.close();
     }
+  });
+
+  describe('a send to a topic nobody created', () => {
+    const run = (): string => `${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6)}`;
+
+    it('on a broker that creates topics on first use (the sandbox), the send creates it and succeeds, and the receive marked before it existed sees the record', async () => {
+      const id = run();
+      const topic = `offsetctl-new-${id}`;
+      topics.push(topic);
+      assert.equal((await listTopics(bootstrap)).includes(topic), false, 'nobody created the topic');
+      const registry = await loadSources(await loadDocumentFile(newTopicDoc), { servers: { byName: { events: bootstrap } } });
+      const messages = createKafkaTransport();
+      try {
+        const result = await runWorkflow({ registry, inputs: { run: id }, http, messages });
+        assert.equal(result.status, 'passed', JSON.stringify(result.steps.map((s) => [s.stepId, s.error])));
+        const [publish, readBack] = result.steps;
+        assert.equal(publish!.message?.address, topic);
+        assert.deepEqual([readBack!.message?.partition, readBack!.message?.offset], [publish!.message?.partition, publish!.message?.offset], 'the first record of the new topic is the one received');
+        assert.equal(result.outputs['n'], 1);
+      } finally {
+        await messages.close();
+      }
+      assert.equal((await listTopics(bootstrap)).includes(topic), true, 'the broker created the topic');
+    });
+
+    it('on a broker that does not create topics, the send fails at once, naming the topic, the broker setting and how to create it; nothing is created', async () => {
+      const second = await startSecondBroker({ autoCreateTopics: false });
+      const id = run();
+      const topic = `offsetctl-new-${id}`;
+      const messages = createKafkaTransport();
+      try {
+        const registry = await loadSources(await loadDocumentFile(newTopicDoc), { servers: { byName: { events: second.bootstrap } } });
+        const started = Date.now();
+        const result = await runWorkflow({ registry, inputs: { run: id }, http, messages });
+        const elapsed = Date.now() - started;
+        assert.equal(result.status, 'failed');
+        assert.deepEqual(result.steps.map((s) => s.stepId), ['publish'], 'the receive never ran');
+        const error = result.steps[0]!.error!;
+        assert.equal(error.code, 'E_MESSAGE');
+        assert.equal(
+          error.message,
+          `workflow "first-send" step "publish": sending to ${topic} failed: topic "${topic}" does not exist, and the broker at ${second.bootstrap} does not create topics on first use (auto.create.topics.enable=false); create it first (kafka-topics.sh --bootstrap-server ${second.bootstrap} --create --topic ${topic}, or your platform's tooling)`,
+        );
+        // "At once": no producer-style wait for the topic (30 s by default); generous for a loaded machine.
+        assert.ok(elapsed < 15_000, `took ${elapsed} ms`);
+        assert.equal((await listTopics(second.bootstrap)).includes(topic), false);
+      } finally {
+        await messages.close();
+        await second.stop();
+      }
+    });
   });
 });

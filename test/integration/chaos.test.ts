@@ -20,6 +20,11 @@
 //   OFFSETCTL_CHAOS_SEED     replay a run: the seed is printed at the start and in the summary
 //   OFFSETCTL_CHAOS_RUNS     at most this many runs (default: as many as the budget allows)
 //   OFFSETCTL_CHAOS_REPORT   the JSON summary (default test-output/chaos-<seed>.json)
+//   OFFSETCTL_CHAOS_STORE    postgres: every command on a team store (the tests' PostgreSQL,
+//                            `npm run chaos -- --store postgres`), whose faults replace the state
+//                            folder's: a table locked past statement_timeout while the snapshot is
+//                            written, and the store's connections cut while the run waits before its
+//                            change; a killed run's lease (2 s) must pass before it reads interrupted
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -31,11 +36,15 @@ import { FaultProxy, type Fault } from '../support/proxy.js';
 import { repoRoot } from '../support/repo.js';
 import { killSandboxWorker, restartSandboxWorker, resolveSandboxDir } from '../../src/sandbox/index.js';
 import { getSandbox } from '../support/sandbox.js';
+import { newDatabase, testPgServer, type TestDatabase } from '../support/postgres.js';
+import { createRequire } from 'node:module';
 
 const BUDGET_MS = Number(process.env.OFFSETCTL_CHAOS_SECONDS ?? 120) * 1000;
 const MAX_RUNS = Number(process.env.OFFSETCTL_CHAOS_RUNS ?? Number.POSITIVE_INFINITY);
 const SEED = Number(process.env.OFFSETCTL_CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const WORKER_FAULTS = process.env.OFFSETCTL_CHAOS_WORKERS === '1';
+const TEAM_STORE = process.env.OFFSETCTL_CHAOS_STORE === 'postgres';
+let team: TestDatabase | undefined;
 const REPORT = process.env.OFFSETCTL_CHAOS_REPORT ?? join(repoRoot, 'test-output', `chaos-${SEED}.json`);
 /** One CLI call: a run that takes longer has hung. */
 const CLI_TIMEOUT_MS = 150_000;
@@ -97,6 +106,7 @@ const sandboxDir = resolveSandboxDir();
 const written = new Map<string, { target: Target; marker: number | null }>();
 
 before(async () => {
+  if (TEAM_STORE) team = await newDatabase('chaos');
   cluster = await connectFixture();
   workers = (await getSandbox()).connect;
   const source = await cluster.createSource(3);
@@ -128,8 +138,11 @@ before(async () => {
 });
 after(async () => cluster?.cleanup());
 
-async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<CliResult & { hung: boolean }> {
-  const r = await runCli(args, { ...options, timeoutMs: CLI_TIMEOUT_MS });
+async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: string; storeQuery?: string } = {}): Promise<CliResult & { hung: boolean }> {
+  const { storeQuery, ...rest } = options;
+  const store = team ? ['--store', `${team.url}${storeQuery ?? ''}`] : [];
+  const teamEnv = team ? { OFFSETCTL_STORE: undefined, PGPASSWORD: team.owner.password, OFFSETCTL_STORE_LEASE_SECONDS: '2' } : {};
+  const r = await runCli([...args, ...store], { ...rest, env: { ...teamEnv, ...rest.env }, timeoutMs: CLI_TIMEOUT_MS });
   // SIGTERM/SIGKILL from runCli's own timeout (a test hook's SIGKILL ends the process long before).
   return { ...r, hung: r.signal === 'SIGTERM' || (r.signal === 'SIGKILL' && !/test hook: killing offsetctl/.test(r.stderr)) };
 }
@@ -224,6 +237,17 @@ test(`chaos: randomised runs with random faults (seed ${SEED}), every end state 
 
 interface End { kind: string; detail?: Record<string, unknown> }
 
+interface PgSession { query(q: string, v?: unknown[]): Promise<unknown>; end(): Promise<void> }
+/** The superuser on the chaos database: for locking a table or cutting connections. */
+async function adminSession(): Promise<PgSession> {
+  const s = await testPgServer();
+  const { Client } = createRequire(import.meta.url)('pg') as { Client: new (c: Record<string, unknown>) => PgSession & { connect(): Promise<void>; on(e: string, f: () => void): void } };
+  const c = new Client({ host: s.host, port: s.port, user: s.adminUser, password: s.adminPassword, database: team!.name });
+  c.on('error', () => undefined);
+  await c.connect();
+  return c;
+}
+
 async function oneRun(c: Case, summary: Summary): Promise<End> {
   const t = c.target;
   assert.ok(await home(t), `${t.name} is ${t.home} before run ${c.n}`);
@@ -247,6 +271,8 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   let during: (() => Promise<void>) | undefined;
   let afterRun: (() => Promise<void>) | undefined;
   let holder: Database.Database | undefined;
+  let admin: PgSession | undefined;
+  let storeQuery: string | undefined;
   // The run holds before its change step (with its lock) until the harness releases it.
   const release = join(tempDir('offsetctl-chaos-release-'), 'go');
   const pause = (step: string) => Object.assign(env, { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: step, OFFSETCTL_TEST_RELEASE_FILE: release });
@@ -282,9 +308,26 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
       break;
     }
     case 'state-folder': {
-      const kind = pick(['database-locked', 'second-process'] as const);
-      c.fault = kind;
-      if (kind === 'database-locked') {
+      const kind = pick(team ? ['table-locked', 'second-process', 'connections-cut'] as const : ['database-locked', 'second-process'] as const);
+      c.fault = team ? `team store: ${kind}` : kind;
+      if (kind === 'table-locked') {
+        // The snapshot's INSERT waits on this lock until statement_timeout cancels it.
+        admin = await adminSession();
+        await admin.query('BEGIN');
+        await admin.query('LOCK TABLE snapshots IN ACCESS EXCLUSIVE MODE');
+        storeQuery = '?statement_timeout=3000';
+      } else if (kind === 'connections-cut') {
+        pause(CHANGE_STEP[c.op]);
+        during = async () => {
+          if (!(await waitPaused())) return;
+          const a = await adminSession();
+          try {
+            await a.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [team!.owner.user]);
+          } finally {
+            await a.end();
+          }
+        };
+      } else if (kind === 'database-locked') {
         holder = new Database(join(t.stateDir, 'offsetctl.db'));
         holder.pragma('locking_mode = EXCLUSIVE');
         holder.exec('BEGIN EXCLUSIVE');
@@ -328,7 +371,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   let r: CliResult & { hung: boolean };
   let duringError: unknown;
   try {
-    const running = cli(args, { env, ...(stdin !== undefined ? { stdin } : {}) }).finally(() => { settled = true; });
+    const running = cli(args, { env, ...(stdin !== undefined ? { stdin } : {}), ...(storeQuery ? { storeQuery } : {}) }).finally(() => { settled = true; });
     if (during) await during().catch((err: unknown) => { duringError = err; });
     if (env.OFFSETCTL_TEST_RELEASE_FILE && !existsSync(release)) writeFileSync(release, '');
     r = await running;
@@ -337,12 +380,18 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
       holder.exec('ROLLBACK');
       holder.close();
     }
+    if (admin) {
+      await admin.query('ROLLBACK').catch(() => undefined);
+      await admin.end();
+    }
     for (const p of proxies) await p.close().catch(() => undefined);
     if (afterRun) await afterRun();
   }
   const killed = r.signal === 'SIGKILL' && !r.hung;
   // A kill before a step the run never reaches (pauseConnector of a RUNNING source) does not fire.
   if (killed || (['network', 'rebalance', 'state-folder'].includes(c.faultClass) && !/nothing to change/.test(r.stdout + r.stderr))) summary.faultsFired++;
+  // On a team store a killed holder counts as gone once its lease (2 s) has passed.
+  if (killed && team) await waitFor('the killed run to read interrupted', async () => (await newestRun(t))?.status === 'interrupted', 20_000, 300).catch(() => undefined);
   const run = await newestRun(t);
   const ownRun = run && run.id !== runsBefore ? run : undefined;
   if (ownRun?.snapshotId && !written.has(ownRun.snapshotId)) written.set(ownRun.snapshotId, { target: t, marker: before });
@@ -389,7 +438,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   }
   if (r.status === 1) {
     // A failed run: the account names the state; recovery put it back, or the operator rolls back.
-    if (/database is locked|busy/i.test(r.stderr)) {
+    if (/database is locked|busy|statement_timeout/i.test(r.stderr)) {
       const m = await t.marker();
       return m === before && (await home(t, 10_000)) ? { kind: 'refused: state store locked by another program (exit 1), nothing changed' } : { kind: 'UNDOCUMENTED: locked store, but something changed', detail: detail() };
     }

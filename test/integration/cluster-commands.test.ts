@@ -8,7 +8,7 @@ import { getSandbox } from '../support/sandbox.js';
 import { numberedLines, sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 import { waitForSinkCommitted, waitForSourceCaughtUp } from '../../src/sandbox/file-pipeline.js';
-import { validateOffsetsShape } from '../../src/ops/offsets-shape.js';
+import { validateOffsetsShape } from '../../src/ops/offsets/offsets-shape.js';
 
 let url = '';
 let rest: ConnectRest;

@@ -5,6 +5,7 @@
 // never sent again blindly. docs/reliability.md, "Network faults" and "Several workers".
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
@@ -67,12 +68,27 @@ test('a stalled read times out (--timeout) and is retried on the next worker', a
   const p2 = await proxy(workers[1] ?? workers[0]!);
   p1.fault = { kind: 'stall-after-request' };
   const started = Date.now();
-  const r = await runCli(['offsets', 'get', source.name, '--url', `${p1.url},${p2.url}`, '--timeout', '2000', '--output', 'json']);
+  // 5 s: the good worker reads a source's offsets with a consumer of its own, which took over 2 s
+  // beside three other test files.
+  const r = await runCli(['offsets', 'get', source.name, '--url', `${p1.url},${p2.url}`, '--timeout', '5000', '--output', 'json']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /timed out waiting for the server/);
   assert.ok(p2.requests.some((l) => l.startsWith('GET ')));
   assert.ok(Date.now() - started < 60_000);
   assert.ok((JSON.parse(r.stdout) as { offsets: unknown[] }).offsets.length > 0);
+});
+
+test('a dry run over --url <hung>,<good> names the worker that answered in its heading, not the hung one (issue 20, point 15)', async () => {
+  const p1 = await proxy(workers[0]!);
+  const p2 = await proxy(workers[1] ?? workers[0]!);
+  p1.fault = { kind: 'stall-after-request' };
+  const target = join(tempDir('net-heading'), 'offsets.json');
+  writeFileSync(target, JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 1 } }] }));
+  // 5 s, not less: the good worker must answer within it while a neighbour's rebalance holds its
+  // herder (a CI rehearsal saw GET /connectors/<name> take over 2 s there).
+  const r = await runCli(['rewind', source.name, '--offsets', target, '--dry-run', '--url', `${p1.url},${p2.url}`, '--timeout', '5000', '--state-dir', tempDir('net-heading-state')]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, new RegExp(`^Connector ${source.name} \\(source, RUNNING\\) on ${p2.url} \\(${p1.url} did not answer\\): 1 partition\\(s\\) to write$`, 'm'));
 });
 
 test('half-closed connections on one worker: reads fail over; latency of 300 ms per packet only slows the run', async () => {

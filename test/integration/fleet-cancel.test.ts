@@ -38,7 +38,7 @@ test('SIGINT during a batch recovers the running connector and starts no other',
   assert.equal(code, 1, stderr);
   assert.match(stderr, /interrupted: batch batch-\S+ starts no more connectors/);
   const summary = JSON.parse(stdout) as BatchSummaryJson;
-  assert.deepEqual(summary.counts, { succeeded: 0, failed: 1, skipped: 0, refused: 0, cancelled: 2 });
+  assert.deepEqual(summary.counts, { succeeded: 0, unchanged: 0, failed: 1, skipped: 0, refused: 0, cancelled: 2 });
   const first = summary.connectors[0]!;
   assert.equal(first.connector, sources[0]!.name);
   assert.equal(first.status, 'failed');

@@ -41,7 +41,7 @@ test('a rewind of five where Connect rejects one connector\'s offsets: four rewo
   assert.equal(r.status, 1, r.stderr);
   const summary = JSON.parse(r.stdout) as BatchSummaryJson;
   assert.equal(summary.total, 5);
-  assert.deepEqual(summary.counts, { succeeded: 4, failed: 1, skipped: 0, refused: 0, cancelled: 0 });
+  assert.deepEqual(summary.counts, { succeeded: 4, unchanged: 0, failed: 1, skipped: 0, refused: 0, cancelled: 0 });
   const failed = summary.connectors.find((c) => c.connector === sink)!;
   assert.equal(failed.status, 'failed');
   assert.equal(failed.failedStep, 'rewindOffsets');

@@ -63,11 +63,15 @@ test('one connector refused in pre-flight refuses the batch; with --skip-invalid
   assert.match(r.stderr, new RegExp(`${refused.name}: .*has no offsets for ${refused.name}`));
   assert.deepEqual(await snapshotCluster(), before);
   assert.deepEqual(await runsIn(stateDir), []);
+  // The refused batch is one refused entry in the audit trail, under the OS user.
+  const audit = (await runCli(['audit', '--state-dir', stateDir, '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message: string; actor: { via: string } });
+  assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.actor.via]), [['rewind', 'refused', 'cli']]);
+  assert.match(audit[0]!.message, /pre-flight refused 1 of 2/);
 
   const skip = await runCli([...args, '--skip-invalid'], { stdin: input });
   assert.equal(skip.status, 0, skip.stderr);
   const summary = JSON.parse(skip.stdout) as BatchSummaryJson;
-  assert.deepEqual(summary.counts, { succeeded: 1, failed: 0, skipped: 1, refused: 0, cancelled: 0 });
+  assert.deepEqual(summary.counts, { succeeded: 1, unchanged: 0, failed: 0, skipped: 1, refused: 0, cancelled: 0 });
   assert.equal(summary.connectors.find((c) => c.connector === refused.name)?.status, 'skipped');
   assert.equal(summary.connectors.find((c) => c.connector === refused.name)?.finalState, 'RUNNING');
   const written = (await cluster.offsets(good.name)).offsets.find((o) => o.partition.filename === partition.filename);

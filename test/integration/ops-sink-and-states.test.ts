@@ -46,8 +46,13 @@ test('a PAUSED connector is PAUSED again after its rewind; --resume resumes it i
   const target = JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
   const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir], { stdin: target });
   assert.equal(r.status, 0, r.stderr);
-  assert.equal((JSON.parse(r.stdout) as { connectorState: string }).connectorState, 'PAUSED');
-  assert.equal((await cluster.status(source.name)).connector.state, 'PAUSED');
+  const outcome = JSON.parse(r.stdout) as { connectorState: string; message: string };
+  assert.equal(outcome.connectorState, 'PAUSED');
+  const status = await cluster.status(source.name);
+  assert.equal(status.connector.state, 'PAUSED');
+  // Issue 20, point 15: Connect's own behaviour (no tasks until resumed), said in the outcome.
+  assert.deepEqual(status.tasks, [], 'Connect brings a STOPPED connector back to PAUSED without tasks');
+  assert.match(outcome.message, /the connector is PAUSED \(with no tasks: Kafka Connect starts a connector's tasks only when it runs/);
   assert.deepEqual((await cluster.offsets(source.name)).offsets[0]?.offset, { position: 0 });
 
   const resumed = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--resume', '--url', cluster.url, '--state-dir', stateDir], { stdin: target });

@@ -2,6 +2,7 @@
 // and the cluster is as it was: same offsets, connector still RUNNING, no run in the journal.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { connectFixture, type ConnectFixture, tempDir, uniqueName, waitFor, type OffsetsBody } from '../support/connect.js';
@@ -87,6 +88,18 @@ test('an unparsable time, and one without a zone', async () => {
   await refused(sink, ['--bootstrap', bootstrap, '--to-time', '2026-01-01T09:55:00'], /add the zone/);
 });
 
+test('dates that do not exist, times before 1970 and out-of-range relative times (issue 20, points 6 and 7)', async () => {
+  // Before the fix 02-30 was read as 2 March and applied; .999Z before 1970 became Kafka's "latest" (−1).
+  await refused(sink, ['--bootstrap', bootstrap, '--to-time', '2026-02-30T00:00:00Z'], /E_USAGE.*--to-time: "2026-02-30T00:00:00Z" is not a real date and time \(February 2026 has 28 days\)/);
+  await refused(sink, ['--bootstrap', bootstrap, '--to-time', '2026-04-31T00:00:00Z'], /April 2026 has 30 days/);
+  await refused(sink, ['--bootstrap', bootstrap, '--to-time', '1969-12-31T23:59:59.999Z'], /before 1970-01-01T00:00:00Z, the earliest time Kafka can look up/);
+  await refused(sink, ['--bootstrap', bootstrap, '--to-time', '-1000000d'], /before 1970/);
+  const started = Date.now();
+  // Before the fix: a raw BigInt error after 4 retries. An input error is never retried.
+  await refused(sink, ['--bootstrap', bootstrap, '--to-time', '-99999999999999999999d'], /E_USAGE.*reaches back further than any record can be/);
+  assert.ok(Date.now() - started < 30_000, `${Date.now() - started} ms: an input error is refused at once`);
+});
+
 test('--shift-by 0, and two positions at once', async () => {
   await refused(sink, ['--bootstrap', bootstrap, '--shift-by', '0'], /--shift-by 0 changes nothing/);
   await refused(sink, ['--bootstrap', bootstrap, '--to-earliest', '--to-latest'], /--to-earliest and --to-latest contradict/);
@@ -95,7 +108,7 @@ test('--shift-by 0, and two positions at once', async () => {
 
 test('positions on a plain source connector explain how to write an --offsets file', async () => {
   await refused(checkpoint, ['--bootstrap', bootstrap, '--to-time', '-1h'], /MirrorCheckpointConnector\) whose offsets are plugin-specific.*offsetctl offsets get .* --output json/);
-  await refused(fileSource.name, ['--to-time', '-1h'], /FileStreamSource: .*only --to-earliest/);
+  await refused(fileSource.name, ['--to-time', '-1h'], /FileStreamSource: .*only --to-earliest \(position 0\) and --to-latest \(the file's size\)/);
 });
 
 test('no bootstrap servers configured anywhere', async () => {
@@ -113,4 +126,19 @@ test('FileStreamSource --to-earliest is position 0: the file is read again', asy
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { positions: { offsets: unknown[] } }).positions.offsets, [{ partition: { filename: fileSource.file }, offset: { position: 0 } }]);
   await waitFor('the 3 lines sent again', async () => (await logEnds(bootstrap, fileSource.topic, 1))[0] === 6, 60_000);
+});
+
+test('FileStreamSource --to-latest is the file\'s size: nothing is read again (issue 20, point 15: it was refused)', async () => {
+  const size = statSync(fileSource.file).size;
+  const before = (await logEnds(bootstrap, fileSource.topic, 1))[0];
+  // Back to byte 0 first, so that --to-latest has something to move (skip everything once more).
+  const reset = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--offsets', '-', '--leave-stopped', '--yes'], { env, stdin: JSON.stringify({ offsets: [{ partition: { filename: fileSource.file }, offset: { position: 0 } }] }) });
+  assert.equal(reset.status, 0, reset.stderr);
+  const r = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-latest', '--resume', '--yes', '--output', 'json'], { env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((JSON.parse(r.stdout) as { positions: { offsets: unknown[] } }).positions.offsets, [{ partition: { filename: fileSource.file }, offset: { position: size } }]);
+  await cluster.waitRunning(fileSource.name);
+  // RUNNING from the end of its file: no line is sent again.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  assert.equal((await logEnds(bootstrap, fileSource.topic, 1))[0], before);
 });

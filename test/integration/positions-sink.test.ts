@@ -18,6 +18,8 @@ let sink: string;
 let out: string;
 let stateDir: string;
 let env: Record<string, string>;
+/** Lines in the sink's file once it has delivered and committed all 60 records (60, unless re-delivered). */
+let seen: number;
 // Record i (value rec-i) is in partition i % 2 at offset floor(i / 2), written at base + i minutes.
 const base = Math.floor(Date.now() / MINUTE) * MINUTE - 3 * 3_600_000;
 
@@ -49,8 +51,17 @@ before(async () => {
   out = join(cluster.dir, `${sink}.out`);
   await createTimedTopic(bootstrap, topic, { partitions: 2, count: 60, baseMs: base });
   await cluster.createSink(topic, { name: sink, strings: true });
-  await waitFor('the sink to write the 60 records', async () => lines().length === 60, 180_000);
-  await waitFor('the sink to commit 30 on both partitions', async () => (await committed()).join() === '30,30');
+  // Every record in the file, and committed. A FileStreamSink delivers at least once: a neighbour's
+  // rebalance while it consumes re-delivers what it had not committed yet, so the file may hold a
+  // record twice; the tests below count from `seen`, the lines there are once all is committed.
+  try {
+    await waitFor('the sink to write the 60 records', async () => new Set(lines()).size === 60, 180_000);
+    await waitFor('the sink to commit 30 on both partitions', async () => (await committed()).join() === '30,30');
+  } catch (err) {
+    const status = await cluster.status(sink).catch((e: Error) => e.message);
+    throw new Error(`${(err as Error).message} (${lines().length} lines, ${new Set(lines()).size} distinct; committed ${(await committed().catch(() => [])).join()}; status ${JSON.stringify(status).slice(0, 1500)})`);
+  }
+  seen = lines().length;
 });
 
 after(async () => {
@@ -72,17 +83,17 @@ test('--to-time dry run: the first offset at or after the time, per partition, a
   ]);
   assert.match(r.stderr, /COMMITTED\s+TARGET\s+LOG START\s+LOG END\s+REPLAY\s+SKIP/);
   assert.deepEqual(await committed(), [30, 30]);
-  assert.equal(lines().length, 60);
+  assert.equal(lines().length, seen);
 });
 
 test('--to-time rewinds and the sink re-delivers exactly the records written after the time', async () => {
   const r = await rewind(['--bootstrap', bootstrap, '--to-time', new Date(base + 40 * MINUTE + 30_000).toISOString(), '--yes']);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /19 record\(s\) to replay/);
-  await waitFor('19 re-delivered records', async () => lines().length >= 79, 60_000);
+  await waitFor('19 re-delivered records', async () => lines().length >= seen + 19, 60_000);
   await waitFor('the sink to commit 30 again', async () => (await committed()).join() === '30,30');
-  assert.equal(lines().length, 79);
-  assert.deepEqual(sorted(lines().slice(60)), recs(41, 59));
+  assert.equal(lines().length, seen + 19);
+  assert.deepEqual(sorted(lines().slice(seen)), recs(41, 59));
 });
 
 test('the admin client reads the same committed offsets as Kafka Connect, from group connect-<sink>', async () => {
@@ -117,6 +128,12 @@ test('--to-earliest with the bootstrap from the context replays everything; --to
   const latest = await rewind(['--to-latest', '--dry-run', '--output', 'json']);
   assert.equal(latest.status, 0, latest.stderr);
   assert.deepEqual((JSON.parse(latest.stdout) as PlanJson).positions.plan.rows.map((row) => [row.target, row.notes]), [[30, ['unchanged']], [30, ['unchanged']]]);
+  // Issue 20, point 15: the text said "2 of 2 partition(s) to write" (and the heading "2 to write") before "nothing to change".
+  const latestText = await rewind(['--to-latest', '--dry-run']);
+  assert.equal(latestText.status, 0, latestText.stderr);
+  assert.match(latestText.stdout, /: nothing to write, its 2 partition\(s\) already hold the target\n/);
+  assert.match(latestText.stdout, /--to-latest: 0 of 2 partition\(s\) to write/);
+  assert.doesNotMatch(latestText.stdout, /(: [1-9]\d*| [1-9]\d* of 2) partition\(s\) to write/);
 
   const one = await rewind(['--to-offset', '5', '--partition', `${topic}:1`, '--dry-run', '--output', 'json']);
   assert.equal(one.status, 0, one.stderr);

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
@@ -34,12 +34,27 @@ test('a second sandbox up reuses the running cluster', { timeout: 120_000 }, asy
   assert.equal(result.bootstrap, sandbox.bootstrap);
 });
 
+test('sandbox up and status advise commands for the same folder: --dir unless it is the default (issue 20, point 14)', { timeout: 120_000 }, async () => {
+  const sandbox = await getSandbox();
+  const up = await runCli(['sandbox', 'up', '--dir', sandbox.dir], { env: { OFFSETCTL_SANDBOX_DIR: undefined } });
+  assert.equal(up.status, 0, up.stderr);
+  const isDefault = sandbox.dir === join(process.env['XDG_CACHE_HOME'] || join(homedir(), '.cache'), 'offsetctl', 'sandbox');
+  assert.match(up.stdout, isDefault ? /stop it with `offsetctl sandbox down`$/m : new RegExp(`stop it with \`offsetctl sandbox down --dir ${sandbox.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``));
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-empty-'));
+  try {
+    const status = await runCli(['sandbox', 'status', '--dir', dir]);
+    assert.match(status.stdout, new RegExp(`start it with \`offsetctl sandbox up --dir ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('status and down on a folder without a sandbox', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-empty-'));
   try {
     const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
     assert.equal(status.status, 0, status.stderr);
-    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, kafkaVersion: null, dir });
+    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, clusters: [], kafkaVersion: null, dir });
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     assert.equal(down.status, 0, down.stderr);
     assert.match(down.stdout, /not running/);

@@ -21,7 +21,7 @@ test('cancelling a running console job stops the run and puts the connector back
   const before = await cluster.offsets(source.name);
   const plan = await planRewind(ctx, { connector: source.name, offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
   const jobs = new Jobs();
-  const job = jobs.start(ctx, plan);
+  const job = jobs.start(ctx, plan, { actor: { user: 'tester', via: 'login-link' } });
   const seen: Array<JobEvent | JobEnd> = [];
   job.listeners.add((value) => {
     seen.push(value);

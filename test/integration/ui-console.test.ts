@@ -281,7 +281,7 @@ test('reset from the change page: every offset removed (− in the diff), and th
   const before = (await rest.offsets(pipeline.source)).offsets.length;
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(pipeline.source)}/change`);
   // A FileStreamSource is offered the one position offsetctl can compute for it: earliest (byte 0).
-  assert.deepEqual(await page.$$eval('input[name=position]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value)), ['earliest']);
+  assert.deepEqual(await page.$$eval('input[name=position]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value)), ['earliest', 'latest']);
   await page.click('button:text-is("Preview reset")');
   assert.equal(await page.textContent('#diff-summary'), `0 changed, 0 added, ${before} removed, 0 unchanged.`);
   const marks = await page.$$eval('table.diff tbody td.mark span[aria-hidden]', (spans) => spans.map((s) => s.textContent));

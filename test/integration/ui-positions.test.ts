@@ -217,13 +217,13 @@ test('a context whose broker does not answer: the connector page says so and sti
   assert.equal((await cluster.status(sink)).connector.state, 'RUNNING');
 });
 
-test('a FileStreamSource is offered the one position offsetctl can compute (earliest: byte 0), previewed as the CLI plans it; other kinds are refused', { timeout: 120_000 }, async () => {
+test('a FileStreamSource is offered the two positions offsetctl can compute (earliest: byte 0; latest: its size), previewed as the CLI plans it; other kinds are refused', { timeout: 120_000 }, async () => {
   const source = await cluster.createSource(5);
   const before = JSON.stringify(await cluster.offsets(source.name));
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(source.name)}/change`);
   const kinds = await page.$$eval('form.position input[name=position]', (inputs) => inputs.map((i) => (i as HTMLInputElement).value));
-  assert.deepEqual(kinds, ['earliest'], 'only the earliest position is offered for a file source');
-  assert.match(await page.textContent('#position-lookup') ?? '', /--to-earliest: position 0 of .*the whole file is read again/);
+  assert.deepEqual(kinds, ['earliest', 'latest'], 'a file source offers its start and its end (its size)');
+  assert.match(await page.textContent('#position-lookup') ?? '', /earliest: position 0 of .*\(the whole file is read again\); latest: its size/);
   await page.click('form.position button[type=submit]');
   assert.match(await page.textContent('h1') ?? '', /Rewind .*: preview/);
   assert.equal(await page.textContent('#diff-summary'), '1 changed, 0 added, 0 removed, 0 unchanged.');
@@ -238,9 +238,9 @@ test('a FileStreamSource is offered the one position offsetctl can compute (earl
 
   // A kind the form does not offer, sent anyway (a crafted request), is refused with the reason and changes nothing.
   const csrf = await page.getAttribute('input[name=csrf]', 'value');
-  const refused = await page.request.post(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, { form: { csrf: csrf ?? '', mode: 'position', position: 'latest' } });
+  const refused = await page.request.post(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, { form: { csrf: csrf ?? '', mode: 'position', position: 'time', time: '2026-01-01T00:00:00Z' } });
   assert.equal(refused.status(), 400);
-  assert.match(await refused.text(), /only earliest can be computed for it/);
+  assert.match(await refused.text(), /only earliest, latest can be computed for it/);
   assert.equal(JSON.stringify(await cluster.offsets(source.name)), before);
   assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { findMismatches, offsetEntries, partitionKey, planSnapshotRestore, planUndoOfWrite, sameOffset } from '../../src/ops/offsets.js';
-import { diffOffsets } from '../../src/ops/diff.js';
+import { findMismatches, offsetEntries, partitionKey, planSnapshotRestore, planUndoOfWrite, sameOffset } from '../../src/ops/offsets/offsets.js';
+import { diffOffsets } from '../../src/ops/offsets/diff.js';
 import { OpsError } from '../../src/ops/errors.js';
 
 const sink = (partition: number, offset: number | null, topic = 'orders') => ({

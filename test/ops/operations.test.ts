@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { OpsError } from '../../src/ops/errors.js';
-import { RESET, REWIND, ROLLBACK, specFor } from '../../src/ops/operations.js';
+import { RESET, REWIND, ROLLBACK, specFor } from '../../src/ops/workflows/operations.js';
 
 test('each recorded operation maps to its own spec', () => {
   assert.equal(specFor('rewind'), REWIND);

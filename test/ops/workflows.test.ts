@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { loadDocumentFile, validateArazzo } from '../../src/arazzo/document/index.js';
 import type { Workflow } from '../../src/arazzo/types.js';
-import { RECOVERY, RESET, REWIND, ROLLBACK } from '../../src/ops/operations.js';
-import { resumePointFor } from '../../src/ops/plan.js';
-import { WORKFLOW_FILES } from '../../src/ops/workflow-files.js';
+import { RECOVERY, RESET, REWIND, ROLLBACK } from '../../src/ops/workflows/operations.js';
+import { resumePointFor } from '../../src/ops/plan/plan.js';
+import { WORKFLOW_FILES } from '../../src/ops/workflows/workflow-files.js';
 import type { StepRecord } from '../../src/store/index.js';
 
 async function workflowOf(kind: keyof typeof WORKFLOW_FILES): Promise<Workflow> {

@@ -201,7 +201,18 @@ export function storeContract(backend: StoreBackend): void {
         assert.equal((await store.listRuns()).length, 4);
       }));
 
-    test('cluster keys: two URLs of one cluster share the lock; a url: lock still holds; snapshots are found by key', () =>
+    test('a batch is recorded with its members before any run; another store sees it; an id is saved once', () =>
+      withStore(async (store, open) => {
+        const members = [{ connector: 'a', offsets: [{ partition: { filename: '/a.txt' }, offset: { position: 1 } }] }, { connector: 'b' }];
+        const saved = await store.saveBatch({ id: 'batch-20261201-000000-abcd', clusterUrl: CLUSTER, clusterKey: 'kafka:abc', operation: 'rewind', resumeAfter: 'auto', members });
+        assert.match(saved.createdAt, /^\d{4}-\d{2}-\d{2}T/);
+        const read = await open().getBatch('batch-20261201-000000-abcd');
+        assert.deepEqual(read, { ...saved, members }, 'members and their offsets come back exact');
+        assert.equal(await store.getBatch('batch-none'), undefined);
+        await assert.rejects(store.saveBatch({ ...saved, members: [] }), (err: Error & { code?: string }) => err.code === 'E_STORE');
+      }));
+
+    test('cluster keys: two URLs of one cluster share the lock; a url: lock still holds; runs and snapshots are found by key', () =>
       withStore(async (store, open) => {
         const keyed = (url: string, connector = 'keyed'): NewRun => ({ ...newRun(connector), clusterUrl: url, clusterKey: 'kafka:abc' });
         const first = await store.beginRun(keyed('http://127.0.0.1:8083'));
@@ -219,6 +230,13 @@ export function storeContract(backend: StoreBackend): void {
         assert.equal(old.clusterKey, urlKey(CLUSTER));
         await assert.rejects(store.beginRun(keyed(CLUSTER)), (err: Error & { code?: string }) => err.code === 'E_LOCKED');
         await store.finishRun(old.id, { status: 'succeeded' });
+        // Runs are listed by key: every URL of the cluster, and the url: rows of the one asked through.
+        const other = await store.beginRun({ ...newRun('other'), clusterUrl: 'http://other:1', clusterKey: 'kafka:zzz' });
+        await store.finishRun(other.id, { status: 'succeeded' });
+        assert.deepEqual((await open().listRuns({ clusterKeys: ['kafka:abc'] })).map((r) => r.id), [first.id]);
+        assert.deepEqual(new Set((await store.listRuns({ clusterKeys: ['kafka:abc', urlKey(CLUSTER)] })).map((r) => r.id)), new Set([first.id, old.id]));
+        assert.deepEqual((await store.listRuns({ clusterKeys: ['kafka:abc'], connector: 'other' })).map((r) => r.id), []);
+        assert.deepEqual((await store.listRuns({ clusterKeys: [] })).map((r) => r.id), []);
 
         const base = { connectorType: 'sink' as const, stateBefore: 'RUNNING', connector: 'keyed', offsets: [1] };
         const a = await store.saveSnapshot({ ...base, clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'kafka:abc' }, new Date('2026-01-01T00:00:00Z'));
@@ -242,10 +260,95 @@ export function storeContract(backend: StoreBackend): void {
         assert.equal(await store.deleteSnapshots([]), 0);
       }));
 
+    test('the audit trail: entries kept whole (actor, diff, counts), newest first, filtered by connector, time and cluster, seen by every store', () =>
+      withStore(async (store, open) => {
+        const alice = { user: 'alice@example.com', via: 'oidc' as const, issuer: 'http://127.0.0.1:9/', subject: 'a-1', groups: ['team-orders'], role: 'operator' };
+        const ops = { user: 'ops@laptop', via: 'cli' as const, osUser: 'ops', host: 'laptop' };
+        const diff = [{ change: 'changed' as const, partition: { kafka_topic: 'orders', kafka_partition: 0 }, from: { kafka_offset: 12 }, to: { kafka_offset: 0 } }];
+        const first = await store.recordAudit({
+          actor: alice, action: 'rewind', outcome: 'started', context: 'prod', clusterUrl: CLUSTER, clusterKey: 'kafka:abc', connector: 'orders-1',
+          runId: 'run-1', diff, counts: { changed: 1, unchanged: 3 },
+        }, new Date('2026-01-01T10:00:00Z'));
+        assert.match(first.id, /^audit-20260101-100000-[0-9a-f]{8}$/);
+        await open().recordAudit({ actor: ops, action: 'reset', outcome: 'refused', clusterUrl: CLUSTER, clusterKey: 'kafka:abc', connector: 'billing-1', message: 'busy' }, new Date('2026-01-01T11:00:00Z'));
+        await store.recordAudit({ actor: alice, action: 'sign-in', outcome: 'done' }, new Date('2026-01-01T12:00:00Z'));
+        await store.recordAudit({ actor: alice, action: 'rewind', outcome: 'succeeded', clusterUrl: 'http://other:1', clusterKey: 'kafka:zzz', connector: 'orders-1', runId: 'run-2', snapshotId: 'snap-2' }, new Date('2026-01-01T13:00:00Z'));
+        const all = await store.listAudit();
+        assert.deepEqual(all.map((e) => [e.at, e.action, e.outcome]), [
+          ['2026-01-01T13:00:00.000Z', 'rewind', 'succeeded'], ['2026-01-01T12:00:00.000Z', 'sign-in', 'done'],
+          ['2026-01-01T11:00:00.000Z', 'reset', 'refused'], ['2026-01-01T10:00:00.000Z', 'rewind', 'started'],
+        ]);
+        assert.deepEqual(all[3], { ...first });
+        assert.deepEqual(all[3]?.actor, alice);
+        assert.deepEqual(all[3]?.diff, diff);
+        assert.deepEqual(all[3]?.counts, { changed: 1, unchanged: 3 });
+        assert.equal(all[2]?.actor.user, 'ops@laptop', 'another store\'s entry is seen');
+        assert.equal(all[1]?.connector, undefined);
+        assert.deepEqual((await store.listAudit({ connector: 'orders-1' })).map((e) => e.runId), ['run-2', 'run-1']);
+        assert.deepEqual((await store.listAudit({ since: new Date('2026-01-01T11:00:00Z') })).length, 3);
+        assert.deepEqual((await store.listAudit({ clusterKeys: ['kafka:abc'] })).map((e) => e.connector), ['billing-1', 'orders-1']);
+        assert.deepEqual((await store.listAudit({ limit: 1 })).map((e) => e.action), ['rewind']);
+      }));
+
     test('unknown run and snapshot ids give E_NOT_FOUND with a hint', () =>
       withStore(async (store) => {
         await assert.rejects(store.getRun('run-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /no run run-x .*offsetctl runs/.test(err.message));
         await assert.rejects(store.getSnapshot('snap-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /no snapshot snap-x .*offsetctl snapshots/.test(err.message));
       }));
+
+    test('change requests: recorded with the store\'s actor, moved on only from the status named, history in order, expiry, seen by another store', async () => {
+      const location = backend.newLocation();
+      // Two people: the names a face authenticated (a console's sign-in); the store adds its own facts.
+      const alice = backend.open(location, { actor: { user: 'alice' } });
+      const bob = backend.open(location, { actor: { user: 'bob' } });
+      try {
+        const t0 = new Date('2026-12-01T09:00:00.000Z');
+        const plan = { format: 'offsetctl-plan/1', plans: [{ connector: 'orders-sink', targetOffsets: [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 5 } }] }] };
+        const request = { clusterUrl: CLUSTER, clusterKey: 'kafka:abc', operation: 'rewind', connectors: ['orders-sink', 'billing-sink'], contextName: 'prod', plan, digest: 'sha256:00', expiresAt: '2026-12-02T09:00:00.000Z' };
+        const made = await alice.createChangeRequest(request, t0);
+        assert.match(made.id, /^chg-20261201-090000-[0-9a-f]{4}$/);
+        assert.equal(made.status, 'pending');
+        assert.equal(made.requestedBy.user, 'alice');
+        assert.equal(made.requestedAt, t0.toISOString());
+        assert.deepEqual(made.plan, plan);
+        assert.deepEqual(made.history.map((h) => [h.action, h.actor.user]), [['requested', 'alice']]);
+        assert.equal((await bob.whoAmI()).user, 'bob');
+
+        const seen = await bob.getChangeRequest(made.id, t0);
+        assert.deepEqual({ ...seen, history: seen.history.length }, { ...made, history: 1 });
+        assert.deepEqual((await bob.listChangeRequests({ connector: 'billing-sink' }, t0)).map((r) => r.id), [made.id]);
+        assert.deepEqual(await bob.listChangeRequests({ connector: 'other' }, t0), []);
+        assert.deepEqual((await bob.listChangeRequests({ status: 'pending' }, t0)).map((r) => r.id), [made.id]);
+
+        const t1 = new Date('2026-12-01T10:00:00.000Z');
+        const approved = await bob.moveChangeRequest(made.id, { from: ['pending'], to: 'approved', notExpired: true }, t1);
+        assert.equal(approved.status, 'approved');
+        assert.deepEqual(approved.history.map((h) => [h.action, h.actor.user, h.at]), [['requested', 'alice', t0.toISOString()], ['approved', 'bob', t1.toISOString()]]);
+        // A second move from pending lost the race: refused, nothing changed.
+        await assert.rejects(alice.moveChangeRequest(made.id, { from: ['pending'], to: 'rejected', reason: 'no' }, t1),
+          (err: Error & { code?: string }) => err.code === 'E_CHANGED' && /is approved \(approved by bob/.test(err.message));
+        assert.equal((await alice.getChangeRequest(made.id, t1)).status, 'approved');
+
+        const applying = await alice.moveChangeRequest(made.id, { from: ['approved'], to: 'applying', notExpired: true }, t1);
+        assert.equal(applying.status, 'applying');
+        const applied = await alice.moveChangeRequest(made.id, { from: ['applying'], to: 'applied', runIds: ['run-1', 'run-2'], batchId: 'batch-1', message: 'done' }, t1);
+        assert.deepEqual(applied.history.at(-1), { ...applied.history.at(-1), action: 'applied', runIds: ['run-1', 'run-2'], batchId: 'batch-1', message: 'done' });
+
+        // Expiry: a pending request past expiresAt reads expired and cannot be approved.
+        const late = await alice.createChangeRequest({ ...request, expiresAt: '2026-12-01T09:30:00.000Z' }, t0);
+        assert.equal((await bob.getChangeRequest(late.id, t1)).displayStatus, 'expired');
+        assert.equal((await bob.getChangeRequest(late.id, t0)).displayStatus, 'pending');
+        await assert.rejects(bob.moveChangeRequest(late.id, { from: ['pending'], to: 'approved', notExpired: true }, t1),
+          (err: Error & { code?: string }) => err.code === 'E_CHANGED' && /expired at 2026-12-01T09:30:00.000Z/.test(err.message));
+        // Rejecting is still possible: it only closes the request.
+        const rejected = await bob.moveChangeRequest(late.id, { from: ['pending'], to: 'rejected', reason: 'too late' }, t1);
+        assert.equal(rejected.history.at(-1)?.reason, 'too late');
+        assert.deepEqual((await alice.listChangeRequests({}, t1)).map((r) => r.id), [late.id, made.id]);
+        await assert.rejects(alice.getChangeRequest('chg-x'), (err: Error & { code?: string }) => err.code === 'E_NOT_FOUND' && /offsetctl changes list/.test(err.message));
+      } finally {
+        await alice.close();
+        await bob.close();
+      }
+    });
   });
 }

@@ -1,6 +1,8 @@
 // Running the real CLI from tests, the way a user or CI does.
 import { spawn } from 'node:child_process';
-import { constants as osConstants } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { constants as osConstants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cliPath, repoRoot } from './repo.js';
 
 export interface CliResult {
@@ -27,7 +29,7 @@ export interface RunCliOptions {
  */
 export function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: repoRoot, env: { ...process.env, ...isolatedState(), ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -51,6 +53,18 @@ export function runCli(args: string[], options: RunCliOptions = {}): Promise<Cli
   });
 }
 
+let stateHome: string | undefined;
+/**
+ * A command a test runs without naming a state folder (no --state-dir, no OFFSETCTL_STATE_DIR)
+ * uses one of this test process's own, never the machine's ~/.local/state/offsetctl: a store
+ * left there by another checkout (a newer schema, another engineer's runs) made a test fail that
+ * never meant to touch it. A test that sets XDG_STATE_HOME itself keeps its own.
+ */
+function isolatedState(): NodeJS.ProcessEnv {
+  stateHome ??= mkdtempSync(join(tmpdir(), 'offsetctl-test-state-'));
+  return { XDG_STATE_HOME: stateHome };
+}
+
 export interface WorkflowRunJson {
   workflowId: string;
   status: 'passed' | 'failed';
@@ -64,7 +78,8 @@ export interface WorkflowRunRequest {
   file: string;
   /** Source description name -> OpenAPI file, passed as `--source name=path`. */
   sources?: Record<string, string>;
-  server: string;
+  /** `--server <url>` for every source, or `--server <name>=<url>` per source (a multi-source document). */
+  server: string | Record<string, string>;
   /** Values are JSON-encoded for `--input name=<json>` (strings stay plain). */
   inputs: Record<string, unknown>;
 }
@@ -73,7 +88,8 @@ export interface WorkflowRunRequest {
 export async function runWorkflowCli(request: WorkflowRunRequest): Promise<{ cli: CliResult; result: WorkflowRunJson }> {
   const args = ['workflow', 'run', request.file];
   for (const [name, path] of Object.entries(request.sources ?? {})) args.push('--source', `${name}=${path}`);
-  args.push('--server', request.server);
+  if (typeof request.server === 'string') args.push('--server', request.server);
+  else for (const [name, url] of Object.entries(request.server)) args.push('--server', `${name}=${url}`);
   for (const [name, value] of Object.entries(request.inputs)) args.push('--input', `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
   args.push('--output', 'json');
   const cli = await runCli(args);

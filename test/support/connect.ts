@@ -41,8 +41,13 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
-/** Polls `probe` until it returns a value (not undefined/false); its last error ends up in the timeout message. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+/**
+ * Polls `probe` until it returns a value (not undefined/false); its last error ends up in the
+ * timeout message. The default bound is for the cluster getting ready (a sink joining its group
+ * and committing), not an assertion of speed: on a machine loaded to 15 on 2 cores a sink took
+ * over 60 s to commit its first offsets, so the default is 120 s.
+ */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000, everyMs = 250): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -93,8 +98,8 @@ export class ConnectFixture extends ConnectRest {
   }
 
   /** A FileStreamSource reading a new file of `lines` lines into a new topic; waits until its offset covers the file. */
-  async createSource(lines = 5, options: { fileName?: string } = {}): Promise<{ name: string; file: string; topic: string }> {
-    const name = uniqueName('ops-src');
+  async createSource(lines = 5, options: { fileName?: string; name?: string } = {}): Promise<{ name: string; file: string; topic: string }> {
+    const name = options.name ?? uniqueName('ops-src');
     const file = join(this.dir, options.fileName ?? `${name}.txt`);
     const topic = `${name}-topic`;
     writeFileSync(file, Array.from({ length: lines }, (_, i) => `line ${i + 1}`).join('\n') + '\n');

@@ -85,7 +85,7 @@ export interface BatchSummaryJson {
   batchId: string;
   operation: string;
   total: number;
-  counts: Record<'succeeded' | 'failed' | 'skipped' | 'refused' | 'cancelled', number>;
+  counts: Record<'succeeded' | 'unchanged' | 'failed' | 'skipped' | 'refused' | 'cancelled', number>;
   connectors: Array<{ connector: string; status: string; finalState: string; message: string; runId?: string; snapshotId?: string; failedStep?: string; recovered?: boolean }>;
 }
 

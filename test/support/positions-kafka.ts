@@ -40,6 +40,17 @@ export async function createTimedTopic(bootstrap: string, topic: string, options
   }
 }
 
+/** Appends records `rec-<from>` … `rec-<from + count - 1>` to a timed topic (record i to partition i % partitions, timestamp now). */
+export async function appendRecords(bootstrap: string, topic: string, options: { from: number; count: number; partitions: number }): Promise<void> {
+  const producer = new Producer({ clientId: 'positions-test', bootstrapBrokers: [bootstrap], serializers: stringSerializers });
+  try {
+    const messages = Array.from({ length: options.count }, (_, k) => ({ topic, partition: (options.from + k) % options.partitions, value: `rec-${options.from + k}` }));
+    await producer.send({ messages });
+  } finally {
+    await producer.close();
+  }
+}
+
 export async function deleteTopics(bootstrap: string, topics: string[]): Promise<void> {
   const admin = new Admin({ clientId: 'positions-test', bootstrapBrokers: [bootstrap] });
   try {
@@ -102,9 +113,11 @@ export interface SecondBroker {
 
 /**
  * A second single-node KRaft cluster (its own cluster id) from the sandbox's jars: ~256 MB and a
- * few seconds. Stopped and its data removed by stop().
+ * few seconds. `autoCreateTopics: false` makes it a broker that does not create topics on first
+ * use (a read-only broker setting: the sandbox's own broker cannot be switched). Stopped and its
+ * data removed by stop().
  */
-export async function startSecondBroker(options: { sasl?: SaslUsers } = {}): Promise<SecondBroker> {
+export async function startSecondBroker(options: { sasl?: SaslUsers; autoCreateTopics?: boolean } = {}): Promise<SecondBroker> {
   const layout = sandboxLayout(resolveSandboxDir());
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-second-broker-'));
   const brokerPort = await findFreePort();
@@ -114,6 +127,7 @@ export async function startSecondBroker(options: { sasl?: SaslUsers } = {}): Pro
   const lib = existsSync(libDir(layout, version)) ? libDir(layout, version) : layout.lib;
   const quorum = kraftQuorum(version, controllerPort, brokerPort);
   const server = writeConfig(sandboxAssets(), dir, 'server.properties.template', 'server.properties', { dataDir: dir, brokerPort, controllerPort, controllerQuorum: quorum.property, advertisedListeners: quorum.advertised });
+  if (options.autoCreateTopics === false) writeFileSync(server, readFileSync(server, 'utf8').replace('auto.create.topics.enable=true', 'auto.create.topics.enable=false'));
   const scram: string[] = [];
   if (options.sasl) {
     // The sandbox template with its client listener switched to SASL_PLAINTEXT (PLAIN and SCRAM).

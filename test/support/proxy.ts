@@ -61,6 +61,14 @@ export class FaultProxy {
     upstream.on('error', () => client.destroy());
     client.on('close', () => upstream.destroy());
     let seenMethod: string | undefined;
+    // Latency is read when a chunk arrives (so a test can lift it mid-run), and each direction
+    // keeps its order: a chunk waits for the ones before it and then until its own due time.
+    const chains = { up: Promise.resolve(), down: Promise.resolve() };
+    const inOrder = (direction: 'up' | 'down', write: () => void): void => {
+      const live = this.#fault;
+      const due = Date.now() + (live.kind === 'latency' ? live.ms : 0);
+      chains[direction] = chains[direction].then(() => (due > Date.now() ? new Promise<void>((resolve) => setTimeout(resolve, due - Date.now())) : undefined)).then(write);
+    };
     client.on('data', (chunk: Buffer) => {
       this.sent += chunk.toString('latin1');
       const line = /^(GET|PUT|POST|PATCH|DELETE|HEAD|OPTIONS) (\S+)/.exec(chunk.toString('latin1'));
@@ -68,9 +76,7 @@ export class FaultProxy {
         this.requests.push(`${line[1]} ${line[2]}`);
         seenMethod = line[1];
       }
-      const send = (): boolean => upstream.write(chunk);
-      if (fault.kind === 'latency') setTimeout(send, fault.ms);
-      else send();
+      inOrder('up', () => void upstream.write(chunk));
     });
     upstream.on('data', (chunk: Buffer) => {
       const hit = (f: { method?: string }): boolean => f.method === undefined || f.method === seenMethod;
@@ -83,10 +89,9 @@ export class FaultProxy {
         return void client.resetAndDestroy();
       }
       if (fault.kind === 'stall-after-request' && hit(fault)) return;
-      if (fault.kind === 'latency') setTimeout(() => client.write(chunk), fault.ms);
-      else client.write(chunk);
+      inOrder('down', () => void client.write(chunk));
     });
-    upstream.on('end', () => (fault.kind === 'stall-after-request' ? undefined : client.end()));
+    upstream.on('end', () => (fault.kind === 'stall-after-request' ? undefined : inOrder('down', () => void client.end())));
   }
 
   /** Stop listening: new connections are refused (ECONNREFUSED), as with a dead worker. */

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { cliPath, repoRoot } from '../support/repo.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -56,6 +56,50 @@ export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Prom
   };
 }
 
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * One Chromium for a test file that needs several people at once: each `newContext()` is a
+ * separate browser profile (its own cookies). The console's test certificate is self-signed.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's Chromium (apt-get update && apt-get install -y chromium)`);
+  }
+  mkdirSync(screenshotDir, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+/** `offsetctl ui --config <file>` (a signed-in service): resolves once it prints where to sign in. */
+export async function startService(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningUi> {
+  const child = spawn(process.execPath, [cliPath, 'ui', ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`offsetctl ui printed no sign-in URL within 30 s: ${out}`)), 30_000);
+    child.stdout!.on('data', () => {
+      const m = /Sign in at (https?:\/\/\S+?)\/? \(/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`offsetctl ui exited (${code}) before it served: ${out}`));
+    });
+  });
+  return {
+    base, loginUrl: `${base}/`, child, output: () => out,
+    stop: () => new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
 /** Chromium with a fresh --user-data-dir, 1280 px wide. */
 export async function launchBrowser(): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) {
@@ -67,6 +111,6 @@ export async function launchBrowser(): Promise<BrowserContext> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ARGS,
   });
 }

@@ -21,8 +21,7 @@ import { connectorsTable } from '../../src/web/pages/connectors.js';
 import { isLoopback, parseListen, startConsole } from '../../src/web/server.js';
 import type { RunEvent } from '../../src/arazzo/index.js';
 
-function makeConsole(secure = false) {
-  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')));
+function makeConsole(secure = false, store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')))) {
   const http = new HttpClient({ timeoutMs: 1000 });
   return createConsole({
     store, secure,
@@ -40,6 +39,20 @@ async function login(console: ReturnType<typeof makeConsole>): Promise<{ cookie:
   assert.ok(session);
   return { cookie, setCookie, csrf: session.csrf };
 }
+
+test('a worker that cannot say which Kafka cluster it serves: the Runs page lists the runs made through its URL, whatever key they were stored under', async () => {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')));
+  const newRun = (clusterUrl: string, connector: string) => ({ clusterUrl, clusterKey: 'kafka:abc', connector, operation: 'reset' as const, workflowFile: 'w', workflowId: 'w', inputs: {} });
+  const here = await store.beginRun(newRun('http://127.0.0.1:9', 'through-this-url'));
+  await store.finishRun(here.id, { status: 'succeeded' });
+  const there = await store.beginRun(newRun('http://127.0.0.1:10', 'through-another-url'));
+  await store.finishRun(there.id, { status: 'succeeded' });
+  const ui = makeConsole(false, store);
+  const { cookie } = await login(ui);
+  const page = await (await ui.app.request('/runs', { headers: { cookie } })).text();
+  assert.ok(page.includes(here.id), 'the run made through this URL is listed');
+  assert.ok(!page.includes(there.id), 'the cluster is unknown: a run through another URL may be another cluster\'s');
+});
 
 test('every request needs the session; the login token works once and becomes an HttpOnly SameSite=Strict cookie', async () => {
   const ui = makeConsole();
@@ -94,6 +107,13 @@ test('a POST needs the session\'s CSRF token; other methods are refused', async 
   const future = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=2999-01-01T00:00&csrf=${csrf}`));
   assert.equal(future.status, 400);
   assert.match(await future.text(), /--to-time: 2999-01-01T00:00:00\.000Z is in the future/);
+  // Issue 20, point 6: a date that does not exist was read as 2 March and previewed.
+  const feb30 = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=2026-02-30T00:00&csrf=${csrf}`));
+  assert.equal(feb30.status, 400);
+  assert.match(await feb30.text(), /--to-time: &quot;2026-02-30T00:00Z&quot; is not a real date and time \(February 2026 has 28 days\)/);
+  const early = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=1969-12-31T23:59:59.999&csrf=${csrf}`));
+  assert.equal(early.status, 400);
+  assert.match(await early.text(), /before 1970-01-01T00:00:00Z/);
   // A preview that does not exist cannot be applied, whatever is typed.
   const apply = await ui.app.request('/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
   assert.equal(apply.status, 400);
@@ -245,7 +265,7 @@ test('positions offered per connector kind, as `rewind --to-...` accepts them: s
   assert.deepEqual(mirror.offered && mirror.kinds, ['earliest', 'latest', 'time', 'shift']);
   assert.match(mirror.offered ? mirror.lookup : '', /source cluster at up:9092/);
   const file = positionSupport(ctx, info('source', { 'connector.class': 'FileStreamSource', file: '/data/in.txt' }));
-  assert.deepEqual(file.offered && file.kinds, ['earliest']);
+  assert.deepEqual(file.offered && file.kinds, ['earliest', 'latest'], 'a file source: byte 0 or its size (issue 20, point 15)');
   const plain = positionSupport(ctx, info('source', { 'connector.class': 'io.debezium.connector.postgresql.PostgresConnector' }));
   assert.equal(plain.offered, false);
   assert.match(plain.offered ? '' : plain.why, /offsets are its plugin's own/);

@@ -1,6 +1,7 @@
 // Criterion Objects: type/version normalization, one static compile step (syntax errors are
-// ArazzoError('E_CRITERION') before any request), and evaluation that reports a failed criterion
-// as data with a readable message instead of throwing.
+// ArazzoError('E_CRITERION'), which validation reports before any request), and evaluation that
+// reports a failed criterion as data with a readable message instead of throwing: the spec says a
+// condition with a syntax error MUST evaluate to fail.
 
 import { ArazzoError } from '../errors.js';
 import type { ExpressionContext } from '../context.js';
@@ -84,7 +85,7 @@ function compile(criterion: Criterion): CompiledCriterion {
     case 'jsonpath': {
       // 'rfc9535' is Arazzo 1.1's name for the default (structure validation keeps it out of 1.0 documents).
       if (version !== undefined && version !== GOESSNER_VERSION && version !== 'rfc9535') refuse(`jsonpath version '${version}' is not supported: use '${GOESSNER_VERSION}' or 'rfc9535' (the default)`);
-      return { ...base, compiled: { type, jsonpath: compileJsonPathCondition(condition, version === GOESSNER_VERSION ? 'goessner' : 'rfc9535') } };
+      return { ...base, compiled: { type, jsonpath: compileJsonPathCondition(condition, version === GOESSNER_VERSION ? 'goessner' : 'rfc9535', criterion.context) } };
     }
     case 'xpath': {
       if (version !== undefined && !(XPATH_VERSIONS as readonly string[]).includes(version)) refuse(`xpath version '${version}' is not supported: use one of ${XPATH_VERSIONS.join(', ')}`);
@@ -94,16 +95,22 @@ function compile(criterion: Criterion): CompiledCriterion {
   }
 }
 
-// Criteria are evaluated again on every retry; parse each Criterion object once.
-const compiledCache = new WeakMap<Criterion, CompiledCriterion>();
+// Criteria are evaluated again on every retry; parse each Criterion object once (a refusal too).
+const compiledCache = new WeakMap<Criterion, CompiledCriterion | ArazzoError>();
 
 function compileCached(criterion: Criterion): CompiledCriterion {
   if (criterion === null || typeof criterion !== 'object') return compile(criterion);
   let compiled = compiledCache.get(criterion);
   if (!compiled) {
-    compiled = compile(criterion);
+    try {
+      compiled = compile(criterion);
+    } catch (error) {
+      if (!(error instanceof ArazzoError)) throw error;
+      compiled = error;
+    }
     compiledCache.set(criterion, compiled);
   }
+  if (compiled instanceof ArazzoError) throw compiled;
   return compiled;
 }
 
@@ -128,18 +135,37 @@ export function checkCriterion(criterion: Criterion, embedded = false): string |
 }
 
 /**
- * Evaluates a criterion. A criterion that does not hold is `{passed: false, message}`; only syntax
- * errors and unsupported types/versions throw ArazzoError('E_CRITERION').
+ * Evaluates a criterion. A criterion that does not hold is `{passed: false, message}`; so is one
+ * that cannot be evaluated at all (a syntax error, an unsupported type or version: the message
+ * says why), as the spec requires. Validation reports those before a run (checkCriterion).
  * @example evaluateCriterion({condition: '$statusCode == 200'}, ctx) // {passed: false, type: 'simple', message: '$statusCode == 200: left was 404', ...}
  */
 export function evaluateCriterion(criterion: Criterion, ctx: ExpressionContext, embedded = false): CriterionResult {
   if (embedded && hasEmbedded(criterion)) return evaluateEmbedded(criterion, ctx);
-  const { condition, context, compiled } = compileCached(criterion);
+  let compiledCriterion: CompiledCriterion;
+  try {
+    compiledCriterion = compileCached(criterion);
+  } catch (error) {
+    if (!(error instanceof ArazzoError)) throw error;
+    return invalidCriterion(criterion, error.message);
+  }
+  const { condition, context, compiled } = compiledCriterion;
   const result: CriterionResult = { passed: false, type: compiled.type, condition };
   if (criterion.context !== undefined) result.context = criterion.context;
   const outcome = run(compiled, condition, context, ctx);
   result.passed = outcome.passed;
   if (!outcome.passed && outcome.message !== undefined) result.message = outcome.message;
+  return result;
+}
+
+/** A criterion that cannot be evaluated fails, its message saying why. */
+function invalidCriterion(criterion: Criterion, message: string): CriterionResult {
+  const raw: unknown = criterion !== null && typeof criterion === 'object' ? criterion.type : undefined;
+  const named = typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : raw;
+  const type: CriterionType = named === 'regex' || named === 'jsonpath' || named === 'xpath' ? named : 'simple';
+  const condition = criterion !== null && typeof criterion === 'object' && typeof criterion.condition === 'string' ? criterion.condition : '';
+  const result: CriterionResult = { passed: false, type, condition, message };
+  if (criterion !== null && typeof criterion === 'object' && criterion.context !== undefined) result.context = criterion.context;
   return result;
 }
 
@@ -157,7 +183,7 @@ function run(compiled: Compiled, condition: string, context: RuntimeExpression |
       return compiled.regex.test(subject) ? { passed: true } : { passed: false, message: `${condition}: no match in ${describeValue(subject)}` };
     }
     case 'jsonpath':
-      return runJsonPathCondition(condition, compiled.jsonpath, value, ctx);
+      return runJsonPathCondition(condition, compiled.jsonpath, value);
     case 'xpath':
       return runXPathCondition(condition, value);
   }

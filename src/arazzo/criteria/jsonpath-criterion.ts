@@ -1,28 +1,26 @@
 // `jsonpath` criteria. RFC 9535 (jsonpath-rfc9535) by default; `draft-goessner-dispatch-jsonpath-00`
 // (jsonpath-plus with `eval: false`: filter `?()` and script `()` expressions would run code, so
 // they are refused) when the criterion names that version. A query passes when it selects at least
-// one node. Two forms seen in real documents are also accepted:
-// - `$[?count(@.pets) > 0]` (the spec's example) against an object: when a root filter selects
-//   nothing and the context is not an array, the query is run again on `[context]`;
-// - `$.connector.state == 'FAILED'`: a path, a comparison operator and a simple-condition operand.
-//   The path must select at most one node (none reads as absent); the pair is compared with the
-//   `simple` rules (case-insensitive strings, ...).
+// one node. The spec's own `$[?count(@.pets) > 0]` against an object is also accepted: when a root
+// filter selects nothing and the context is not an array, the query is run again on `[context]`.
+// A condition that is not a query (`$.connector.state == 'FAILED'`, seen in real documents) is a
+// syntax error: validation reports it with the simple condition that says the same
+// (`simpleConditionFor`), and at run time it fails, as the spec says it MUST.
 
 import type { JsonValue } from 'jsonpath-rfc9535';
 import { ArazzoError } from '../errors.js';
 import { loadJsonPathPlus, loadRfc9535, loadRfc9535Parser } from '../_on-demand.js';
-import type { ExpressionContext } from '../context.js';
-import { compareValues, describeValue } from './compare-values.js';
-import { evaluateConditionNode } from './evaluate-simple-condition.js';
+import { parseRuntimeExpression } from '../expressions/parse-runtime-expression.js';
 import { findNestedQuantifier } from './regex-criterion.js';
-import { parseConditionOperand, type ComparisonOperator, type ConditionNode } from './simple-condition.js';
+import { parseConditionOperand, type ComparisonOperator } from './simple-condition.js';
 
 export const GOESSNER_VERSION = 'draft-goessner-dispatch-jsonpath-00';
 export type JsonPathDialect = 'rfc9535' | 'goessner';
 
-export type CompiledJsonPath =
-  | { form: 'query'; dialect: JsonPathDialect; path: string }
-  | { form: 'comparison'; dialect: JsonPathDialect; path: string; operator: ComparisonOperator; right: ConditionNode };
+export interface CompiledJsonPath {
+  dialect: JsonPathDialect;
+  path: string;
+}
 
 const OPERATORS: readonly ComparisonOperator[] = ['==', '!=', '<=', '>=', '<', '>'];
 
@@ -74,28 +72,71 @@ function checkPath(path: string, dialect: JsonPathDialect, condition: string): v
 }
 
 /** Checks the syntax once; throws ArazzoError('E_CRITERION'). */
-export function compileJsonPathCondition(condition: string, dialect: JsonPathDialect): CompiledJsonPath {
+export function compileJsonPathCondition(condition: string, dialect: JsonPathDialect, context?: string): CompiledJsonPath {
   const trimmed = condition.trim();
-  let wholeError: ArazzoError | undefined;
-  if (dialect === 'rfc9535' || !splitComparison(trimmed)) {
-    try {
-      checkPath(trimmed, dialect, condition);
-      return { form: 'query', dialect, path: trimmed };
-    } catch (error) {
-      if (!(error instanceof ArazzoError)) throw error;
-      wholeError = error;
-    }
-  }
-  const split = splitComparison(trimmed);
-  if (!split || !split.path.startsWith('$')) throw wholeError ?? syntaxError(condition, dialect, 'expected a query');
-  checkPath(split.path, dialect, condition);
-  let right: ConditionNode;
   try {
-    right = parseConditionOperand(split.operand);
+    checkPath(trimmed, dialect, condition);
+    // jsonpath-plus reads any text after `$`; neither dialect has an operator outside brackets.
+    if (dialect === 'goessner' && splitComparison(trimmed)) throw syntaxError(condition, dialect, 'an operator outside brackets');
   } catch (error) {
-    throw syntaxError(condition, dialect, `the value after '${split.operator}' is not a literal or runtime expression (${(error as Error).message})`);
+    const split = error instanceof ArazzoError ? splitComparison(trimmed) : undefined;
+    if (!split || !split.path.startsWith('$')) throw error;
+    const fix = simpleConditionFor(condition, context);
+    throw new ArazzoError(
+      'E_CRITERION',
+      `jsonpath condition "${condition}" is a comparison, not a JSONPath query (a jsonpath condition is a query that passes when it selects at least one node)` +
+        (fix === undefined ? '; write it as a simple condition on the context with a JSON pointer, or as a filter query' : `; write the simple condition "${fix}" without type: jsonpath`),
+    );
   }
-  return { form: 'comparison', dialect, path: split.path, operator: split.operator, right };
+  return { dialect, path: trimmed };
+}
+
+const SEGMENT = /^(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*(\d+)\s*\])/;
+
+/**
+ * The simple condition a `path <op> operand` jsonpath condition means, when the path names one
+ * node (`.name`, `['name']`, `[0]` segments) and the context can take a JSON pointer:
+ * `$.connector.state == 'PAUSED'` on `$response.body` → `$response.body#/connector/state == 'PAUSED'`.
+ * Undefined when there is no such rewrite (wildcards, filters, a `length` segment that the
+ * Goessner drafts read as the array's length, a context that takes no pointer).
+ */
+export function simpleConditionFor(condition: string, context: string | undefined): string | undefined {
+  const split = splitComparison(condition.trim());
+  if (!split || !split.path.startsWith('$') || context === undefined) return undefined;
+  const tokens: string[] = [];
+  let rest = split.path.slice(1).trim();
+  while (rest !== '') {
+    const m = SEGMENT.exec(rest);
+    if (!m) return undefined;
+    const token = m[1] ?? (m[2] ?? m[3])?.replace(/\\(.)/g, '$1') ?? m[4]!;
+    if (token === 'length') return undefined;
+    tokens.push(token);
+    rest = rest.slice(m[0].length).trim();
+  }
+  let base: string;
+  try {
+    const ast = parseRuntimeExpression(context);
+    if (!('pointer' in ast) && !takesPointer(ast.root, (ast as { source?: string }).source)) return undefined;
+    base = ast.text;
+  } catch {
+    return undefined;
+  }
+  try {
+    parseConditionOperand(split.operand);
+  } catch {
+    return undefined;
+  }
+  const pointer = tokens.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  // A pointer token ends at whitespace or an operator character inside a simple condition.
+  if (/[\s=!<>&|()[\]']/.test(pointer)) return undefined;
+  const left = pointer === '' ? base : base.includes('#') ? `${base}${pointer}` : `${base}#${pointer}`;
+  return `${left} ${split.operator} ${split.operand}`;
+}
+
+function takesPointer(root: string, source: string | undefined): boolean {
+  if (root === 'request' || root === 'response') return source === 'body';
+  if (root === 'message') return source === 'payload';
+  return root === 'inputs' || root === 'outputs' || root === 'steps' || root === 'workflows' || root === 'components';
 }
 
 function select(value: unknown, path: string, dialect: JsonPathDialect): unknown[] {
@@ -109,20 +150,10 @@ export interface JsonPathOutcome {
   message?: string;
 }
 
-export function runJsonPathCondition(condition: string, compiled: CompiledJsonPath, value: unknown, ctx: ExpressionContext): JsonPathOutcome {
-  if (compiled.form === 'query') {
-    let nodes = select(value, compiled.path, compiled.dialect);
-    if (nodes.length === 0 && !Array.isArray(value) && /^\$\s*\[\s*\?/.test(compiled.path)) {
-      nodes = select([value], compiled.path, compiled.dialect);
-    }
-    return nodes.length > 0 ? { passed: true } : { passed: false, message: `${condition}: the query selected nothing` };
+export function runJsonPathCondition(condition: string, compiled: CompiledJsonPath, value: unknown): JsonPathOutcome {
+  let nodes = select(value, compiled.path, compiled.dialect);
+  if (nodes.length === 0 && !Array.isArray(value) && /^\$\s*\[\s*\?/.test(compiled.path)) {
+    nodes = select([value], compiled.path, compiled.dialect);
   }
-  const nodes = select(value, compiled.path, compiled.dialect);
-  if (nodes.length > 1) {
-    return { passed: false, message: `${condition}: ${compiled.path} selected ${nodes.length} nodes; a comparison needs one` };
-  }
-  const left = nodes[0];
-  const right = evaluateConditionNode(compiled.right, ctx);
-  if (compareValues(compiled.operator, left, right)) return { passed: true };
-  return { passed: false, message: `${condition}: left was ${describeValue(left)}${compiled.right.kind === 'literal' ? '' : `, right was ${describeValue(right)}`}` };
+  return nodes.length > 0 ? { passed: true } : { passed: false, message: `${condition}: the query selected nothing` };
 }

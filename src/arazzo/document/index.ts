@@ -1,3 +1,4 @@
-export { parseDocumentText, loadDocumentFile, DEFAULT_MAX_BYTES } from './parse-document.js';
-export type { LoadedDocument, ParseOptions } from './parse-document.js';
+export { parseDocumentText, loadDocumentFile, setDocumentCache, DEFAULT_MAX_BYTES } from './parse-document.js';
+export type { LoadedDocument, ParseOptions, DocumentCache } from './parse-document.js';
+export { isSelectorObject } from './_report.js';
 export { validateArazzo, assertValid } from './validate-arazzo.js';

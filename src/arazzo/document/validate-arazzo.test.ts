@@ -136,12 +136,13 @@ test('arazzo version must be 1.0.x', () => {
   assert.deepEqual(errorsOf(doc), []);
 });
 
-test('workflowId and stepId must match the id pattern', () => {
+test('workflowId and stepId that break the SHOULD pattern are warnings; an empty one is an error', () => {
   const doc = validBase();
   doc.workflows[1].steps[1].stepId = 'remote step';
-  expectOnly(doc, 'invalid-id', '/workflows/1/steps/1/stepId');
+  assert.deepEqual(errorsOf(doc), []);
+  assert.deepEqual(validate(doc).filter((d) => d.code === 'id-pattern').map((d) => [d.severity, d.pointer]), [['warning', '/workflows/1/steps/1/stepId']]);
   const doc2 = validBase();
-  doc2.workflows[1].workflowId = 'after!';
+  doc2.workflows[1].workflowId = '';
   expectOnly(doc2, 'invalid-id', '/workflows/1/workflowId');
 });
 

@@ -19,32 +19,63 @@ interface Scope {
   receive?: boolean;
   /** 1.1: the workflow uses step dependsOn, so a later step's outputs are an implicit dependency, not an error. */
   concurrent?: boolean;
+  /** What `$outputs.<name>` reads where the expression is written (see outputsMeaning). */
+  outputs?: OutputsMeaning;
+  /** The value is evaluated in a step that calls a workflow: no request, so no $statusCode, $response, ... */
+  noExchange?: boolean;
+}
+
+/**
+ * `$outputs` has a value only where outputs exist: in a workflow's outputs, those written before
+ * (they are evaluated in order, when the workflow ends); in the outputs, criteria and actions of
+ * a step that calls a workflow, that workflow's outputs (as the OAI's own examples use it);
+ * anywhere else in a workflow, never (its outputs do not exist while its steps run).
+ */
+type OutputsMeaning =
+  | { kind: 'earlier'; names: string[] }
+  | { kind: 'callee'; workflowId: string; names: string[] | undefined }
+  | { kind: 'none'; why: string };
+
+const NO_OUTPUTS_YET = "a workflow's outputs ($outputs) are evaluated when it ends, after its steps; read the step output the value comes from ($steps.<stepId>.outputs.<name>)";
+
+/** The workflow a step calls, when it is one of this document's (an arazzo source's are not known here). */
+function calleeOf(index: _DocumentIndex, step: Record<string, unknown>): { workflowId: string; names: string[] | undefined } | undefined {
+  const ref = step['workflowId'];
+  if (typeof ref !== 'string') return undefined;
+  return { workflowId: ref, names: ref.startsWith('$') ? undefined : index.workflows.get(ref)?.outputs };
 }
 
 export function validateExpressions(index: _DocumentIndex, r: _Report): void {
   for (const workflow of index.workflows.values()) {
     const w = workflow.value;
     const p = workflow.pointer;
-    const scope: Scope = { index, r, workflow, concurrent: asArray(w['steps']).some((s) => asObject(s)?.['dependsOn'] !== undefined) };
-    checkParameters(scope, w['parameters'], `${p}/parameters`);
-    checkActions(scope, w['successActions'], `${p}/successActions`);
-    checkActions(scope, w['failureActions'], `${p}/failureActions`);
-    checkOutputs(scope, w['outputs'], `${p}/outputs`);
-    asArray(w['steps']).forEach((s, j) => {
-      const step = asObject(s);
+    const steps = asArray(w['steps']).map(asObject);
+    const scope: Scope = { index, r, workflow, concurrent: steps.some((s) => s?.['dependsOn'] !== undefined) };
+    const none: OutputsMeaning = { kind: 'none', why: NO_OUTPUTS_YET };
+    checkParameters({ ...scope, outputs: none }, w['parameters'], `${p}/parameters`);
+    // Workflow-level actions also follow steps that call workflows, where $outputs is the callee's.
+    const callees = steps.flatMap((s) => (s ? [calleeOf(index, s)] : [])).filter((c) => c !== undefined);
+    const actionOutputs: OutputsMeaning = callees.length === 0 ? none : callees.some((c) => c.names === undefined) ? { kind: 'callee', workflowId: callees[0]!.workflowId, names: undefined } : { kind: 'callee', workflowId: callees.map((c) => c.workflowId).join('", "'), names: callees.flatMap((c) => c.names ?? []) };
+    checkActions({ ...scope, outputs: actionOutputs }, w['successActions'], `${p}/successActions`);
+    checkActions({ ...scope, outputs: actionOutputs }, w['failureActions'], `${p}/failureActions`);
+    checkOutputs(scope, w['outputs'], `${p}/outputs`, true);
+    steps.forEach((step, j) => {
       if (!step) return;
       const sp = `${p}/steps/${j}`;
-      const stepScope: Scope = { ...scope, stepIndex: j, receive: step['action'] === 'receive' };
-      checkParameters(stepScope, step['parameters'], `${sp}/parameters`);
+      const callee = calleeOf(index, step);
+      const stepScope: Scope = { ...scope, stepIndex: j, receive: step['action'] === 'receive', outputs: none, ...(callee ? { noExchange: true } : {}) };
+      // A step's parameters are evaluated before the workflow it calls runs.
+      checkParameters(callee ? { ...stepScope, outputs: { kind: 'none', why: "this step's parameters are evaluated before the workflow it calls runs; $outputs means that workflow's outputs only in the step's outputs, criteria and actions" } } : stepScope, step['parameters'], `${sp}/parameters`);
       const body = asObject(step['requestBody']);
       if (body) {
         checkValue(stepScope, body['payload'], `${sp}/requestBody/payload`);
         asArray(body['replacements']).forEach((rep, k) => checkValue(stepScope, asObject(rep)?.['value'], `${sp}/requestBody/replacements/${k}/value`));
       }
-      checkCriteria(stepScope, step['successCriteria'], `${sp}/successCriteria`);
-      checkActions(stepScope, step['onSuccess'], `${sp}/onSuccess`);
-      checkActions(stepScope, step['onFailure'], `${sp}/onFailure`);
-      checkOutputs(stepScope, step['outputs'], `${sp}/outputs`);
+      const after: Scope = callee ? { ...stepScope, outputs: { kind: 'callee', ...callee } } : stepScope;
+      checkCriteria(after, step['successCriteria'], `${sp}/successCriteria`);
+      checkActions(after, step['onSuccess'], `${sp}/onSuccess`);
+      checkActions(after, step['onFailure'], `${sp}/onFailure`);
+      checkOutputs(after, step['outputs'], `${sp}/outputs`);
     });
   }
   // Components are checked without a workflow: $steps and $outputs cannot be judged there.
@@ -68,8 +99,12 @@ function checkActions(scope: Scope, list: unknown, p: string): void {
   asArray(list).forEach((item, i) => checkCriteria(scope, asObject(item)?.['criteria'], `${p}/${i}/criteria`));
 }
 
-function checkOutputs(scope: Scope, outputs: unknown, p: string): void {
+function checkOutputs(scope: Scope, outputs: unknown, p: string, workflowLevel = false): void {
+  const written: string[] = [];
   for (const [name, value] of Object.entries(asObject(outputs) ?? {})) {
+    // A workflow's outputs see the ones written before them.
+    if (workflowLevel) scope = { ...scope, outputs: { kind: 'earlier', names: [...written] } };
+    written.push(name);
     if (isObject(value) && typeof value['context'] === 'string') checkExpression(scope, value['context'], `${p}/${escapeToken(name)}/context`);
     if (typeof value !== 'string') continue;
     const op = `${p}/${escapeToken(name)}`;
@@ -142,6 +177,10 @@ function checkExpression(scope: Scope, text: string, p: string, quietSyntax = fa
 
 function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
   const { index, r, workflow } = scope;
+  if (scope.noExchange && EXCHANGE_ROOTS.has(ast.root)) {
+    r.warn('no-value', p, `${ast.text} has no value in a step that calls a workflow (it sends no request of its own): a criterion on it always fails and an output from it is always absent; test or map the called workflow's outputs ($outputs.<name>) instead`);
+    return;
+  }
   switch (ast.root) {
     case 'steps': {
       if (!workflow) return;
@@ -154,8 +193,11 @@ function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
         r.error('invalid-expression', p, `${ast.text}: steps expose only outputs; write $steps.${ast.stepId}.outputs.<name>`);
         return;
       }
-      const outputs = Object.keys(asObject(asObject(asArray(workflow.value['steps'])[at])?.['outputs']) ?? {});
-      if (ast.name !== undefined && !isDefinedName(ast.name, outputs)) {
+      const target = asObject(asArray(workflow.value['steps'])[at]) ?? {};
+      // A step that calls a workflow and maps no outputs of its own has that workflow's outputs.
+      const callee = target['outputs'] === undefined ? calleeOf(index, target) : undefined;
+      const outputs = callee ? callee.names : Object.keys(asObject(target['outputs']) ?? {});
+      if (outputs !== undefined && ast.name !== undefined && !isDefinedName(ast.name, outputs)) {
         r.error('unknown-output', p, `${ast.text} reads output "${ast.name}", which step "${ast.stepId}" never defines (its outputs: ${outputs.join(', ') || 'none'}); add it to the step's outputs`);
       } else if (scope.stepIndex !== undefined && at > scope.stepIndex && !scope.concurrent) {
         if (r.v11) {
@@ -180,9 +222,7 @@ function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
       return;
     }
     case 'outputs':
-      if (workflow && !isDefinedName(ast.name, workflow.outputs)) {
-        r.error('unknown-output', p, `${ast.text} reads output "${ast.name}", which workflow "${workflow.id}" does not define (its outputs: ${workflow.outputs.join(', ') || 'none'})`);
-      }
+      checkOutputsReference(scope, ast.name, ast.text, p);
       return;
     case 'inputs':
       if (workflow) checkInput(scope, workflow, ast.name, ast.text, p);
@@ -213,6 +253,28 @@ function checkTarget(scope: Scope, ast: RuntimeExpression, p: string): void {
   }
 }
 
+/** `$outputs.<name>`: defined, and able to have a value where it is written. */
+function checkOutputsReference(scope: Scope, name: string, text: string, p: string): void {
+  const { r, workflow } = scope;
+  if (!workflow) return;
+  const meaning = scope.outputs ?? { kind: 'none', why: NO_OUTPUTS_YET };
+  if (meaning.kind === 'callee') {
+    if (meaning.names !== undefined && !isDefinedName(name, meaning.names)) {
+      r.error('unknown-output', p, `${text} reads output "${name}" of the workflow this step calls ("${meaning.workflowId}"), which does not define it (its outputs: ${meaning.names.join(', ') || 'none'})`);
+    }
+    return;
+  }
+  if (!isDefinedName(name, workflow.outputs)) {
+    r.error('unknown-output', p, `${text} reads output "${name}", which workflow "${workflow.id}" does not define (its outputs: ${workflow.outputs.join(', ') || 'none'})`);
+  } else if (meaning.kind === 'none') {
+    r.error('no-value', p, `${text} can have no value here: ${meaning.why}`);
+  } else if (!isDefinedName(name, meaning.names)) {
+    r.error('no-value', p, `${text} can have no value here: workflow outputs are evaluated in the order written, and "${name}" comes at or after this one; move it before`);
+  }
+}
+
+const EXCHANGE_ROOTS = new Set(['url', 'method', 'statusCode', 'request', 'response']);
+
 function hasDottedComponent(index: _DocumentIndex, kind: string, name: string): boolean {
   return isDefinedName(name, Object.keys(asObject(index.components[kind]) ?? {}));
 }
@@ -227,7 +289,7 @@ function checkInput(scope: Scope, workflow: _WorkflowEntry, name: string, text: 
   scope.r.warn('unknown-input', p, `${text} reads input "${name}", which workflow "${workflow.id}" does not declare in inputs.properties (${Object.keys(properties).join(', ')})`);
 }
 
-const CONDITION_REFERENCE = /\$(?:steps|workflows|outputs|inputs|components|sourceDescriptions|message)\./g;
+const CONDITION_REFERENCE = /\$(?:(?:steps|workflows|outputs|inputs|components|sourceDescriptions|message|request|response)\.|(?:statusCode|url|method)(?![A-Za-z]))/g;
 
 /** Expressions that name other objects, scanned the way the criteria parser reads them. */
 function scanCondition(condition: unknown): RuntimeExpression[] {

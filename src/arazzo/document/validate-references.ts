@@ -291,8 +291,8 @@ function checkStepDependencies(index: _DocumentIndex, workflow: _WorkflowEntry, 
     asArray(step['dependsOn']).forEach((dep, k) => {
       if (typeof dep !== 'string') return;
       const dp = `${workflow.pointer}/steps/${j}/dependsOn/${k}`;
-      const other = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
-      const external = /^\$sourceDescriptions\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+      const other = /^\$workflows\.([^.]+)\.steps\.([^.]+)$/.exec(dep);
+      const external = /^\$sourceDescriptions\.([^.]+)\.([^.]+)\.steps\.([^.]+)$/.exec(dep);
       if (other) {
         const target = index.workflows.get(other[1] as string);
         if (!target) r.error('unknown-workflow', dp, `dependsOn "${dep}" names workflow "${other[1]}", which is not in this document (workflows: ${[...index.workflows.keys()].join(', ')})`);
@@ -318,13 +318,17 @@ function checkStepDependencies(index: _DocumentIndex, workflow: _WorkflowEntry, 
   }
 }
 
-/** Steps whose outputs a step reads (`$steps.<id>.`), anywhere in it: implicit dependencies. */
+// `$steps.<id>.outputs`: ids that break only the SHOULD pattern (`find pet`, `get.pets`) included,
+// as the expression parser reads them (no `$ { } #` or condition operators inside).
+const STEP_REFERENCE = /\$steps\.([^${}#=!<>&|()'[\]]+?)\.outputs(?![A-Za-z])/g;
+
+/** Steps whose outputs a step reads (`$steps.<id>.outputs`), anywhere in it: implicit dependencies. */
 export function implicitStepDependencies(step: unknown): string[] {
   const found = new Set<string>();
   const visit = (value: unknown, depth: number): void => {
     if (depth > 64) return;
     if (typeof value === 'string') {
-      for (const m of value.matchAll(/\$steps\.([A-Za-z0-9_-]+)\./g)) found.add(m[1] as string);
+      for (const m of value.matchAll(STEP_REFERENCE)) found.add(m[1] as string);
     } else if (Array.isArray(value)) value.forEach((v) => visit(v, depth + 1));
     else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (k !== 'dependsOn') visit(v, depth + 1);
   };

@@ -127,6 +127,7 @@ function checkWorkflow(r: _Report, value: unknown, p: string): void {
   eachItem(r, workflow['dependsOn'], `${p}/dependsOn`, 'dependsOn', false, (item, ip) => {
     if (typeof item !== 'string') r.error('wrong-type', ip, 'dependsOn entries must be workflowId strings');
   });
+  checkUnique(r, workflow['dependsOn'], `${p}/dependsOn`, 'dependsOn');
   eachItem(r, workflow['steps'], `${p}/steps`, 'steps', true, (item, ip) => checkStep(r, item, ip));
   eachItem(r, workflow['successActions'], `${p}/successActions`, 'successActions', false, (item, ip) => checkAction(r, item, ip, 'success'));
   eachItem(r, workflow['failureActions'], `${p}/failureActions`, 'failureActions', false, (item, ip) => checkAction(r, item, ip, 'failure'));
@@ -305,9 +306,14 @@ function checkComponents(r: _Report, components: JsonObject): void {
   }
 }
 
+/**
+ * The spec says ids SHOULD match `[A-Za-z0-9_-]+`: a document that does not is still valid and
+ * runs (expressions naming such ids still resolve), so this is a warning.
+ */
 function checkId(r: _Report, id: unknown, p: string, what: string): void {
-  if (typeof id === 'string' && !ID_PATTERN.test(id)) {
-    r.error('invalid-id', p, `${what} "${id}" must match ^[A-Za-z0-9_\\-]+$ (letters, digits, _ and -); rename it`);
+  if (id === '') r.error('invalid-id', p, `${what} is empty; give it a name of letters, digits, _ and -`);
+  else if (typeof id === 'string' && !ID_PATTERN.test(id)) {
+    r.warn('id-pattern', p, `${what} "${id}" does not match [A-Za-z0-9_-]+, as the spec recommends (SHOULD): it works here, but other tools may not read expressions that name it; rename it to letters, digits, _ and -`);
   }
 }
 
@@ -390,8 +396,25 @@ function checkStep11(r: _Report, step: JsonObject, p: string): void {
   }
   const timeout = step['timeout'];
   if (typeof timeout === 'number' && timeout < 0) r.error('invalid-value', `${p}/timeout`, `timeout is milliseconds and must be 0 or more (got ${timeout})`);
+  // The official 1.1 schema: minItems 1 (a step with no prerequisites leaves dependsOn out), uniqueItems.
+  if (r.v11 && Array.isArray(step['dependsOn']) && step['dependsOn'].length === 0) {
+    r.error('empty-list', `${p}/dependsOn`, 'dependsOn must list at least one step; a step with no prerequisites leaves dependsOn out (another step\'s dependsOn already makes the workflow run by dependencies)');
+  }
   eachItem(r, step['dependsOn'], `${p}/dependsOn`, 'dependsOn', false, (item, ip) => {
     if (typeof item !== 'string') r.error('wrong-type', ip, 'step dependsOn entries must be stepIds (or $workflows.<id>.steps.<stepId>)');
+  });
+  checkUnique(r, step['dependsOn'], `${p}/dependsOn`, 'dependsOn');
+}
+
+/** `uniqueItems` for lists of strings: each repeat is an error at its position. */
+function checkUnique(r: _Report, value: unknown, p: string, what: string): void {
+  if (!Array.isArray(value)) return;
+  const first = new Map<unknown, number>();
+  value.forEach((item, i) => {
+    if (typeof item !== 'string') return;
+    const at = first.get(item);
+    if (at === undefined) first.set(item, i);
+    else r.error('duplicate-dependency', `${p}/${i}`, `${what} lists "${item}" twice (entries ${at} and ${i}); entries must be unique: remove this one`);
   });
 }
 

@@ -44,6 +44,17 @@ describe('parseRuntimeExpression: every root of the 1.0.1 grammar', () => {
     assert.deepEqual(parseRuntimeExpression('$workflows.foo.outputs.mappedResponse#/name'), { root: 'workflows', workflowId: 'foo', field: 'outputs', name: 'mappedResponse', pointer: '/name', text: '$workflows.foo.outputs.mappedResponse#/name' });
   });
 
+  it('reads ids that break only the SHOULD pattern up to the first .outputs / .inputs (spaces, dots)', () => {
+    assert.deepEqual(parseRuntimeExpression('$steps.find item.outputs.id'), { root: 'steps', stepId: 'find item', field: 'outputs', name: 'id', text: '$steps.find item.outputs.id' });
+    assert.deepEqual(parseRuntimeExpression('$steps.get.pets.outputs.x#/0'), { root: 'steps', stepId: 'get.pets', field: 'outputs', name: 'x', pointer: '/0', text: '$steps.get.pets.outputs.x#/0' });
+    assert.deepEqual(parseRuntimeExpression('$workflows.Search Stations.inputs.q'), { root: 'workflows', workflowId: 'Search Stations', field: 'inputs', name: 'q', text: '$workflows.Search Stations.inputs.q' });
+    assert.deepEqual(parseRuntimeExpression('$sourceDescriptions.my api.url'), { root: 'sourceDescriptions', name: 'my api', field: 'url', text: '$sourceDescriptions.my api.url' });
+    // In a condition a loose id stops at an operator, so the next operand is never swallowed.
+    assert.equal(scanRuntimeExpression("$steps.find item.outputs.id == 'a'", 0, 'condition').expression.text, '$steps.find item.outputs.id');
+    assert.match(syntaxError('$steps.a.output.x').message, /expected a field \(one of outputs\)/);
+    assert.match(syntaxError('$steps.a b').message, /at character 9, expected '\.' after the stepId/);
+  });
+
   it('parses sourceDescriptions and components', () => {
     assert.deepEqual(parseRuntimeExpression('$sourceDescriptions.connect'), { root: 'sourceDescriptions', name: 'connect', text: '$sourceDescriptions.connect' });
     assert.deepEqual(parseRuntimeExpression('$sourceDescriptions.connect.url'), { root: 'sourceDescriptions', name: 'connect', field: 'url', text: '$sourceDescriptions.connect.url' });

@@ -2,6 +2,7 @@
 // cannot end anywhere inside a longer string, so names are restricted to letters, digits and
 // `_ - .` (the spec's own pattern for output and component keys), and where an expression stops
 // depends on where it is written: a whole string, inside `{...}`, or inside a simple condition.
+// Step, workflow and source ids only SHOULD match `[A-Za-z0-9_-]+`, so other ids are read too.
 
 import { ArazzoError } from '../errors.js';
 import type { RuntimeExpression } from './ast.js';
@@ -28,6 +29,7 @@ const WORD_CHAR = /[A-Za-z]/;
 const TCHAR = /[!#$%&'*+.^_`|~0-9A-Za-z-]/;
 const CONDITION_TCHAR = /[#$%*+.^_`~0-9A-Za-z-]/;
 const CONDITION_POINTER_END = /[\s=!<>&|()[\]']/;
+const CONDITION_ID_END = /[=!<>&|()[\]']/;
 
 /** Result of scanning one expression out of a longer text. */
 export interface ScannedExpression {
@@ -77,6 +79,47 @@ class Scanner {
     const id = this.take(ID_CHAR);
     if (id === '') this.fail(what);
     return id;
+  }
+
+  /**
+   * A stepId or workflowId followed by `.<field>`. Ids SHOULD match `[A-Za-z0-9_-]+`; one that
+   * breaks only that SHOULD (`Search Stations`, `get.pets`) is the text up to the first
+   * `.<field>`, as long as it holds nothing that ends an expression where it is written.
+   */
+  idBefore(fields: readonly string[], what: string): string {
+    const from = this.pos;
+    if (this.take(ID_CHAR) !== '' && this.fieldAt(this.pos, fields)) return this.source.slice(from, this.pos);
+    for (let k = from + 1; k < this.source.length && !this.idEnds(this.source[k] as string); k++) {
+      if (this.fieldAt(k, fields)) {
+        this.pos = k;
+        return this.source.slice(from, k);
+      }
+    }
+    this.pos = from;
+    return this.id(what);
+  }
+
+  /** `.<field>` at `k`, not followed by more of a word (`.outputsX` is no field). */
+  fieldAt(k: number, fields: readonly string[]): boolean {
+    if (this.source[k] !== '.') return false;
+    return fields.some((f) => this.source.startsWith(f, k + 1) && !WORD_CHAR.test(this.source[k + 1 + f.length] ?? ''));
+  }
+
+  /**
+   * Characters no loosely written id may hold: they end (or start) an expression here. Spaces
+   * may, even in a condition: going on to another operand there needs an operator or a `$`.
+   */
+  idEnds(ch: string): boolean {
+    if (ch === '$' || ch === '{' || ch === '}' || ch === '#') return true;
+    return this.mode === 'condition' && CONDITION_ID_END.test(ch);
+  }
+
+  /** A source description name: `[A-Za-z0-9_-]+` as the spec recommends, else the text up to the first `.`. */
+  sourceName(what: string): string {
+    const from = this.pos;
+    while (this.pos < this.source.length && this.source[this.pos] !== '.' && !this.idEnds(this.source[this.pos] as string)) this.pos++;
+    if (this.pos === from) this.fail(what);
+    return this.source.slice(from, this.pos);
   }
 
   /** A dotted name: non-empty segments of name characters separated by single dots. */
@@ -175,7 +218,7 @@ function scanBody(s: Scanner): ExpressionParts {
     case 'steps':
     case 'workflows': {
       s.expect('.', `'.' after $${root}`);
-      const id = s.id(root === 'steps' ? 'a stepId' : 'a workflowId');
+      const id = s.idBefore(root === 'steps' ? STEP_FIELDS : WORKFLOW_FIELDS, root === 'steps' ? 'a stepId' : 'a workflowId');
       s.expect('.', `'.' after the ${root === 'steps' ? 'stepId' : 'workflowId'}`);
       const field = s.word(root === 'steps' ? STEP_FIELDS : WORKFLOW_FIELDS, 'a field');
       const name = s.optionalDottedName(`an ${field === 'inputs' ? 'input' : 'output'} name`);
@@ -184,7 +227,7 @@ function scanBody(s: Scanner): ExpressionParts {
     }
     case 'sourceDescriptions': {
       s.expect('.', "'.' after $sourceDescriptions");
-      const name = s.id('a source description name');
+      const name = s.sourceName('a source description name');
       const field = s.optionalDottedName('a field of the source description');
       return field === undefined ? { root, name } : { root, name, field };
     }

@@ -4,8 +4,8 @@ import type { HttpExchange } from '../context.js';
 import { ArazzoError } from '../errors.js';
 import type { HttpRequest } from '../../http/client.js';
 import type { CompiledStep } from './compile.js';
-import { buildBody, type Resolve } from './request-body.js';
-import { queryView, serializeCookie, serializeHeader, serializePath, serializeQuery } from './serialize-parameter.js';
+import { bodyKind, buildBody, formEncode, parseFormPayload, type Resolve } from './request-body.js';
+import { encodeStrict, queryView, serializeCookie, serializeHeader, serializePath, serializeQuery, type ParameterStyle } from './serialize-parameter.js';
 
 export interface BuiltRequest {
   request: HttpRequest & { headers: Record<string, string> };
@@ -61,7 +61,8 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
         cookies.push(...serializeCookie(style, value));
         break;
       case 'querystring':
-        querystring = wholeQuery(value, p.style?.json === true);
+        querystring = wholeQuery(value, style, cs.where);
+        if (style.mediaType === undefined || bodyKind(style.mediaType) === 'form') Object.assign(query, parseFormPayload(querystring)); // what $request.query.<name> sees
         break;
     }
   }
@@ -98,16 +99,38 @@ export function buildRequest(cs: CompiledStep, resolve: Resolve): BuiltRequest {
 }
 
 /**
- * Arazzo 1.1 `in: querystring`: the value is the complete query string, sent as written (a leading
- * `?` dropped); characters that may not appear in a query (RFC 3986: spaces, quotes, non-ASCII)
- * are percent-encoded, `& = + %XX` and the rest stay. An object is form-encoded, or sent as JSON
- * text when the operation's querystring parameter is described with a JSON media type.
+ * Arazzo 1.1 `in: querystring` (OpenAPI 3.2): the value is the whole query string, and the
+ * OpenAPI parameter's `content` media type decides its form.
+ * - application/x-www-form-urlencoded (also when the operation declares none): a string is sent
+ *   as written (a leading `?` dropped), with characters a query may not hold percent-encoded and
+ *   `& = + %XX` kept; an object is form-encoded (nested values as JSON text, or any value whose
+ *   Encoding Object names a JSON contentType).
+ * - a JSON media type: the value is the JSON text (a string must parse as JSON; anything else is
+ *   serialized), percent-encoded whole, as OpenAPI 3.2's example shows (`?%7B%22a%22%3A1%7D`).
+ * - any other media type (text/plain, application/jsonpath, ...): the string, percent-encoded.
  */
-function wholeQuery(value: unknown, json: boolean): string {
-  let text: string;
-  if (typeof value === 'string') text = value.replace(/^\?/, '');
-  else if (json) text = encodeURIComponent(JSON.stringify(value));
-  else if (value !== null && typeof value === 'object') return new URLSearchParams(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
-  else text = String(value);
+function wholeQuery(value: unknown, style: ParameterStyle, where: string): string {
+  const kind = style.mediaType === undefined ? 'form' : bodyKind(style.mediaType);
+  if (kind === 'json') {
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    if (typeof value === 'string') {
+      try {
+        JSON.parse(value);
+      } catch {
+        throw new ArazzoError('E_REQUEST', `${where}: the querystring parameter's media type is ${style.mediaType}, so its value must be JSON text; ${JSON.stringify(value)} is not (write it as a YAML/JSON value to have it serialized)`);
+      }
+    }
+    return encodeStrict(text ?? 'null');
+  }
+  if (kind !== 'form') {
+    if (typeof value === 'object' && value !== null) throw new ArazzoError('E_REQUEST', `${where}: the querystring parameter's media type is ${style.mediaType}, so its value must be a string (the query string), not ${Array.isArray(value) ? 'an array' : 'an object'}`);
+    return encodeStrict(String(value));
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const asJson = new Set(style.jsonProperties ?? []);
+    const entries = Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, asJson.has(k) ? JSON.stringify(v) : v] as const);
+    return formEncode(Object.fromEntries(entries));
+  }
+  const text = typeof value === 'string' ? value.replace(/^\?/, '') : String(value);
   return text.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, (c) => encodeURIComponent(c));
 }

@@ -11,7 +11,7 @@ import { mergeActions, mergeParameters, resolveActions, resolveParameters } from
 import { styleFor, type ParameterStyle } from './serialize-parameter.js';
 import { isArazzo11 } from '../document/_report.js';
 import { implicitStepDependencies } from '../document/validate-references.js';
-import { compileMessageStep, type CompiledMessageStep } from './message-step.js';
+import { compileMessageStep, type CompiledMessageStep } from './compile-message.js';
 
 export interface CompiledParameter {
   name: string;
@@ -181,7 +181,8 @@ function compileStep(step: Step, index: number, scope: WorkflowScope): CompiledS
     if (p.in === undefined) {
       throw new ArazzoError('E_DOCUMENT_INVALID', `${where}: parameter "${p.name}" has no "in"; a step that calls an operation needs in: path, query, header or cookie`);
     }
-    const def = operation.parameters.find((d) => d.in === p.in && (p.in === 'header' ? d.name.toLowerCase() === p.name.toLowerCase() : d.name === p.name));
+    // A querystring parameter's name is never sent, so the operation's one querystring parameter is the match.
+    const def = operation.parameters.find((d) => d.in === p.in && (p.in === 'querystring' || (p.in === 'header' ? d.name.toLowerCase() === p.name.toLowerCase() : d.name === p.name)));
     return { name: p.name, in: p.in, value: p.value, compiled: compileValue(p.value, scope.v11), style: styleFor(p.name, p.in, def), required: def?.required === true || p.in === 'path' };
   });
   return {
@@ -216,7 +217,7 @@ function stepDependencies(step: Step, scope: WorkflowScope): { deps: string[]; e
   const local = new Set<string>();
   const external: string[] = [];
   for (const dep of step.dependsOn ?? []) {
-    const other = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+    const other = /^\$workflows\.([^.]+)\.steps\.([^.]+)$/.exec(dep);
     if (other && other[1] === scope.workflow.workflowId) local.add(other[2]!);
     else if (dep.startsWith('$')) external.push(dep);
     else local.add(dep);

@@ -1,5 +1,5 @@
-// Arazzo 1.1 AsyncAPI steps: compile (channel, messages, schemas, correlation) and execute
-// (send one message, or wait for one) through the injected MessageTransport.
+// Arazzo 1.1 AsyncAPI steps: execute (send one message, or wait for one) through the injected
+// MessageTransport; compile-message.ts compiles them (channel, messages, correlation).
 // - send: payload from requestBody (JSON text for JSON content types, else as written), headers
 //   from `in: header` parameters, the record key from the step's `x-kafka-key` (checked against
 //   the message's Kafka `bindings.kafka.key` schema), channel address `{params}` from `in: path`
@@ -16,59 +16,13 @@ import { ArazzoError } from '../errors.js';
 import { evaluateCriterion, type CriterionResult } from '../criteria/index.js';
 import { resolveJsonPointer } from '../expressions/json-pointer.js';
 import type { MessageEndpoint, MessageTransport, StartPosition } from '../messaging.js';
-import type { SourceRegistry } from '../sources/index.js';
 import { parseCorrelationLocation, type AsyncApiMessage } from '../sources/asyncapi-source.js';
-import type { MessageTarget } from '../sources/resolve-message.js';
-import type { Step } from '../types.js';
-import { compileValue, type CompiledValue } from './compile-value.js';
 import { buildBody, bodyKind } from './request-body.js';
 import type { CompiledStep } from './compile.js';
+import { endpointOf } from './compile-message.js';
 import type { RunState, StepResult } from './state.js';
 
 export const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
-
-export interface CompiledMessageStep {
-  action: 'send' | 'receive';
-  target: MessageTarget;
-  /** The channel address; `{name}` parts are filled from `in: path` parameters. */
-  address: string;
-  contentType: string;
-  messages: AsyncApiMessage[];
-  correlationId?: CompiledValue;
-  key?: CompiledValue;
-}
-
-export function compileMessageStep(registry: SourceRegistry, step: Step, where: string): CompiledMessageStep | undefined {
-  if (step.action === undefined && step.channelPath === undefined) return undefined;
-  let target: MessageTarget;
-  try {
-    target = registry.resolveMessage(step);
-  } catch (err) {
-    const e = err as ArazzoError;
-    throw new ArazzoError(e.code === 'E_OPERATION' ? 'E_OPERATION' : 'E_SOURCE', `${where}: ${e.message}`, { ...(e.hint ? { hint: e.hint } : {}), cause: err });
-  }
-  const compiled: CompiledMessageStep = {
-    action: target.action,
-    target,
-    address: target.channel.address,
-    contentType: step.requestBody?.contentType ?? target.messages[0]?.contentType ?? 'application/json',
-    messages: target.messages,
-  };
-  if (step.correlationId !== undefined) compiled.correlationId = compileValue(step.correlationId, true);
-  const key = (step as unknown as Record<string, unknown>)['x-kafka-key'];
-  if (key !== undefined) compiled.key = compileValue(key, true);
-  return compiled;
-}
-
-/** The endpoint a step uses, with `{param}`s of the address filled in. */
-export function endpointOf(message: CompiledMessageStep, address = message.address): MessageEndpoint {
-  const t = message.target;
-  return { source: t.sourceName, server: t.server.name, protocol: t.server.protocol, bootstrap: t.bootstrap, address };
-}
-
-export function endpointKey(e: MessageEndpoint): string {
-  return `${e.bootstrap.join(',')}\u0000${e.address}`;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Schemas (AsyncAPI Schema Object ≈ JSON Schema draft-07), compiled once per schema object.

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { ArazzoError } from '../errors.js';
-import { bodyKind, compileBody, formEncode, setPointer } from './request-body.js';
+import { bodyKind, compileBody, formEncode, parseFormPayload, setPointer } from './request-body.js';
 
 describe('request bodies', () => {
   it('setPointer copies only the containers on the path and leaves the original alone', () => {
@@ -30,6 +30,14 @@ describe('request bodies', () => {
     assert.equal(compileBody({ payload: {} }, ['application/merge-patch+json']).contentType, 'application/merge-patch+json');
     assert.equal(compileBody({ payload: 'x' }, undefined).contentType, 'text/plain');
     assert.equal(compileBody({ payload: {} }, undefined).contentType, 'application/json');
+  });
+
+  it('form text parses to strings, a repeated key to an array, __proto__ to a plain key', () => {
+    assert.deepEqual(parseFormPayload('a=1&location=x+y&list=1&list=2&empty='), { a: '1', location: 'x y', list: ['1', '2'], empty: '' });
+    const odd = parseFormPayload('__proto__=p&b=%26');
+    assert.deepEqual(Object.keys(odd), ['__proto__', 'b']);
+    assert.equal(Object.getPrototypeOf(odd), Object.prototype);
+    assert.equal(formEncode(parseFormPayload('a=1&list=1&list=2')), 'a=1&list=1&list=2', 'round trip');
   });
 
   it('form encoding repeats array keys and sends nested values as JSON', () => {

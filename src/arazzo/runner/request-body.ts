@@ -68,8 +68,9 @@ export function buildBody(body: CompiledBody, resolve: Resolve, where: string): 
   }
   if (body.replacements.length > 0) {
     // A JSON payload written as text (the spec's "JSON Templated Example") is parsed so
-    // pointers can reach into it.
+    // pointers can reach into it; so is form text (`a=1&location=x`: a repeated key is an array).
     if (typeof value === 'string' && body.kind === 'json') value = parseJsonPayload(value, where);
+    else if (typeof value === 'string' && body.kind === 'form') value = parseFormPayload(value);
     for (const r of body.replacements) {
       if (r.targetType?.kind === 'jsonpath') {
         // 1.1: every node the JSONPath selects gets the value; selecting nothing is an error, as for XPath.
@@ -100,6 +101,17 @@ function parseJsonPayload(text: string, where: string): unknown {
   } catch (err) {
     throw new ArazzoError('E_REQUEST', `${where}: requestBody.payload is JSON text that does not parse (${(err as Error).message}), so replacements cannot apply: write the payload as YAML/JSON structure or fix the text`);
   }
+}
+
+/** Form text as an object: values are strings, a key given several times is an array of them. */
+export function parseFormPayload(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(text)) {
+    const seen = Object.hasOwn(out, k) ? out[k] : undefined;
+    // Defined, not assigned: a `__proto__` key stays a plain key.
+    Object.defineProperty(out, k, { value: seen === undefined ? v : Array.isArray(seen) ? [...seen, v] : [seen, v], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 function tryParseJson(text: string): unknown {

@@ -11,7 +11,8 @@ import { redactHeaders } from '../../http/redact.js';
 import { buildRequest } from './build-request.js';
 import type { CompiledStep, CompiledWorkflow } from './compile.js';
 import type { RunState, StepResult, WorkflowOutcome } from './state.js';
-import { endpointKey, receiveMessage, sendMessage, stepSignal } from './message-step.js';
+import { endpointKey } from './compile-message.js';
+import { receiveMessage, sendMessage, stepSignal } from './message-step.js';
 import type { MessageEndpoint } from '../messaging.js';
 
 export interface StepOutcome {
@@ -181,13 +182,17 @@ async function callWorkflow(state: RunState, cs: CompiledStep, base: ExpressionC
     if (v !== undefined) inputs[p.name] = v;
   }
   const outcome: WorkflowOutcome = await state.execute(cs.callee!, inputs);
+  // In this step's criteria, outputs and actions `$outputs` is the called workflow's outputs (as
+  // the OAI examples use it: `my_order_id: $outputs.workflow_order_id`); the caller's own
+  // outputs do not exist before it ends.
+  const ctx: ExpressionContext = { ...base, outputs: outcome.outputs };
   if (outcome.status === 'failed') {
     result.error = outcome.error ?? { code: 'E_STEP_FAILED', message: `workflow "${cs.callee!.workflow.workflowId}" failed` };
-    return base;
+    return ctx;
   }
   // The callee's outputs are the step's outputs unless the step maps its own.
   if (cs.outputs.length === 0) result.outputs = outcome.outputs;
-  return base;
+  return ctx;
 }
 
 export function assertNotAborted(state: RunState): void {
@@ -198,7 +203,7 @@ export function assertNotAborted(state: RunState): void {
 /** 1.1 dependsOn on another workflow's step: it must have passed earlier in this run (dependsOn never runs it). */
 function checkExternalDeps(state: RunState, cs: CompiledStep, result: StepResult): void {
   for (const dep of cs.externalDeps) {
-    const m = /^\$workflows\.([A-Za-z0-9_-]+)\.steps\.([A-Za-z0-9_-]+)$/.exec(dep);
+    const m = /^\$workflows\.([^.]+)\.steps\.([^.]+)$/.exec(dep);
     if (m && state.passedSteps.has(`${m[1]}/${m[2]}`)) continue;
     result.error = {
       code: 'E_DEPENDENCY',

@@ -13,7 +13,7 @@ import { EventEmitter } from './events.js';
 import { RunAborted, errorInfo, executeStep } from './run-step.js';
 import type { ResumePoint, RunState, RunWorkflowOptions, StepResult, WorkflowOutcome, WorkflowResult } from './state.js';
 import { compileValue } from './compile-value.js';
-import { endpointKey, endpointOf } from './message-step.js';
+import { endpointKey, endpointOf } from './compile-message.js';
 import { resolveParameters } from './reusable.js';
 
 export const DEFAULT_CONCURRENCY = 4;

@@ -12,13 +12,26 @@ export interface ParameterStyle {
   allowReserved: boolean;
   /** The OpenAPI parameter uses `content` with a JSON media type: the value is sent as JSON text. */
   json: boolean;
+  /** The media type of the parameter's `content` (its one entry), if it has one. */
+  mediaType?: string;
+  /** application/x-www-form-urlencoded content: properties whose Encoding Object says a JSON contentType. */
+  jsonProperties?: string[];
 }
 
-/** Defaults from the OpenAPI spec: simple for path/header, form (exploded) for query/cookie. */
+/** Defaults from the OpenAPI spec: simple for path/header, form (exploded) for query and cookie (`cookie` style too). */
 export function styleFor(name: string, location: ParameterLocation, def?: { style?: string; explode?: boolean; allowReserved?: boolean; content?: Record<string, unknown> }): ParameterStyle {
   const style = def?.style ?? (location === 'path' || location === 'header' ? 'simple' : 'form');
   const json = def?.content !== undefined && Object.keys(def.content).some((type) => /json/i.test(type));
-  return { name, in: location, style, explode: def?.explode ?? style === 'form', allowReserved: def?.allowReserved === true, json };
+  const out: ParameterStyle = { name, in: location, style, explode: def?.explode ?? (style === 'form' || style === 'cookie'), allowReserved: def?.allowReserved === true, json };
+  const [mediaType, media] = Object.entries(def?.content ?? {})[0] ?? [];
+  if (mediaType !== undefined) {
+    out.mediaType = mediaType;
+    const encoding = typeof media === 'object' && media !== null ? (media as { encoding?: unknown }).encoding : undefined;
+    if (typeof encoding === 'object' && encoding !== null) {
+      out.jsonProperties = Object.entries(encoding).filter(([, e]) => typeof e === 'object' && e !== null && /json/i.test(String((e as { contentType?: unknown }).contentType ?? ''))).map(([k]) => k);
+    }
+  }
+  return out;
 }
 
 /** `[name, value]` pairs, still unencoded, for query strings and cookies. */
@@ -118,16 +131,18 @@ export function serializeHeader(p: ParameterStyle, value: unknown): string {
 }
 
 /**
- * Cookie pairs (form style). Values are percent-encoded because a cookie value may not hold
- * spaces, commas, semicolons or quotes; an exploded array repeats the cookie name.
+ * Cookie pairs. Form style (the default): values are percent-encoded because a cookie value may
+ * not hold spaces, commas, semicolons or quotes; an exploded array repeats the cookie name.
+ * OpenAPI 3.2's `cookie` style: the same pairs with no encoding at all (the value must already be
+ * valid cookie text), joined by `; ` in the header.
  */
 export function serializeCookie(p: ParameterStyle, value: unknown): string[] {
-  const enc = (v: unknown): string => encodeStrict(scalarText(v));
+  const enc = p.style === 'cookie' ? scalarText : (v: unknown): string => encodeStrict(scalarText(v));
   if (p.json) return [`${p.name}=${encodeStrict(JSON.stringify(value))}`];
   if (Array.isArray(value)) return p.explode ? value.map((v) => `${p.name}=${enc(v)}`) : [`${p.name}=${value.map(enc).join(',')}`];
   if (isPlainObject(value)) {
     const entries = Object.entries(value);
-    return p.explode ? entries.map(([k, v]) => `${k}=${enc(v)}`) : [`${p.name}=${entries.flatMap(([k, v]) => [encodeStrict(k), enc(v)]).join(',')}`];
+    return p.explode ? entries.map(([k, v]) => `${k}=${enc(v)}`) : [`${p.name}=${entries.flatMap(([k, v]) => [p.style === 'cookie' ? k : encodeStrict(k), enc(v)]).join(',')}`];
   }
   return [`${p.name}=${enc(value)}`];
 }

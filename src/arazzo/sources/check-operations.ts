@@ -29,7 +29,9 @@ export function checkRegistryOperations(registry: _CheckedRegistry, visited = ne
   list(root['workflows']).forEach((w, i) => {
     if (!isRecord(w)) return;
     list(w['steps']).forEach((s, j) => {
-      if (!isRecord(s)) return;
+      // A step that calls a workflow has no operation of its own (an action or channelPath on it
+      // is the structure checks' error), so there is nothing to resolve here.
+      if (!isRecord(s) || s['workflowId'] !== undefined) return;
       if (isArazzo11(root) && (s['action'] !== undefined || s['channelPath'] !== undefined)) {
         // 1.1 AsyncAPI step: its operation or channel, and the direction of its action.
         const at = `/workflows/${i}/steps/${j}/${typeof s['channelPath'] === 'string' ? 'channelPath' : typeof s['operationPath'] === 'string' ? 'operationPath' : 'operationId'}`;
@@ -99,9 +101,10 @@ function stepParameters(workflowLevel: unknown, stepLevel: unknown, components: 
   return given;
 }
 
-// RFC 9110: header names are case-insensitive; every other parameter name is case-sensitive.
+// RFC 9110: header names are case-insensitive; every other parameter name is case-sensitive. A
+// querystring parameter's name is never sent (OpenAPI 3.2), so any name matches the operation's one.
 function sameName(where: string, a: string, b: string): boolean {
-  return where === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return where === 'querystring' || (where === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b);
 }
 
 function list(value: unknown): unknown[] {

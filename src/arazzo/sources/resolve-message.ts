@@ -82,7 +82,10 @@ function findAsyncOperation(sources: ReadonlyMap<string, AsyncApiSource>, step: 
     const source = sourceNamed(sources, m[1]!, step.operationPath);
     return { source, operation: operationIn(source, unescapeToken(safeDecode(m[2]!))) };
   }
-  const id = step.operationId ?? '';
+  if (step.operationId === undefined) {
+    throw new ArazzoError('E_OPERATION', `a step with action: ${step.action ?? 'send'} needs the AsyncAPI operation or channel it ${step.action === 'receive' ? 'receives from' : 'sends to'}: add operationId, operationPath or channelPath`);
+  }
+  const id = step.operationId;
   const qualified = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(id);
   if (qualified) {
     const source = sourceNamed(sources, qualified[1]!, id);

@@ -2,7 +2,7 @@
 
 import { OPERATION_PATH } from '../document/validate-references.js';
 import { ArazzoError } from '../errors.js';
-import { HTTP_METHODS, followPointer, isRecord, resolveRef, unescapeToken, type OpenApiOperation, type OpenApiSource } from './openapi-source.js';
+import { HTTP_METHODS, HTTP_METHODS_32, escapeToken, followPointer, isOpenApi32, isRecord, resolveRef, unescapeToken, type OpenApiOperation, type OpenApiSource, type RefScope } from './openapi-source.js';
 
 export interface OpenApiParameter {
   name: string;
@@ -99,15 +99,20 @@ function findByPath(sources: ReadonlyMap<string, OpenApiSource>, operationPath: 
   }
   // The pointer is a URI fragment: it may be percent-encoded (`%7Bid%7D` for `{id}`).
   const tokens = (match[2] as string).split('/').slice(1).map((t) => unescapeToken(safeDecode(t)));
-  const method = (tokens[tokens.length - 1] ?? '').toLowerCase();
-  if (tokens.length !== 3 || tokens[0] !== 'paths' || !HTTP_METHODS.includes(method)) {
-    throw new ArazzoError('E_OPERATION', `operationPath "${operationPath}" must point at an operation as #/paths/<escaped path>/<method> (method one of ${HTTP_METHODS.join(', ')})`);
+  const v32 = isOpenApi32(source.version);
+  const methods = v32 ? HTTP_METHODS_32 : HTTP_METHODS;
+  // 3.2: `#/paths/<path>/additionalOperations/<METHOD>`, the method as written (methods are case-sensitive).
+  const additional = v32 && tokens.length === 4 && tokens[2] === 'additionalOperations';
+  const method = additional ? (tokens[3] as string) : (tokens[tokens.length - 1] ?? '').toLowerCase();
+  if (tokens[0] !== 'paths' || !(additional || (tokens.length === 3 && methods.includes(method)))) {
+    throw new ArazzoError('E_OPERATION', `operationPath "${operationPath}" must point at an operation as #/paths/<escaped path>/<method> (method one of ${methods.join(', ')})${v32 ? ' or #/paths/<escaped path>/additionalOperations/<METHOD>' : ''}`);
   }
   const pathTemplate = tokens[1] as string;
-  const operation = source.operations.find((op) => op.pathTemplate === pathTemplate && op.method === method.toUpperCase());
+  const pointer = `/paths/${escapeToken(pathTemplate)}/${additional ? `additionalOperations/${escapeToken(method)}` : method}`;
+  const operation = source.operations.find((op) => op.pointer === pointer);
   if (!operation) {
-    const exists = followPointer(source.doc.value, `/paths/${pathTemplate.replace(/~/g, '~0').replace(/\//g, '~1')}`) !== undefined;
-    const why = exists ? `path "${pathTemplate}" has no ${method} operation` : `there is no path "${pathTemplate}"`;
+    const exists = followPointer(source.doc.value, `/paths/${escapeToken(pathTemplate)}`) !== undefined;
+    const why = exists ? `path "${pathTemplate}" has no ${additional ? `additional operation ${method}` : `${method} operation`}` : `there is no path "${pathTemplate}"`;
     throw new ArazzoError('E_OPERATION', `operationPath "${operationPath}": in source "${sourceName}" (${source.location}) ${why}`);
   }
   return { source, operation };
@@ -126,8 +131,9 @@ export function describeResolved(source: OpenApiSource, found: OpenApiOperation,
   const root = source.doc.value;
   const merged = new Map<string, OpenApiParameter>();
   for (const raw of [...asList(found.pathItem['parameters']), ...asList(found.operation['parameters'])]) {
-    const parameter = toParameter(resolveRef(root, raw, source.name), source.name);
-    merged.set(`${parameter.in}\u0000${parameter.name}`, parameter);
+    const parameter = toParameter(resolveRef(root, raw, source.name, source.refs), source.name, root, source.refs);
+    // There is at most one querystring parameter, and its name is not sent: the operation's replaces the path item's.
+    merged.set(parameter.in === 'querystring' ? 'querystring' : `${parameter.in}\u0000${parameter.name}`, parameter);
   }
   const resolved: ResolvedOperation = {
     sourceName: source.name,
@@ -135,22 +141,22 @@ export function describeResolved(source: OpenApiSource, found: OpenApiOperation,
     pathTemplate: found.pathTemplate,
     serverUrl,
     parameters: [...merged.values()],
-    responses: resolveResponses(root, found.operation['responses'], source.name),
+    responses: resolveResponses(root, found.operation['responses'], source.name, source.refs),
     operation: found.operation,
   };
   if (found.operationId !== undefined) resolved.operationId = found.operationId;
   if (found.operation['requestBody'] !== undefined) {
-    const body = resolveRef(root, found.operation['requestBody'], source.name);
+    const body = resolveRef(root, found.operation['requestBody'], source.name, source.refs);
     resolved.requestBody = { required: body['required'] === true, contentTypes: Object.keys(isRecord(body['content']) ? body['content'] : {}) };
   }
   return resolved;
 }
 
-function toParameter(raw: Record<string, unknown>, sourceName: string): OpenApiParameter {
+function toParameter(raw: Record<string, unknown>, sourceName: string, root: unknown, refs: RefScope): OpenApiParameter {
   const where = raw['in'];
   // `querystring` is OpenAPI 3.2's whole-query-string parameter (Arazzo 1.1 passes it).
   if (typeof raw['name'] !== 'string' || (where !== 'path' && where !== 'query' && where !== 'querystring' && where !== 'header' && where !== 'cookie')) {
-    throw new ArazzoError('E_SOURCE', `source "${sourceName}": a parameter needs a name and in (path, query, header or cookie); found ${JSON.stringify(raw)}`);
+    throw new ArazzoError('E_SOURCE', `source "${sourceName}": a parameter needs a name and in (path, query, querystring, header or cookie); found ${JSON.stringify(raw)}`);
   }
   // OpenAPI requires path parameters to be required; treat them so even when the description forgets.
   const parameter: OpenApiParameter = { name: raw['name'], in: where, required: where === 'path' || raw['required'] === true };
@@ -158,14 +164,19 @@ function toParameter(raw: Record<string, unknown>, sourceName: string): OpenApiP
   if (typeof raw['explode'] === 'boolean') parameter.explode = raw['explode'];
   if (typeof raw['allowReserved'] === 'boolean') parameter.allowReserved = raw['allowReserved'];
   if (raw['schema'] !== undefined) parameter.schema = raw['schema'];
-  if (isRecord(raw['content'])) parameter.content = raw['content'];
+  if (isRecord(raw['content'])) {
+    // 3.2: a Media Type Object may be a reference (components.mediaTypes); its encoding matters for forms.
+    const content: Record<string, unknown> = {};
+    for (const [type, media] of Object.entries(raw['content'])) content[type] = isRecord(media) && typeof media['$ref'] === 'string' ? resolveRef(root, media, sourceName, refs) : media;
+    parameter.content = content;
+  }
   return parameter;
 }
 
-function resolveResponses(root: unknown, responses: unknown, sourceName: string): Record<string, unknown> {
+function resolveResponses(root: unknown, responses: unknown, sourceName: string, refs: RefScope): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!isRecord(responses)) return out;
-  for (const [status, response] of Object.entries(responses)) out[status] = resolveRef(root, response, sourceName);
+  for (const [status, response] of Object.entries(responses)) out[status] = resolveRef(root, response, sourceName, refs);
   return out;
 }
 

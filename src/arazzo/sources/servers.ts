@@ -1,5 +1,6 @@
 // Which server an operation is sent to: a caller's override wins, else the OpenAPI servers
-// (operation, then path item, then root), first entry, variables set to their defaults.
+// (operation, then path item, then root; an empty list counts as none), first entry, variables
+// set to their defaults.
 
 import { ArazzoError } from '../errors.js';
 import { isRecord, type OpenApiOperation, type OpenApiSource } from './openapi-source.js';
@@ -16,12 +17,16 @@ export function selectServer(source: OpenApiSource, operation: OpenApiOperation,
   const forced = overrides.byName?.[source.name] ?? overrides.all;
   if (forced !== undefined) return trimSlash(checkAbsolute(forced, source));
   const declared = firstServer(operation.operation) ?? firstServer(operation.pathItem) ?? firstServer(source.doc.value);
+  // No servers (or an empty list) means one server with url `/` (OpenAPI 3.0-3.2): the host the
+  // description was served from, which only a remote description has.
+  if (!declared && /^https?:/i.test(source.location)) return trimSlash(new URL('/', source.location).href);
   if (!declared) {
     throw new ArazzoError('E_REQUEST', `source "${source.name}" (${source.location}) declares no servers; set a server for it`, { hint: { kind: 'set-server', source: source.name } });
   }
   const url = substituteVariables(declared, source);
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return trimSlash(url);
-  // A relative server URL is relative to the description's own URL, which only means something for a remote source.
+  // A relative server URL is relative to where the description was served from (its retrieval
+  // URL, never its 3.2 `$self`), which only means something for a remote source.
   if (/^https?:/i.test(source.location)) return trimSlash(new URL(url, source.location).href);
   throw new ArazzoError(
     'E_REQUEST',

@@ -1,11 +1,13 @@
 // `rewind | reset | rollback` over several connectors (names, --selector <regex>, --all) and
-// `runs resume --batch <id>`: selection, both phases of src/ops/batch.ts, one confirmation for
+// `runs resume --batch <id>`: selection, both phases of src/ops/batch/batch.ts, one confirmation for
 // the whole batch, progress on a terminal, and the per-connector summary (table or JSON).
 // Exit status: 0 every connector done, 1 at least one did not end as asked (the summary says
 // which, and its state), 2 refused before anything changed.
-import type { BatchEvent, BatchRow, BatchSummary } from '../../ops/batch.js';
-import type { OpsContext, Plan } from '../../ops/index.js';
+import type { BatchEvent, BatchRow, BatchSummary } from '../../ops/batch/index.js';
+import type { BatchFaceOptions, OpsContext, Plan } from '../../ops/index.js';
 import type { Connection, ConnectionOptions } from '../connection.js';
+import type { PositionOptions } from './rewind-positions.js';
+import { resumeAfterFrom } from './change-flags.js';
 
 export interface BatchCliOptions extends ConnectionOptions {
   yes?: boolean;
@@ -18,6 +20,7 @@ export interface BatchCliOptions extends ConnectionOptions {
   skipInvalid?: boolean;
   offsets?: string;
   snapshot?: string;
+  planOut?: string;
 }
 
 /** True when the command line asks for the batch path rather than one connector. */
@@ -28,10 +31,9 @@ export function isBatch(names: readonly string[], opts: BatchCliOptions): boolea
 export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names: string[], opts: BatchCliOptions): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   const { OpsError } = await import('../../ops/errors.js');
-  const batch = await import('../../ops/batch.js');
-  const { checkSelection, selectConnectors } = await import('../../ops/batch-select.js');
-  const { resumeAfterFrom } = await import('./ops.js');
-  const batchOps = await import('../../ops/batch-ops.js');
+  const batch = await import('../../ops/batch/index.js');
+  const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
+  const batchOps = await import('../../ops/batch/index.js');
   const { listConnectorNames } = await import('../../ops/index.js');
 
   // Selection mistakes that need no cluster are refused before stdin or the cluster is read.
@@ -42,23 +44,57 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   if (opts.snapshot !== undefined) {
     throw new OpsError('E_USAGE', '--snapshot names one connector\'s snapshot: with several connectors each is rolled back to its own latest snapshot; drop --snapshot or name one connector', { field: 'snapshot' });
   }
-  const offsetsFor = operation === 'rewind' ? await readBatchOffsets(opts.offsets) : undefined;
+  const { wantsPosition, positionTargetsFor } = await import('./rewind-positions.js');
+  const byPosition = operation === 'rewind' && (await wantsPosition(opts as PositionOptions));
+  const offsetsFor = operation === 'rewind' && !byPosition ? await readBatchOffsets(opts.offsets) : undefined;
   const conn = await resolveConnection(opts);
   const json = conn.output === 'json';
   const { ctx, close } = await openBatchContext(conn);
   try {
     const connectors = selectConnectors(await listConnectorNames(ctx.http, ctx.url), selection);
-    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, ...(offsetsFor ? { offsetsFor } : {}) }, await faceOptions());
+    // A position gives every connector its own targets, looked up for it as for one connector.
+    const targetsFor = byPosition
+      ? async (connector: string) => {
+        const positions = await positionTargetsFor(conn, connector, opts as PositionOptions);
+        return { offsets: positions.offsets, positions };
+      }
+      : offsetsFor ? async (connector: string) => ({ offsets: offsetsFor(connector) }) : undefined;
+    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
     const batchId = batch.newBatchId();
     const progress = progressLine(!json && process.stderr.isTTY === true);
     let planned: Awaited<ReturnType<typeof batch.planBatch<Plan>>>;
     try {
       planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
+    } catch (err) {
+      // The whole batch refused in pre-flight: one entry for it in the audit trail.
+      const { auditRefusal } = await import('../../ops/audit/index.js');
+      const face = await faceOptions(conn, ctx.store);
+      if (face.audit) await auditRefusal(ctx, face.audit, { action: operation }, err).catch(() => undefined);
+      throw err;
     } finally {
       progress.stop();
     }
     const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
     out(await planTable(planned.plans, planned.skipped, operation, conn.url, batchId));
+    if (opts.planOut !== undefined) {
+      // One saved plan for the whole batch: reviewed, then applied as one (`offsetctl apply`).
+      const { writeSavedPlan } = await import('../plan-file.js');
+      const todo = planned.plans.filter((p) => !p.nothingToChange);
+      if (todo.length === 0) throw new OpsError('E_PREFLIGHT', `none of the ${planned.plans.length} connector(s) has anything to change: no plan was written`, { field: 'plan-out' });
+      const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
+      out(await writeSavedPlan(opts.planOut, todo, ctx.store, chosen));
+      return;
+    }
+    if (conn.context?.approval === 'required' && !opts.dryRun) {
+      // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
+      const todo = planned.plans.filter((p) => !p.nothingToChange);
+      if (todo.length > 0) {
+        const { requestInstead } = await import('../change-request.js');
+        const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
+        await requestInstead(conn, ctx, todo, out, chosen);
+        return;
+      }
+    }
     if (opts.dryRun) {
       if (json) process.stdout.write(`${JSON.stringify({ batchId, operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
       else out('dry run: nothing was changed');
@@ -78,8 +114,8 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
 
 /** The store for the whole batch (plans of rollbacks read snapshots from it) beside the connection. */
 async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; close: () => Promise<void> }> {
-  const { openStore } = await import('../../store/index.js');
-  const store = openStore(conn.stateDir);
+  const { openCommandStore } = await import('../store-choice.js');
+  const store = await openCommandStore(conn.store);
   return {
     ctx: { url: conn.url, http: conn.http, store },
     close: async () => {
@@ -89,61 +125,98 @@ async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; cl
   };
 }
 
-/** The integration tests' hooks (OFFSETCTL_TEST_*), as for a single change. */
-async function faceOptions(): Promise<{ beforeStep?: (stepId: string, runId: string) => Promise<void> }> {
+/** The integration tests' hooks (OFFSETCTL_TEST_*), as for a single change, and the OS (and database) user for the audit trail. */
+export async function faceOptions(conn: Connection, store: OpsContext['store']): Promise<BatchFaceOptions> {
   const { testHooksFromEnv } = await import('../test-hooks.js');
+  const { cliActorFor } = await import('../actor.js');
   const beforeStep = testHooksFromEnv();
-  return beforeStep ? { beforeStep } : {};
+  return { ...(beforeStep ? { beforeStep } : {}), audit: { actor: await cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) } };
 }
 
-/** `runs resume --batch <id>`: finishes every interrupted run of the batch, concurrently. */
+/**
+ * `runs resume --batch <id>`: finishes every interrupted run of the batch, concurrently, and runs
+ * the members that never started (the batch recorded them before its first connector started),
+ * with the targets fixed when the batch was planned.
+ */
 export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promise<void> {
-  const { resolveConnection, resolveStateDir } = await import('../connection.js');
+  const { resolveConnection } = await import('../connection.js');
   const { OpsError } = await import('../../ops/errors.js');
-  const { openStore } = await import('../../store/index.js');
-  const batch = await import('../../ops/batch.js');
-  const batchOps = await import('../../ops/batch-ops.js');
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
+  const batch = await import('../../ops/batch/index.js');
+  const batchOps = await import('../../ops/batch/index.js');
   const concurrency = batch.parseConcurrency(opts.concurrency);
 
-  const store = openStore(resolveStateDir(opts.stateDir));
+  const store = await openCommandStore(await historyStoreChoice(opts));
   let runs;
+  let recorded;
   try {
     runs = await store.listRuns({ batchId });
+    recorded = await store.getBatch(batchId);
   } finally {
     await store.close();
   }
-  if (runs.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${batchId} in this state folder (list runs with \`offsetctl runs\`)`, { field: 'batch' });
+  if (runs.length === 0 && !recorded) throw new OpsError('E_USAGE', `no runs of batch ${batchId} in ${store.location} (list runs with \`offsetctl runs\`)`, { field: 'batch' });
   const interrupted = runs.filter((r) => r.displayStatus === 'interrupted');
-  if (interrupted.length === 0) {
-    throw new OpsError('E_PREFLIGHT', `batch ${batchId}: none of its ${runs.length} run(s) is interrupted, there is nothing to resume (see \`offsetctl runs --batch ${batchId}\`)`);
+  const started = new Set(runs.map((r) => r.connector));
+  const unstarted = (recorded?.members ?? []).filter((m) => !started.has(m.connector));
+  if (interrupted.length === 0 && unstarted.length === 0) {
+    throw new OpsError('E_PREFLIGHT', `batch ${batchId}: none of its ${runs.length} run(s) is interrupted and every member started, there is nothing to resume (see \`offsetctl runs --batch ${batchId}\`)`);
   }
   let conn;
   try {
     conn = await resolveConnection(opts);
   } catch (err) {
     if ((err as { code?: string }).code !== 'E_CONFIG' || opts.url || opts.context) throw err;
-    conn = await resolveConnection({ ...opts, url: interrupted[0]!.clusterUrl });
+    conn = await resolveConnection({ ...opts, url: interrupted[0]?.clusterUrl ?? recorded!.clusterUrl });
   }
   const json = conn.output === 'json';
+  const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
   const runIds = new Map(interrupted.map((r) => [r.connector, r.id]));
   const { ctx, close } = await openBatchContext(conn);
   try {
-    const ops = batchOps.resumeOps(ctx, (connector) => runIds.get(connector) ?? '', await faceOptions());
-    const connectors = [...runIds.keys()];
-    const planned = await batch.planBatch(ops, connectors, { concurrency });
-    (json ? process.stderr : process.stdout).write(`Resuming ${connectors.length} interrupted run(s) of batch ${batchId}: ${connectors.join(', ')}\n`);
-    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
-    await printSummary(batch.summarize(batchId, 'resume', connectors, rows), json);
+    const face = await faceOptions(conn, ctx.store);
+    const resumeOps = batchOps.resumeOps(ctx, (connector) => runIds.get(connector) ?? '', face);
+    const resuming = [...runIds.keys()];
+    const planned = await batch.planBatch(resumeOps, resuming, { concurrency });
+    // The members that never started: planned now, as the batch asked, with its targets.
+    const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(batchOps, batch, ctx, recorded, unstarted, concurrency, face);
+    if (resuming.length > 0) out(`Resuming ${resuming.length} interrupted run(s) of batch ${batchId}: ${resuming.join(', ')}`);
+    if (fresh) {
+      out(`Starting ${unstarted.length} member(s) of batch ${batchId} that never started (${recorded!.operation}): ${unstarted.map((m) => m.connector).join(', ')}`);
+      const { confirm } = await import('../confirm.js');
+      await confirm(`${capitalize(recorded!.operation)} ${unstarted.length} connector(s) of batch ${batchId} that never started?`, { yes: opts.yes === true });
+    }
+    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, async (options) => [
+      ...await batch.applyBatch(resumeOps, planned.plans, batchId, options),
+      ...(fresh ? await batch.applyBatch(fresh.ops, fresh.plans, batchId, options) : []),
+    ]);
+    const order = [...resuming, ...unstarted.map((m) => m.connector)];
+    await printSummary(batch.summarize(batchId, 'resume', order, [...rows, ...(fresh?.skipped ?? [])]), json);
   } finally {
     await close();
   }
+}
+
+async function planUnstarted(
+  batchOps: typeof import('../../ops/batch/index.js'), batch: typeof import('../../ops/batch/index.js'), ctx: OpsContext,
+  recorded: import('../../store/index.js').BatchRecord, members: ReadonlyArray<import('../../store/index.js').BatchMember>, concurrency: number,
+  face: Awaited<ReturnType<typeof faceOptions>>,
+): Promise<{ ops: ReturnType<typeof batchOps.changeOps>; plans: Plan[]; skipped: BatchRow[] }> {
+  const targets = new Map(members.map((m) => [m.connector, m.offsets ?? []]));
+  const resumeAfter = (['auto', 'always', 'never'] as const).find((r) => r === recorded.resumeAfter) ?? 'auto';
+  const ops = batchOps.changeOps(ctx, {
+    operation: recorded.operation, resumeAfter, record: false,
+    ...(recorded.operation === 'rewind' ? { targetsFor: async (connector: string) => ({ offsets: targets.get(connector) ?? [] }) } : {}),
+  }, face);
+  const planned = await batch.planBatch(ops, members.map((m) => m.connector), { concurrency, skipInvalid: true });
+  return { ops, plans: planned.plans, skipped: planned.skipped };
 }
 
 /**
  * Runs the apply phase with Ctrl-C wired to one AbortSignal: no further connector starts, and
  * every running run is cancelled by applyPlan, which puts its connector back.
  */
-async function applyWithCancel(
+export async function applyWithCancel(
   batchId: string, concurrency: number, tty: boolean,
   apply: (options: { concurrency: number; signal: AbortSignal; onEvent: (e: BatchEvent) => void }) => Promise<BatchRow[]>,
 ): Promise<BatchRow[]> {
@@ -183,7 +256,7 @@ async function readBatchOffsets(file: string | undefined): Promise<(connector: s
   };
 }
 
-async function planTable(plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string): Promise<string> {
+export async function planTable(plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string): Promise<string> {
   const { renderTable } = await import('../render/table.js');
   const rows = plans.map((p) => [
     p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),
@@ -201,7 +274,8 @@ function planSummary(p: Plan): Record<string, unknown> {
   return { connector: p.connector, type: p.connectorType, stateBefore: p.stateBefore, diff: p.diff.counts, warnings: p.warnings, nothingToChange: p.nothingToChange };
 }
 
-async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
+export async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
+  // unchanged (nothing to change) is done, like one such reset exiting 0.
   const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
   if (json) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
@@ -222,6 +296,7 @@ async function printSummary(summary: BatchSummary, json: boolean): Promise<void>
 
 function detail(r: BatchRow): string {
   if (r.status === 'succeeded') return '';
+  if (r.status === 'unchanged') return 'nothing to change: not stopped, no snapshot';
   if (r.status === 'failed') return `${r.failedStep ? `at ${r.failedStep}; ` : ''}${r.recovered === false ? 'NOT put back — ' : 'put back; '}${firstSentence(r.message)}`;
   return firstSentence(r.message);
 }
@@ -240,7 +315,7 @@ function capitalize(s: string): string {
  * connector waited on longest (and for how long); a line per finished connector. Otherwise
  * nothing: the result goes to stdout at the end.
  */
-function progressLine(tty: boolean): { onEvent: (e: BatchEvent) => void; stop: () => void } {
+export function progressLine(tty: boolean): { onEvent: (e: BatchEvent) => void; stop: () => void } {
   if (!tty) return { onEvent: () => undefined, stop: () => undefined };
   let phase = '';
   let done = 0;
@@ -263,7 +338,7 @@ function progressLine(tty: boolean): { onEvent: (e: BatchEvent) => void; stop: (
       if (e.type === 'finished') {
         done = e.done;
         steps.delete(e.connector);
-        process.stderr.write(`\r\x1b[K${e.row.status === 'succeeded' ? '✓' : '✗'} ${e.connector}: ${e.row.status} (${e.row.finalState})\n`);
+        process.stderr.write(`\r\x1b[K${e.row.status === 'succeeded' || e.row.status === 'unchanged' ? '✓' : '✗'} ${e.connector}: ${e.row.status} (${e.row.finalState})\n`);
       }
       draw();
     },

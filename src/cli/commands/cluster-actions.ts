@@ -1,7 +1,7 @@
 // What the cluster and config commands do once parsed (loaded lazily by cluster.ts).
 import { OpsError } from '../../ops/errors.js';
-import { getOffsets, listConnectors, type ConnectorSummary } from '../../ops/connect-client.js';
-import type { OffsetEntry as ConnectorOffset, ConnectorOffsets } from '../../ops/offsets.js';
+import { getOffsets, listConnectors, type ConnectorSummary } from '../../ops/connect/index.js';
+import type { OffsetEntry as ConnectorOffset, ConnectorOffsets } from '../../ops/offsets/index.js';
 import { registerSecret } from '../../http/redact.js';
 import { configPath, findContext, loadConfig, saveConfig, setContext, type ContextChanges } from '../config-file.js';
 import { resolveConnection, type Connection, type ConnectionOptions } from '../connection.js';
@@ -23,7 +23,7 @@ export async function showOffsets(connector: string, opts: ConnectionOptions): P
   });
 }
 
-export async function setContextCommand(name: string, opts: ContextChanges & { password?: string; token?: string; kafkaPassword?: string }): Promise<void> {
+export async function setContextCommand(name: string, opts: Omit<ContextChanges, 'approval'> & { password?: string; token?: string; kafkaPassword?: string; requireApproval?: boolean }): Promise<void> {
   if (opts.kafkaPassword !== undefined) {
     registerSecret(opts.kafkaPassword);
     throw new OpsError('E_USAGE', '--kafka-password is not accepted: the config file stores references to secrets only; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
@@ -35,10 +35,11 @@ export async function setContextCommand(name: string, opts: ContextChanges & { p
   }
   const path = configPath();
   const changes: ContextChanges = {};
-  for (const key of ['url', 'user', 'passwordEnv', 'passwordFile', 'tokenEnv', 'tokenFile', 'cert', 'key', 'ca', 'insecure', ...KAFKA_FIELDS] as const) {
+  for (const key of ['url', 'user', 'passwordEnv', 'passwordFile', 'tokenEnv', 'tokenFile', 'cert', 'key', 'ca', 'insecure', 'store', 'storePasswordEnv', ...KAFKA_FIELDS] as const) {
     if (opts[key] !== undefined) (changes as Record<string, unknown>)[key] = opts[key];
   }
-  if (changes.url !== undefined) checkUrl(changes.url);
+  if (opts.requireApproval !== undefined) changes.approval = opts.requireApproval ? 'required' : 'none';
+  if (changes.url !== undefined) changes.url = checkUrls(changes.url);
   const { config, created } = setContext(await loadConfig(path), name, changes);
   const becameCurrent = config.currentContext === undefined;
   if (becameCurrent) config.currentContext = name;
@@ -74,6 +75,8 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
         ...(ctx?.key === undefined ? {} : { key: ctx.key }),
         ...(ctx?.ca === undefined ? {} : { ca: ctx.ca }),
         ...(ctx?.insecure === undefined ? {} : { insecure: ctx.insecure }),
+        ...(ctx?.store === undefined ? {} : { store: ctx.store }),
+        ...(ctx?.approval === undefined ? {} : { approval: ctx.approval }),
         ...Object.fromEntries(Object.entries(KAFKA_FILE_KEYS).filter(([, f]) => ctx?.[f] !== undefined).map(([k, f]) => [k, ctx?.[f]])),
       };
     });
@@ -88,9 +91,9 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
     const ctx = config.contexts[name];
     const auth = ctx?.auth === 'basic' ? `basic (${ctx.user})` : ctx?.auth ?? 'none';
     const tls = [ctx?.ca ? 'ca' : '', ctx?.cert ? 'client-cert' : '', ctx?.insecure ? 'INSECURE' : ''].filter(Boolean).join(',');
-    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls];
+    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls, ctx?.approval ?? ''];
   });
-  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS'], rows));
+  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS', 'APPROVAL'], rows));
 }
 
 export async function currentContextCommand(opts: { output?: 'text' | 'json' } = {}): Promise<void> {
@@ -122,7 +125,18 @@ async function withConnection(opts: ConnectionOptions, run: (c: Connection) => P
   }
 }
 
-function checkUrl(url: string): void {
+/**
+ * A context's URL: one worker, or several of one cluster separated by commas (as `--url w1,w2`
+ * takes them); each is checked, and the list is stored without the spaces around its commas.
+ */
+function checkUrls(raw: string): string {
+  const urls = raw.split(',').map((u) => u.trim()).filter((u) => u !== '');
+  if (urls.length === 0) throw new OpsError('E_USAGE', '--url is empty: give a Kafka Connect URL such as http://localhost:8083, or several separated by commas', { field: 'url' });
+  urls.forEach((url, i) => checkUrl(url, urls.length > 1 ? ` (${ordinal(i + 1)} of ${urls.length})` : ''));
+  return urls.join(',');
+}
+
+function checkUrl(url: string, which: string): void {
   let parsed: URL | undefined;
   try {
     parsed = new URL(url);
@@ -130,9 +144,16 @@ function checkUrl(url: string): void {
     parsed = undefined;
   }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new OpsError('E_USAGE', `--url ${JSON.stringify(url)}: expected an http:// or https:// URL such as http://localhost:8083`, { field: 'url' });
+    throw new OpsError('E_USAGE', `--url ${JSON.stringify(url)}${which}: expected an http:// or https:// URL such as http://localhost:8083`, { field: 'url' });
   }
-  if (parsed.username || parsed.password) throw new OpsError('E_USAGE', '--url: credentials in the URL are not accepted; use --user with --password-env or --password-file', { field: 'url' });
+  if (parsed.username || parsed.password) {
+    registerSecret(decodeURIComponent(parsed.password));
+    throw new OpsError('E_USAGE', '--url: credentials in the URL are not accepted; use --user with --password-env or --password-file', { field: 'url' });
+  }
+}
+
+function ordinal(n: number): string {
+  return `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
 }
 
 function renderConnectors(connectors: ConnectorSummary[], where: string): string {

@@ -97,3 +97,20 @@ test('contexts: set-context, get-contexts, use-context, current-context, delete-
   assert.equal(run.code, 2);
   assert.match(run.stderr, /use-context/);
 });
+
+test('set-context --url takes a comma-separated list of workers (issue 20, point 11), each one checked', async () => {
+  const list = `${url},http://127.0.0.2:9`;
+  let run = await offsetctl(['config', 'set-context', 'pair', '--url', ` ${url} , http://127.0.0.2:9 `]);
+  assert.equal(run.code, 0, run.stderr);
+  run = await offsetctl(['config', 'get-contexts', '--output', 'json']);
+  assert.equal((JSON.parse(run.stdout) as Array<{ name: string; url: string }>).find((c) => c.name === 'pair')?.url, list);
+  // The list is used as given: the first worker answers (here with its 401).
+  run = await offsetctl(['connectors', '--context', 'pair']);
+  assert.match(run.stderr, /401/);
+  for (const [bad, why] of [[`${url},ftp://x`, /--url "ftp:\/\/x" \(2nd of 2\): expected an http:\/\/ or https:\/\/ URL/], [`${url},http://u:pw@h`, /--url: credentials in the URL are not accepted/], [' , ', /--url is empty/]] as const) {
+    run = await offsetctl(['config', 'set-context', 'pair', '--url', bad]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, why);
+  }
+  await offsetctl(['config', 'delete-context', 'pair']);
+});

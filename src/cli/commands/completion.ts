@@ -29,7 +29,7 @@ Examples:
       if (what !== 'connectors') return;
       try {
         const { resolveConnection } = await import('../connection.js');
-        const { listConnectorNames } = await import('../../ops/connect-client.js');
+        const { listConnectorNames } = await import('../../ops/connect/index.js');
         const c = await resolveConnection({ timeout: 2000 });
         try {
           process.stdout.write(`${(await listConnectorNames(c.http, c.url)).join('\n')}\n`);

@@ -3,14 +3,16 @@
 import type { ConnectionOptions } from '../connection.js';
 import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
 import { OpsError } from '../../ops/errors.js';
+import { describeActor } from '../../store/index.js';
 import { stdout } from './say.js';
+import { journalLines } from '../render/journal.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
-  const { resolveStateDir, registerCredentials } = await import('../connection.js');
-  const { openStore } = await import('../../store/index.js');
+  const { registerCredentials } = await import('../connection.js');
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
   await registerCredentials(opts);
   const output = opts.output ?? 'text';
-  return { store: openStore(resolveStateDir(opts.stateDir)), json: output === 'json' };
+  return { store: await openCommandStore(await historyStoreChoice(opts)), json: output === 'json' };
 }
 
 export async function listSnapshots(connector: string | undefined, opts: ConnectionOptions): Promise<void> {
@@ -58,17 +60,39 @@ export async function listRuns(opts: ConnectionOptions & { connector?: string; b
   const limit = opts.limit === undefined ? undefined : wholeNumber(opts.limit, '--limit');
   const { store, json } = await openHistory(opts);
   try {
-    const list = (await store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(opts.batch ? { batchId: opts.batch } : {}), ...(limit !== undefined ? { limit } : {}) })).map(runSummary);
+    const list: Array<ReturnType<typeof runSummary> | NotStarted> = (await store.listRuns({ ...(opts.connector ? { connector: opts.connector } : {}), ...(opts.batch ? { batchId: opts.batch } : {}), ...(limit !== undefined ? { limit } : {}) })).map(runSummary);
+    // A batch's members that never started have no run: they are listed from the batch's record.
+    const recorded = opts.batch ? await store.getBatch(opts.batch) : undefined;
+    if (recorded) {
+      const started = new Set(list.map((r) => r.connector));
+      for (const m of recorded.members) {
+        if (started.has(m.connector) || (opts.connector && m.connector !== opts.connector)) continue;
+        list.push({ id: null, connector: m.connector, operation: recorded.operation, status: 'not started', batchId: recorded.id, startedAt: null });
+      }
+    }
     if (opts.batch && list.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${opts.batch} in ${store.location}`, { field: 'batch' });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
     stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
-      ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'LAST STEP', 'CONNECTOR STATE'],
-      list.map((r) => [r.id, r.connector, r.operation, r.status, r.startedAt, r.lastStep ?? '', r.connectorState ?? '']),
+      ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'BY', 'LAST STEP', 'CONNECTOR STATE'],
+      list.map((r) => [r.id ?? '-', r.connector, r.operation, r.status, r.startedAt ?? '-', r.actor ? `${r.actor.user}@${r.actor.host}` : '-', r.lastStep ?? '', r.connectorState ?? '']),
     )}\n`);
   } finally {
     await store.close();
   }
+}
+
+/** A member of a batch that never started (runs --batch lists it from the batch's record). */
+interface NotStarted {
+  id: null;
+  connector: string;
+  operation: string;
+  status: 'not started';
+  batchId: string;
+  startedAt: null;
+  lastStep?: undefined;
+  connectorState?: undefined;
+  actor?: undefined;
 }
 
 export interface PruneOptions extends ConnectionOptions {
@@ -124,6 +148,8 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
       `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
       `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; finish with \`offsetctl runs resume ${run.id}\` or undo with \`offsetctl rollback ${run.connector}\`)` : ''}`,
       `  started     ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})`,
+      `  started by  ${describeActor(run.actor)}`,
+      ...(run.resumedBy ? [`  resumed by  ${describeActor(run.resumedBy)}${run.takenOverFrom ? `, taking it over from ${describeActor(run.takenOverFrom)}` : ''}`] : []),
       `  workflow    ${run.workflowId} (${run.workflowFile})`,
       `  last step   ${run.lastStep ?? '(none finished)'}`,
       ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
@@ -131,7 +157,7 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
       ...(run.connectorState ? [`  connector   ${run.connectorState}`] : []),
       ...(run.message ? [`  message     ${run.message}`] : []),
       '  journal:',
-      ...events.map((e) => `    ${e.at} ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${eventText(e.detail)}`),
+      ...journalLines(events),
     ];
     stdout(`${lines.join('\n')}\n`);
   } finally {
@@ -139,22 +165,13 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
   }
 }
 
-function eventText(detail: Record<string, unknown>): string {
-  const d = detail as { method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
-  if (d.method) return `${d.method} ${d.url}`;
-  if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${d.condition}`;
-  if (d.action) return `${d.action.type} (${d.action.name})`;
-  if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
-  if (d.attempt !== undefined) return `attempt ${d.attempt}`;
-  return d.status === undefined ? '' : `${String(d.status)}${d.worker ? ` from ${d.worker}` : ''}${d.retries ? ` (after: ${d.retries})` : ''}`;
-}
-
-function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string } {
+function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string; actor: RunRecord['actor'] } {
   return {
     id: r.id, connector: r.connector, operation: r.operation, status: r.displayStatus, clusterUrl: r.clusterUrl, clusterKey: r.clusterKey,
     startedAt: r.startedAt, ...(r.finishedAt ? { finishedAt: r.finishedAt } : {}),
     ...(r.lastStep ? { lastStep: r.lastStep } : {}), ...(r.connectorState ? { connectorState: r.connectorState } : {}),
-    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), ...(r.context.batchId ? { batchId: r.context.batchId } : {}), pid: r.pid, ...(r.message ? { message: r.message } : {}),
+    ...(r.context.snapshotId ? { snapshotId: r.context.snapshotId } : {}), ...(r.context.batchId ? { batchId: r.context.batchId } : {}), pid: r.pid, hostname: r.hostname, actor: r.actor,
+    ...(r.resumedBy ? { resumedBy: r.resumedBy } : {}), ...(r.takenOverFrom ? { takenOverFrom: r.takenOverFrom } : {}), ...(r.message ? { message: r.message } : {}),
   };
 }
 

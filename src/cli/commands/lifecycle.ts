@@ -2,7 +2,7 @@
 // offset change (after `--leave-stopped`, before a rewind of a paused connector). Each waits
 // until Kafka Connect reports the state, showing elapsed time and attempts while it waits.
 import type { Command } from 'commander';
-import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle.js';
+import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { stderr, stdout } from './say.js';
@@ -36,7 +36,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const timeoutS = Number(opts.timeoutS ?? '120');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new OpsError('E_USAGE', `--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`, { field: 'timeout-s' });
   const { resolveConnection } = await import('../connection.js');
-  const { changeConnectorState } = await import('../../ops/lifecycle.js');
+  const { changeConnectorState } = await import('../../ops/lifecycle/index.js');
   const c = await resolveConnection(opts);
   const progress = waitPrinter(connector);
   try {

@@ -3,27 +3,15 @@
 // layer, the store and the engine load only inside the action handlers. Exit statuses: 0 done, 1 the run failed (the message names the connector's
 // state), 2 refused before any change (pre-flight, lock, no confirmation).
 import type { Command } from 'commander';
-import type { OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter } from '../../ops/index.js';
+import type { AuditScope, OperationOutcome, OpsContext, Plan, ResumeAfter } from '../../ops/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { stdout, stderr } from './say.js';
+import { progressPrinter } from './progress.js';
 import { ReportedFailure } from '../exit-status.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { isBatch, type BatchCliOptions } from './batch.js';
+import { limitFlags, resumeAfterFrom, withChangeFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
-
-interface ChangeOptions extends ConnectionOptions {
-  yes?: boolean;
-  dryRun?: boolean;
-  leaveStopped?: boolean;
-  resume?: boolean;
-  allowForward?: boolean;
-}
-
-interface LimitOptions {
-  maxPartitions?: string;
-  maxOffsetsBytes?: string;
-  chunkSize?: string;
-}
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
@@ -38,19 +26,17 @@ export function register(program: Command): void {
   )))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions, cmd: Command) => {
       // --offsets is required unless a position says where to go: a usage error like commander's own.
-      if (opts.offsets === undefined && !(await import('../../ops/positions.js')).hasPosition(opts)) {
+      if (opts.offsets === undefined && !(await import('../../ops/positions/index.js')).hasPosition(opts)) {
         cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
       }
-      if (isBatch(names, opts)) {
-        if (wantsPosition(opts)) throw new OpsError('E_USAGE', 'positions (--to-time, --to-earliest, ...) move one connector at a time: name one connector, or give a batch an --offsets file', { field: 'connectors' });
-        if (opts.offsets === undefined) throw new OpsError('E_USAGE', 'a batch rewind needs --offsets <file|->', { field: 'offsets' });
-        return (await import('./batch.js')).runBatch('rewind', names, opts as typeof opts & { offsets: string });
-      }
+      // A batch takes --offsets (one document, or one per connector) or a position, which every
+      // connector gets its own targets for (issue 20, point 13).
+      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rewind', names, opts);
       const connector = names[0]!;
-      await runChange(opts, async (ops, ctx, conn) => {
+      await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
         const limits = ops.resolveLimits(limitFlags(opts), process.env);
-        if (wantsPosition(opts)) {
+        if (await wantsPosition(opts)) {
           // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
           // the per-partition table travels in the plan (plan.positions).
           const positions = await (await import('./rewind-positions.js')).positionTargetsFor(conn, connector, opts);
@@ -79,7 +65,7 @@ export function register(program: Command): void {
     .action(async (names: string[], opts: ChangeOptions & BatchCliOptions) => {
       if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('reset', names, opts);
       const connector = names[0]!;
-      await runChange(opts, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
+      await runChange(opts, { action: 'reset', connector }, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
     });
 
   withLimitFlags(withChangeFlags(addConnectionOptions(
@@ -87,12 +73,15 @@ export function register(program: Command): void {
       .command('rollback')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
-      .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken'),
+      .option('--to <context|url>', 'after a move, copy or import: the connection to its other cluster (default: its recorded URL)')
+      .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken; after a move, copy or import: undo it'),
   ))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & { snapshot?: string }) => {
       if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
       const connector = names[0]!;
-      await runChange(opts, async (ops, ctx) => {
+      // A connector whose run to undo is a move, copy or import is put back by its own path.
+      if (await (await import('./move-recovery.js')).rollbackMoved(connector, opts)) return;
+      await runChange(opts, { action: 'rollback', connector }, async (ops, ctx) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
         const limits = ops.resolveLimits(limitFlags(opts), process.env);
@@ -123,31 +112,44 @@ export function register(program: Command): void {
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
   ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await import('./history-actions.js')).listRuns(opts));
   addShowCommand(runs, 'run id', 'show a run: its steps and journal', async (id, opts) => (await import('./history-actions.js')).showRun(id, opts));
+  addConnectionOptions(runs.command('abandon').argument('<id>', 'run id')
+    .option('--reason <text>', 'why the run is abandoned (required; recorded with the run and who abandoned it)')
+    .option('--yes', 'do not ask for confirmation (scripts)')
+    .description('give up an interrupted run without changing any offset: shows the connector\'s live state, records who and why, frees its lock'))
+    .addHelpText('after', EXIT_HELP)
+    .action(async (id: string, _own: unknown, cmd: Command) => (await import('./abandon.js')).abandonCommand(id, withParentOptions(cmd)));
   addConnectionOptions(runs.command('resume').argument('[id]', 'run id')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'show what the run would still change, change nothing')
+    .option('--plan-out <file>', 'not for resume: an interrupted run is finished now or undone (see docs/reviewed-changes.md)')
     .option('--chunk-size <n>', 'partitions per PATCH (env OFFSETCTL_CHUNK_SIZE; default 10000)')
     .option('--batch <id>', 'finish every interrupted run of this batch').option('--concurrency <n>', 'with --batch: runs resumed at once (default 4)')
+    .option('--to <context|url>', 'a move or copy: the connection to its other cluster (default: its recorded URL)')
     .description('finish an interrupted run (or every interrupted run of a batch) from its last finished step (shows the diff and asks, like any change)'))
     .addHelpText('after', EXIT_HELP)
     .action(async (id: string | undefined, own: BatchCliOptions & { batch?: string }, cmd: Command) => {
       const opts = withParentOptions(cmd) as ChangeOptions & LimitOptions;
+      if (opts.planOut !== undefined) {
+        throw new OpsError('E_USAGE', '--plan-out is not for `runs resume`: an interrupted run has already stopped its connector and changed it part-way, so it is finished now (`runs resume`) or undone (`offsetctl rollback`), not saved for review; the change it finishes was planned and confirmed when it started', { field: 'plan-out' });
+      }
       // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
       const batchId = own.batch ?? (opts as { batch?: string }).batch;
       if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
       if (id === undefined) throw new OpsError('E_USAGE', 'runs resume needs a run id (`offsetctl runs` lists them), or --batch <id>', { field: 'id' });
+      if (await (await import('./move-recovery.js')).resumeMovedRun(id, { ...opts, ...own })) return;
       // The run knows its cluster: --url is only needed to override it.
       const { openHistory, refusal } = await import('./history-actions.js');
       const { store } = await openHistory(opts);
       let clusterUrl: string;
+      let connector: string;
       try {
-        clusterUrl = (await store.getRun(id)).clusterUrl;
+        ({ clusterUrl, connector } = await store.getRun(id));
       } catch (err) {
         throw refusal(err);
       } finally {
         await store.close();
       }
-      await runChange(opts, async (ops, ctx) => ops.planResume(ctx, { runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env) }), clusterUrl);
+      await runChange(opts, { action: 'resume', connector }, async (ops, ctx) => ops.planResume(ctx, { runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env) }), clusterUrl);
     });
 }
 
@@ -165,49 +167,29 @@ function addShowCommand(parent: Command, idDescription: string, description: str
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => show(id, withParentOptions(cmd)));
 }
 
-function withChangeFlags(cmd: Command): Command {
-  return cmd
-    .option('--selector <regex>', 'batch: every connector whose name matches this regular expression')
-    .option('--all', 'batch: every connector of the cluster')
-    .option('--concurrency <n>', 'batch: connectors changed at once (default 4)')
-    .option('--skip-invalid', 'batch: leave out (and list) connectors refused in pre-flight instead of refusing the batch')
-    .option('--yes', 'do not ask for confirmation (scripts)')
-    .option('--dry-run', 'run the pre-flight checks and show the diff, change nothing')
-    .option('--leave-stopped', 'leave the connector STOPPED afterwards')
-    .option('--resume', 'resume the connector afterwards even if it was PAUSED or STOPPED before');
-}
-
-/** The pre-flight limits (src/ops/limits.ts, docs/limits.md). */
-function withLimitFlags(cmd: Command): Command {
-  return cmd
-    .option('--max-partitions <n>', 'refuse a change that writes more partitions (env OFFSETCTL_MAX_PARTITIONS; default 100000)')
-    .option('--max-offsets-bytes <bytes>', 'refuse a larger offsets file (env OFFSETCTL_MAX_OFFSETS_BYTES; default 33554432 = 32 MiB)')
-    .option('--chunk-size <n>', 'partitions per PATCH; larger sets are written and verified chunk by chunk (env OFFSETCTL_CHUNK_SIZE; default 10000)');
-}
-
-function limitFlags(opts: LimitOptions): LimitOptions {
-  return {
-    ...(opts.maxPartitions !== undefined ? { maxPartitions: opts.maxPartitions } : {}),
-    ...(opts.maxOffsetsBytes !== undefined ? { maxOffsetsBytes: opts.maxOffsetsBytes } : {}),
-    ...(opts.chunkSize !== undefined ? { chunkSize: opts.chunkSize } : {}),
-  };
-}
-
-/** `--leave-stopped` / `--resume` → what happens to the connector after the change. */
-export function resumeAfterFrom(opts: ChangeOptions): ResumeAfter {
-  if (opts.leaveStopped && opts.resume) {
-    throw new OpsError('E_USAGE', '--leave-stopped and --resume contradict each other: pass at most one', { field: 'resume' });
-  }
-  return opts.leaveStopped ? 'never' : opts.resume ? 'always' : 'auto';
-}
-
 type OpsModule = typeof import('../../ops/index.js');
+
+/** What `offsetctl apply` adds to a change: lines after the diff, a question of its own, the reviewed plan's digest. */
+export interface ChangeFace {
+  /** Shown above the plan (who planned it, when). */
+  before?: (plan: Plan, info: (text: string) => unknown) => Promise<void>;
+  /** Shown after the diff (what moved since the plan was made). */
+  after?: (plan: Plan, info: (text: string) => unknown) => Promise<void>;
+  /** Asked before the change's own question (offsets that moved in a way that changes the plan). */
+  beforeConfirm?: (plan: Plan) => Promise<void>;
+  reviewed?: { planDigest: string; requestId?: string };
+  /** The saved plan this change applies (`apply <file>`): where approval is required, it becomes the request as it is. */
+  saved?: import('../../ops/changes/index.js').SavedPlan;
+  /** An approved request: marked as being applied before the run, its outcome recorded after. */
+  applying?: { start(): Promise<void>; finish(outcome: OperationOutcome): Promise<void> };
+}
 
 /**
  * The CLI face of a change: connect, plan, show the plan, stop at --dry-run, ask (or --yes),
- * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main).
+ * apply with Ctrl-C as an abort, print the outcome. A failed run exits 1 (through main). The run
+ * and any refusal once the store is open go into the audit trail under the OS user.
  */
-async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string): Promise<void> {
+export async function runChange(opts: ChangeOptions, what: { action: string; connector: string }, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string, face: ChangeFace = {}): Promise<void> {
   const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
@@ -222,21 +204,33 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   const color = !json && (await import('../render/color.js')).useColor(process.stdout);
   const ops = await import('../../ops/index.js');
-  const { openStore } = await import('../../store/index.js');
-  const store = openStore(conn.stateDir);
+  const { openCommandStore } = await import('../store-choice.js');
+  const store = await openCommandStore(conn.store);
   const ctx: OpsContext = { url: conn.url, http: conn.http, store };
+  // On a team store the database login is who acts (the identity PostgreSQL authenticated), as in a change request's history.
+  const audit = { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
+  let plan: Plan | undefined;
   try {
-    const plan = await makePlan(ops, ctx, conn);
-    const { planHeading, planQuestion } = await import('../render/ops-plan.js');
-    info(planHeading(plan));
-    if (plan.positions) info((await import('../render/positions.js')).renderPositions(plan.positions));
-    // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
-    for (const w of plan.warnings) stderr(`warning: ${w}\n`);
-    // Resuming changes offsets like any change: its diff is shown and asked about too.
-    const { renderDiff } = await import('../render/diff.js');
-    info(renderDiff(plan.diff, { color, showUnchanged: plan.diff.entries.length <= 50 }));
-    const { describeForwardTargets, confirmForwardTargets } = await import('../render/forward-targets.js');
-    for (const line of describeForwardTargets(plan.forwardTargets)) info(line);
+    plan = await makePlan(ops, ctx, conn);
+    await face.before?.(plan, info);
+    // Taking over someone's run (a dead holder's, on the team store maybe another operator's): say whose.
+    const takenOver = plan.operation === 'resume' ? plan.runId : plan.supersedes?.runId;
+    const takeover = takenOver ? [await (await import('../render/takeover.js')).takeoverLine(store, takenOver, plan.operation === 'resume' ? 'resume' : 'supersede')] : [];
+    const { showPlan, showOutcome } = await import('./change-output.js');
+    await showPlan(plan, { json, color, answeredBy: conn.answeringWorker(), afterHeading: takeover });
+    await face.after?.(plan, info);
+    if (opts.planOut !== undefined && !plan.nothingToChange) {
+      // A saved plan: the whole pre-flight ran; nothing changes until `offsetctl apply <file>`.
+      const { writeSavedPlan } = await import('../plan-file.js');
+      info(await writeSavedPlan(opts.planOut, [plan], store));
+      return;
+    }
+    if (conn.context?.approval === 'required' && face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange) {
+      // Four-eyes: the change becomes a request someone else approves; nothing changes now.
+      const { requestInstead } = await import('../change-request.js');
+      await requestInstead(conn, ctx, face.saved ?? [plan], info);
+      return;
+    }
     let outcome: OperationOutcome;
     if (plan.nothingToChange) {
       // No stop, no snapshot, no run: writing offsets the connector already has only costs a rebalance.
@@ -244,87 +238,93 @@ async function runChange(opts: ChangeOptions, makePlan: (ops: OpsModule, ctx: Op
     } else if (opts.dryRun) {
       outcome = ops.dryRunOutcome(plan);
     } else {
+      const { planQuestion } = await import('../render/ops-plan.js');
+      const { confirmForwardTargets } = await import('../render/forward-targets.js');
       const { confirm } = await import('../confirm.js');
+      await face.beforeConfirm?.(plan);
       await confirm(planQuestion(plan), { yes: opts.yes === true });
       await confirmForwardTargets(plan.forwardTargets, { allowForward: opts.allowForward === true, yes: opts.yes === true });
-      outcome = await applyWithSignals(ops, ctx, plan, info);
+      await face.applying?.start();
+      outcome = await applyWithSignals(ops, ctx, plan, audit, info, face.reviewed);
+      await face.applying?.finish(outcome);
     }
-    if (json) stdout(`${JSON.stringify(outcome, null, 2)}\n`);
-    else {
-      for (const w of outcome.warnings) if (!plan.warnings.includes(w)) stderr(`warning: ${w}\n`);
-      if (outcome.status !== 'failed') stdout(`${outcome.message}\n`);
-    }
+    await showOutcome(plan, outcome, { json, color });
     // With --output json the outcome on stdout is the whole account; in text, main prints the message.
     if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
+  } catch (err) {
+    // A refusal before the run (pre-flight, no confirmation) is audited here; applyAudited
+    // audits the ones it meets itself (another run holds the connector).
+    const { exitStatusFor } = await import('../exit-status.js');
+    if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) {
+      await ops.auditRefusal(ctx, audit, { ...what, ...(plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {}) }, err).catch(() => undefined);
+    }
+    throw err;
   } finally {
     await store.close();
     await conn.http.close();
   }
 }
 
-/** Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. */
-async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, info: (text: string) => unknown): Promise<OperationOutcome> {
+/**
+ * Ctrl-C (or SIGTERM) during a run cancels it; ops then puts the connector back. A second one
+ * stops offsetctl at once, but never silently: it says which run is left interrupted, what state
+ * the connector is in now (read with a short timeout), and the commands that act on the run.
+ */
+async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, audit: AuditScope, info: (text: string) => unknown, reviewed?: ChangeFace['reviewed']): Promise<OperationOutcome> {
   const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  let runId: string | undefined;
+  let leaving = false;
+  const onSignal = (): void => {
+    if (!controller.signal.aborted) {
+      stderr(`\ninterrupted: putting ${plan.connector} back as it was (press Ctrl-C again to stop at once, leaving the run for \`offsetctl runs resume\`)\n`);
+      controller.abort();
+      return;
+    }
+    if (leaving) return;
+    leaving = true;
+    void leaveInterrupted(ops, ctx, plan, runId).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const { testHooksFromEnv, killAfterSendFromEnv } = await import('../test-hooks.js');
   const beforeStep = testHooksFromEnv();
+  const progress = progressPrinter(info);
   try {
     const verifyTimeoutMs = ops.verifyTimeoutMs(process.env);
-    return await ops.applyPlan({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, { onEvent: progressPrinter(info), signal: controller.signal, verifyTimeoutMs, ...(beforeStep ? { beforeStep } : {}) });
+    return await ops.applyAudited({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, audit, {
+      onEvent: (event) => {
+        if (event.type === 'ops.run.started') runId = event.runId;
+        progress(event);
+      },
+      signal: controller.signal, verifyTimeoutMs, ...(beforeStep ? { beforeStep } : {}), ...(reviewed ? { reviewed } : {}),
+    });
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
 }
 
-/**
- * One stderr line per finished step and per step that failed for good. A polling wait shows its
- * elapsed time and attempt count: rewritten in place on a terminal, else a line when the wait
- * starts and then every 5 s, so a long wait never looks frozen. Chunk progress is a human line
- * like the plan (stdout in text, stderr with --output json).
- */
-function progressPrinter(info: (text: string) => unknown): (event: OpsEvent) => void {
-  let waiting = '';
-  let retrying = '';
-  let since = 0;
-  let attempts = 0;
-  let nextLineAt = 0;
-  let drawn = false;
-  const tty = process.stderr.isTTY === true;
-  const clear = () => {
-    if (drawn) stderr('\r\x1b[2K');
-    drawn = false;
-  };
-  return (event) => {
-    if (event.type === 'ops.chunk') info(`writing chunk ${event.index}/${event.total} (${event.size} partitions)`);
-    if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
-    if (event.type === 'action.taken' && event.action.type === 'retry') {
-      retrying = event.stepId;
-      if (waiting !== event.stepId) {
-        since = performance.now();
-        attempts = 0;
-        nextLineAt = 0;
-      }
-      attempts += 1;
-      waiting = event.stepId;
-      const elapsed = performance.now() - since;
-      const line = `  … ${event.stepId}: waiting (${event.action.name}), ${(elapsed / 1000).toFixed(1)} s, attempt ${attempts}`;
-      if (tty) {
-        stderr(`\r\x1b[2K${line}`);
-        drawn = true;
-      } else if (elapsed >= nextLineAt) {
-        stderr(`${line}\n`);
-        nextLineAt = elapsed + 5000;
-      }
-    }
-    if (event.type === 'step.finished') {
-      clear();
-      if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
-      else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
-      if (event.status === 'passed') waiting = '';
-      retrying = '';
-    }
-  };
+/** The account printed on the second Ctrl-C: the run left interrupted, the connector's state now, the ways out. */
+async function leaveInterrupted(ops: OpsModule, ctx: OpsContext, plan: Plan, runId: string | undefined): Promise<void> {
+  const c = plan.connector;
+  const state = await Promise.race([
+    ops.getConnectorInfo(ctx.http, ctx.url, c).then((i) => `${c} is ${i.state}${i.state === 'STOPPED' && plan.stateBefore !== 'STOPPED' ? ` (it was ${plan.stateBefore} before)` : ''}`, (err: unknown) => `the state of ${c} could not be read (${(err as Error).message})`),
+    new Promise<string>((resolve) => setTimeout(() => resolve(`the state of ${c} could not be read within 3 s`), 3000).unref()),
+  ]);
+  // The recovery went on while the state was read: it may have finished meanwhile.
+  const run = runId ? await ctx.store.getRun(runId).catch(() => undefined) : undefined;
+  if (run && run.status !== 'running') {
+    stderr(`\ninterrupted again: offsetctl stops now; the run had just ended (${run.status}): ${state}.\n`);
+    return;
+  }
+  const lines = [`\ninterrupted again: offsetctl stops now, before ${c} was put back. ${state}.`];
+  if (runId) {
+    lines.push(
+      `Run ${runId} is left interrupted, holding the lock on ${c}:`,
+      `  offsetctl runs resume ${runId}      finishes putting ${c} back (the cancelled change is not made)`,
+      `  offsetctl rollback ${c}             restores the offsets of before the run, if it stored its snapshot`,
+      `  offsetctl runs abandon ${runId} --reason <why>   frees the lock and changes nothing`,
+    );
+  }
+  stderr(`${lines.join('\n')}\n`);
 }

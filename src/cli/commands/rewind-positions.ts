@@ -2,8 +2,7 @@
 // one call that turns them into target offsets; the command hands those to planRewind (same
 // pre-flight, diff, snapshot and workflow as `--offsets <file>`), with the position table as plan data.
 import type { Command } from 'commander';
-import { hasPosition, type PositionFlags } from '../../ops/positions.js';
-import type { PositionTargets } from '../../ops/positions-targets.js';
+import type { PositionFlags, PositionTargets } from '../../ops/positions/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { Connection } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
@@ -33,9 +32,12 @@ export function addPositionOptions(cmd: Command): Command {
 
 export type PositionOptions = PositionFlags & KafkaFlags & { offsets?: string };
 
-/** A position flag, or no --offsets at all (then the missing position is what is refused). */
-export function wantsPosition(opts: PositionOptions): boolean {
-  return opts.offsets === undefined || hasPosition(opts);
+/**
+ * A position flag, or no --offsets at all (then the missing position is what is refused). The
+ * positions room loads here, in the action, not when `rewind` registers its flags.
+ */
+export async function wantsPosition(opts: PositionOptions): Promise<boolean> {
+  return opts.offsets === undefined || (await import('../../ops/positions/index.js')).hasPosition(opts);
 }
 
 /**
@@ -44,10 +46,10 @@ export function wantsPosition(opts: PositionOptions): boolean {
  * The caller hands the result to planRewind; nothing is printed here. Refusals exit 2.
  */
 export async function positionTargetsFor(conn: Connection, connector: string, opts: PositionOptions): Promise<PositionTargets> {
+  const { hasPosition, parsePosition, positionTargets } = await import('../../ops/index.js');
   if (opts.offsets !== undefined && hasPosition(opts)) throw new OpsError('E_USAGE', '--offsets and a position (--to-time, --to-earliest, ...) contradict each other: give one', { field: 'offsets' });
   const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
-  const { parsePosition, positionTargets } = await import('../../ops/index.js');
   const position = parsePosition(opts, Date.now());
   return positionTargets(conn, connector, position, access);
 }

@@ -29,32 +29,42 @@ export function register(program: Command): void {
 
   sandbox
     .command('up')
-    .description('start one broker and N distributed Connect workers on 127.0.0.1 (reuses a running sandbox)')
-    .option('--workers <n>', 'number of Connect workers', positiveInt('--workers'), 2)
+    .description('start one broker and N distributed Connect workers on 127.0.0.1 (reuses a running sandbox, adding the clusters asked for)')
+    .option('--workers <n>', 'number of Connect workers (of each Connect cluster on the broker)', positiveInt('--workers'), 2)
+    .option('--clusters <n>', 'Connect clusters on the broker: 1, or 2 for a second cluster (own group.id and internal topics) to move connectors to', positiveInt('--clusters'))
+    .option('--other-kafka', 'also a second, single-node Kafka cluster with a one-worker Connect cluster of its own (MirrorMaker 2 tests)')
     .option('--dir <dir>', 'sandbox folder (default $OFFSETCTL_SANDBOX_DIR or ~/.cache/offsetctl/sandbox)')
     .option('--broker-port <port>', 'fixed broker port instead of a free one', positiveInt('--broker-port'))
     .option('--connect-port <port>', 'fixed REST port of the first worker (the next workers use the following ports)', positiveInt('--connect-port'))
     .option('--kafka-version <version>', 'Kafka release to run, 3.6.0 or newer (default: the newest, 4.4.0); each version\'s jars are downloaded once')
+    .option('--postgres', 'also start a team store: PostgreSQL with two operator logins, alice and bob (docs/sandbox.md)')
+    .option('--postgres-port <port>', 'fixed port for the team store instead of a free one', positiveInt('--postgres-port'))
     .addOption(outputOption())
-    .action(async (opts: DirOption & { workers: number; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string }) => {
-      const { sandboxUp } = await import('../../sandbox/index.js');
+    .action(async (opts: DirOption & { workers: number; clusters?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number }, command: Command) => {
+      const { sandboxUp, resolveSandboxDir, sandboxCommand } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
-        workers: opts.workers,
+        // A default --workers must not count as asked for: it decides the size of an added cluster only when given.
+        ...(command.getOptionValueSource('workers') === 'default' ? {} : { workers: opts.workers }),
+        ...(opts.clusters !== undefined ? { clusters: opts.clusters } : {}),
+        ...(opts.otherKafka ? { otherKafka: true } : {}),
         ...(opts.kafkaVersion ? { kafkaVersion: opts.kafkaVersion } : {}),
         progress,
         ...(opts.dir ? { dir: opts.dir } : {}),
         ...(opts.brokerPort ? { brokerPort: opts.brokerPort } : {}),
         ...(opts.connectPort ? { connectPort: opts.connectPort } : {}),
       });
+      const team = opts.postgres || opts.postgresPort ? await (await import('../../sandbox/index.js')).teamStoreUp(resolveSandboxDir(opts.dir), opts.postgresPort) : undefined;
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify(result)}\n`);
+        process.stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
         return;
       }
       const verb = result.reused ? 'already running' : `up in ${(result.durationMs / 1000).toFixed(1)} s`;
       process.stdout.write(`sandbox ${verb} (Kafka ${result.kafkaVersion ?? '?'}, ${result.dir})\n` +
         `  bootstrap  ${result.bootstrap}\n` +
         result.connect.map((url, i) => `  worker-${i + 1}   ${url}\n`).join('') +
-        'stop it with `offsetctl sandbox down`\n');
+        result.clusters.filter((c) => c.name !== 'main').map((c) => `  cluster ${c.name}: ${c.connect.join(', ')} (Kafka ${c.bootstrap})\n`).join('') +
+        (team ? `  team store ${team.urls.alice}  (and ${team.urls.bob})\n             passwords: export PGPASSFILE=${team.pgpass}\n` : '') +
+        `stop it with \`${sandboxCommand('down', result.dir)}\`\n`);
     });
 
   sandbox
@@ -63,31 +73,37 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder')
     .addOption(outputOption())
     .action(async (opts: DirOption & { output: string }) => {
-      const { sandboxStatus } = await import('../../sandbox/index.js');
+      const { sandboxStatus, sandboxCommand } = await import('../../sandbox/index.js');
       const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null })}\n`);
+        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null })}\n`);
         return;
       }
       if (status.processes.length === 0) {
-        process.stdout.write(`sandbox not running (${status.dir}); start it with \`offsetctl sandbox up\`\n`);
+        process.stdout.write(`sandbox not running (${status.dir}); start it with \`${sandboxCommand('up', status.dir)}\`\n`);
         return;
       }
       process.stdout.write(`sandbox ${status.running ? 'running' : 'NOT fully running'} (Kafka ${status.kafkaVersion ?? '?'}, ${status.dir})\n`);
       for (const p of status.processes) {
         const health = p.health === undefined ? '' : `  /health ${p.health || 'no answer'}`;
-        process.stdout.write(`  ${p.role.padEnd(9)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
+        process.stdout.write(`  ${p.role.padEnd(16)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
       }
-      if (!status.running) process.stdout.write('run `offsetctl sandbox up` to restart it, `offsetctl sandbox logs` to see why\n');
+      const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
+      if (team) process.stdout.write(`  team store ${team.running ? 'running' : 'STOPPED'}  ${team.urls.alice} (PGPASSFILE=${team.pgpass})\n`);
+      if (!status.running) process.stdout.write(`run \`${sandboxCommand('up', status.dir)}\` to restart it, \`${sandboxCommand('logs', status.dir)}\` to see why\n`);
     });
 
   sandbox
     .command('down')
     .description('stop the processes the sandbox started and wait until their ports are closed')
     .option('--dir <dir>', 'sandbox folder')
-    .action(async (opts: DirOption) => {
-      const { sandboxDown } = await import('../../sandbox/index.js');
-      const result = await sandboxDown({ progress, ...(opts.dir ? { dir: opts.dir } : {}) });
+    .option('--cluster <name>', 'stop only an added cluster: second, or other (with its Kafka broker)')
+    .action(async (opts: DirOption & { cluster?: string }) => {
+      const { sandboxDown, resolveSandboxDir } = await import('../../sandbox/index.js');
+      const { teamStoreDown } = await import('../../sandbox/index.js');
+      // Stopping one added Connect cluster leaves the team store running, like the rest.
+      if (!opts.cluster && teamStoreDown(resolveSandboxDir(opts.dir))) progress('team store (PostgreSQL) stopped');
+      const result = await sandboxDown({ progress, ...(opts.dir ? { dir: opts.dir } : {}), ...(opts.cluster ? { cluster: opts.cluster } : {}) });
       if (result.stopped.length === 0) process.stdout.write(`sandbox not running (${result.dir})\n`);
       else process.stdout.write(`sandbox stopped in ${(result.durationMs / 1000).toFixed(1)} s (${result.stopped.join(', ')}${result.killed.length ? `; killed after the grace period: ${result.killed.join(', ')}` : ''})\n`);
     });
@@ -95,7 +111,7 @@ export function register(program: Command): void {
   sandbox
     .command('logs')
     .description('show the end of the broker and worker logs')
-    .argument('[process]', 'broker, worker-1, worker-2, ... (default: all)')
+    .argument('[process]', 'broker, worker-1, worker-2, ..., second-worker-1, other-broker, other-worker-1 (default: all)')
     .option('--dir <dir>', 'sandbox folder')
     .option('-n, --lines <n>', 'lines per log', positiveInt('--lines'), 50)
     .option('-f, --follow', 'keep printing new lines until interrupted')
@@ -109,7 +125,7 @@ export function register(program: Command): void {
     .description('start the sandbox, pipe a file through FileStreamSource -> topic -> FileStreamSink, rewind the source and show the replay')
     .option('--dir <dir>', 'sandbox folder')
     .action(async (opts: DirOption) => {
-      const { runSandboxDemo } = await import('../../sandbox/demo.js');
+      const { runSandboxDemo } = await import('../../sandbox/index.js');
       await runSandboxDemo({ write: (text) => process.stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
     });
 }

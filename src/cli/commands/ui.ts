@@ -1,6 +1,15 @@
-// `offsetctl ui`: the web console. Resolves the connection like every cluster command, starts
-// the server (src/web) and prints the URL with the one-time login token. Ctrl-C stops it after
-// any running operation has put its connector back.
+// `offsetctl ui`: the web console. Two ways to run it:
+// - one person's console: resolves the connection like every cluster command, starts the server
+//   (src/web) and prints the URL with the one-time login token;
+// - a service (`--config console.yaml`): the contexts it may reach (with the credentials, which
+//   stay in this process), sign-in (OpenID Connect or an authenticating proxy) and roles come
+//   from the file; the contexts are read with the CLI config file's own rules (references to
+//   secrets only), the rest by src/web/auth/service-config.ts.
+// Ctrl-C stops it after any running operation has put its connector back.
+// Node's own modules are imported statically: the CommonJS build runs through V8's code cache,
+// where a dynamic import() of a built-in has no loader.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HttpSender } from '../../http/client.js';
 import type { KafkaAccess } from '../../kafka/connection.js';
@@ -8,30 +17,80 @@ import { addConnectionOptions, type Connection, type ConnectionOptions } from '.
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 
 interface UiOptions extends ConnectionOptions, KafkaFlags {
-  listen: string;
+  listen?: string;
   tlsCert?: string;
   tlsKey?: string;
+  config?: string;
 }
+
+const DEFAULT_LISTEN = '127.0.0.1:7070';
 
 export function register(program: Command): void {
   addKafkaOptions(addConnectionOptions(
     program
       .command('ui')
-      .option('--listen <host:port>', 'address to serve on (non-loopback needs --tls-cert and --tls-key)', '127.0.0.1:7070')
+      .option('--listen <host:port>', `address to serve on (non-loopback needs --tls-cert and --tls-key; default ${DEFAULT_LISTEN})`)
       .option('--tls-cert <pem>', 'serve HTTPS with this certificate (PEM file)')
       .option('--tls-key <pem>', 'private key (PEM file) for --tls-cert')
-      .description('start the web console: connectors, offsets, preview and apply changes, runs and snapshots (prints a one-time login URL)'),
+      .option('--config <console.yaml>', 'run the console as a service for a team: contexts, sign-in (OpenID Connect or a proxy) and roles from this file (docs/ui.md)')
+      .description('start the web console: connectors, offsets, preview and apply changes, runs, snapshots and the audit trail (prints a one-time login URL, or serves a team with --config)'),
   )).action(async (opts: UiOptions) => runUi(opts));
 }
 
+interface Served {
+  label: string;
+  stateDir: string;
+  store: import('../../store/index.js').StoreChoice;
+  contexts: import('../../web/index.js').ContextSource;
+  service?: import('../../web/index.js').ServiceConfig;
+  connections: () => Promise<Connection[]>;
+}
+
 async function runUi(opts: UiOptions): Promise<void> {
-  const { resolveConnection } = await import('../connection.js');
   const { OpsError } = await import('../../ops/errors.js');
-  const { parseListen, startConsole } = await import('../../web/server.js');
-  const { openStore } = await import('../../store/index.js');
+  const { parseListen, startConsole } = await import('../../web/index.js');
+  const { openCommandStore } = await import('../store-choice.js');
+  const served = opts.config ? await fromServiceConfig({ ...opts, config: opts.config }) : await fromConnection(opts);
+  const service = served.service;
+  const listen = parseListen(opts.listen ?? service?.listen ?? DEFAULT_LISTEN);
+  const tlsCert = opts.tlsCert ?? service?.tls?.cert;
+  const tlsKey = opts.tlsKey ?? service?.tls?.key;
+  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new OpsError('E_USAGE', '--tls-cert and --tls-key go together: pass both', { field: tlsCert ? 'tls-key' : 'tls-cert' });
+  const store = await openCommandStore(served.store);
+  const { cliActor } = await import('../actor.js');
+  const me = cliActor();
+  const running = await startConsole({
+    store,
+    listen,
+    ...(tlsCert && tlsKey ? { tls: { cert: tlsCert, key: tlsKey } } : {}),
+    secure: false,
+    contexts: served.contexts,
+    ...(service ? { service } : { localIdentity: { user: me.user, groups: [], via: 'login-link' as const } }),
+  });
+  if (service) {
+    const how = service.signIn.kind === 'oidc' ? `OpenID Connect, ${service.signIn.oidc.issuer.href}` : `the proxy's ${service.signIn.proxy.userHeader} header from ${service.signIn.proxy.trustedText.join(', ')}`;
+    process.stdout.write(`offsetctl ui: serving ${served.label} (state ${served.stateDir}) at ${running.url}\nSign in at ${running.loginUrl} (${how}).\nPress Ctrl-C to stop.\n`);
+  } else {
+    process.stdout.write(`offsetctl ui: serving ${served.label} (state ${served.stateDir}) at ${running.url}\nOpen this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.removeListener('SIGINT', stop);
+      process.removeListener('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await running.close();
+  for (const conn of await served.connections()) await conn.http.close();
+  await store.close();
+}
+
+/** One person's console: the connection of the command line, and the config file's other contexts. */
+async function fromConnection(opts: UiOptions): Promise<Served> {
+  const { resolveConnection } = await import('../connection.js');
   const { configPath, loadConfig } = await import('../config-file.js');
-  const listen = parseListen(opts.listen);
-  if (Boolean(opts.tlsCert) !== Boolean(opts.tlsKey)) throw new OpsError('E_USAGE', '--tls-cert and --tls-key go together: pass both', { field: opts.tlsCert ? 'tls-key' : 'tls-cert' });
   const initial = await resolveConnection(opts, process.env, { pooled: true });
   const { resolveKafkaAccess, KAFKA_FIELDS } = await import('../kafka-settings.js');
   // Kafka access (log positions, sink positions) as `rewind` resolves it: --bootstrap and the
@@ -45,17 +104,15 @@ async function runUi(opts: UiOptions): Promise<void> {
   const others = new Map<string, Promise<Connection>>();
   const { url: _u, context: _c, ...withKafka } = opts;
   const rest = Object.fromEntries(Object.entries(withKafka).filter(([k]) => !(KAFKA_FIELDS as readonly string[]).includes(k) && k !== 'kafkaPassword'));
-  const store = openStore(initial.stateDir);
-  const running = await startConsole({
-    store,
-    listen,
-    ...(opts.tlsCert && opts.tlsKey ? { tls: { cert: opts.tlsCert, key: opts.tlsKey } } : {}),
-    secure: false,
+  return {
+    label: initial.url,
+    stateDir: initial.stateDir,
+    store: initial.store,
     contexts: {
       initialLabel: initial.contextName ? `${initial.contextName} (${initial.url})` : initial.url,
       names: async () => Object.keys((await loadConfig(configPath())).contexts).filter((n) => n !== initial.contextName).sort(),
-      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess }> => {
-        if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka };
+      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required' }> => {
+        if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial) };
         let conn = others.get(name);
         if (!conn) {
           conn = resolveConnection({ ...rest, context: name }, process.env, { pooled: true });
@@ -63,21 +120,72 @@ async function runUi(opts: UiOptions): Promise<void> {
           conn.catch(() => others.delete(name));
         }
         const resolved = await conn;
-        return { url: resolved.url, http: resolved.http, kafka: kafkaOf(resolved) };
+        return { url: resolved.url, http: resolved.http, kafka: kafkaOf(resolved), ...approvalOf(resolved) };
       },
     },
-  });
-  process.stdout.write(`offsetctl ui: serving ${initial.url} (state ${initial.stateDir}) at ${running.url}\nOpen this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.removeListener('SIGINT', stop);
-      process.removeListener('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await running.close();
-  for (const conn of [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))]) await conn.http.close();
-  await store.close();
+    connections: async () => [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))],
+  };
+}
+
+/**
+ * A service: every context of the file is resolved at start (a missing secret stops the start
+ * with its message, not the first user's page), and only those contexts can be reached.
+ */
+async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<Served> {
+  const { OpsError } = await import('../../ops/errors.js');
+  const { parse } = await import('../config-yaml.js');
+  const { parseContexts } = await import('../config-file.js');
+  const { resolveConnection, resolveStateDir } = await import('../connection.js');
+  const { resolveKafkaAccess } = await import('../kafka-settings.js');
+  const { parseServiceConfig } = await import('../../web/index.js');
+  // The file decides what the service reaches: flags that name a cluster would add one beside it.
+  for (const flag of ['url', 'context', 'bootstrap', 'user', 'tokenEnv', 'tokenFile', 'passwordEnv', 'passwordFile'] as const) {
+    if (opts[flag] !== undefined) throw new OpsError('E_USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} cannot be combined with --config: the console's contexts and their credentials come from ${opts.config}`, { field: flag });
+  }
+  const path = resolve(opts.config);
+  let raw: unknown;
+  try {
+    raw = parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new OpsError('E_CONFIG', code ? `--config ${path}: cannot read it (${code})` : `--config ${path}: not valid YAML (${(err as Error).message.split('\n')[0]})`, { field: 'config' });
+  }
+  const doc = (raw ?? {}) as Record<string, unknown>;
+  const contextsRaw = typeof doc === 'object' && !Array.isArray(doc) ? doc.contexts : undefined;
+  const contexts = contextsRaw === undefined ? {} : parseContexts(contextsRaw, path);
+  const names = Object.keys(contexts);
+  const service = parseServiceConfig(raw, path, names);
+  const stateDir = opts.stateDir ? resolveStateDir(opts.stateDir) : service.stateDir ?? resolveStateDir(undefined);
+  const config = { config: { contexts }, path };
+  const connections = new Map<string, Connection>();
+  for (const name of names) {
+    connections.set(name, await resolveConnection({ context: name, stateDir, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) }, process.env, { pooled: true, config }));
+  }
+  const initialName = service.defaultContext ?? names[0]!;
+  const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, process.env)]));
+  const initial = connections.get(initialName)!;
+  const { storeChoice } = await import('../store-choice.js');
+  return {
+    label: names.map((n) => `${n} (${connections.get(n)!.url})`).join(', '),
+    stateDir,
+    // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
+    store: storeChoice(opts, { ...(service.store ? { store: service.store } : {}), ...(service.storePasswordEnv ? { storePasswordEnv: service.storePasswordEnv } : {}) }, stateDir),
+    service,
+    contexts: {
+      initialLabel: `${initialName} (${initial.url})`,
+      initialName,
+      names: async () => names.filter((n) => n !== initialName),
+      resolve: async (name: string) => {
+        const conn = connections.get(name || initialName);
+        if (!conn) throw new OpsError('E_CONFIG', `context ${JSON.stringify(name)} is not in ${path}`, { field: 'context' });
+        return { url: conn.url, http: conn.http, kafka: kafka.get(name || initialName)!, ...approvalOf(conn) };
+      },
+    },
+    connections: async () => [...connections.values()],
+  };
+}
+
+/** A context with `approval: required`: the console turns its changes into change requests, as the CLI does. */
+function approvalOf(conn: Connection): { approval?: 'required' } {
+  return conn.context?.approval === 'required' ? { approval: 'required' } : {};
 }

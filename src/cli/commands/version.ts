@@ -1,5 +1,5 @@
 // `offsetctl version [-o json]`: what is running — offsetctl, Node, the SQLite driver, and the
-// Kafka version the sandbox runs by default (src/sandbox/kafka-versions.ts).
+// Kafka version the sandbox runs by default (src/sandbox/kafka-versions.ts, through the sandbox's door).
 import { Option, type Command } from 'commander';
 
 export function register(program: Command): void {
@@ -9,9 +9,9 @@ export function register(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExamples:\n  offsetctl version\n  offsetctl version -o json | jq -r .node')
     .action(async (opts: { output: 'text' | 'json' }) => {
-      const { readVersion } = await import('../main.js');
-      const { DEFAULT_KAFKA_VERSION } = await import('../../sandbox/kafka-versions.js');
-      const { sqliteDriver } = await import('../../store/sqlite.js');
+      const { readVersion } = await import('../package-version.js');
+      const { DEFAULT_KAFKA_VERSION } = await import('../../sandbox/index.js');
+      const { sqliteDriver } = await import('../../store/index.js');
       // The release `sandbox up` runs unless told otherwise (--kafka-version).
       const kafka = DEFAULT_KAFKA_VERSION;
       let sqlite: string;

@@ -59,8 +59,16 @@ export async function collectInputs(args: InputArgs): Promise<Record<string, unk
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--inputs ${args.inputs}: must hold a JSON object of input names to values`);
     inputs = parsed as Record<string, unknown>;
   }
+  // A flag overrides the --inputs file; the same name twice among the flags is a mistake, not
+  // "the last one wins" (which silently dropped the first).
+  const given = new Map<string, string>();
   for (const pair of args.input ?? []) {
     const [name, value] = splitPair(pair, '--input');
+    const earlier = given.get(name);
+    if (earlier !== undefined) {
+      throw new UsageError(`--input ${name} is given twice (${JSON.stringify(earlier)}, then ${JSON.stringify(value)}); give each input once (a list is one JSON value: --input ${name}='["a","b"]')`);
+    }
+    given.set(name, value);
     inputs[name] = parseInputValue(value);
   }
   return inputs;

@@ -1,12 +1,33 @@
 // `offsetctl workflow lint <file>`: validate's checks (structure, references, operations) as
 // findings, then the generic rules and Kafka Connect's. Exit 1 when a finding is an error, 2 when
 // the document cannot be read at all.
-import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint/lint.js';
+import { readFile, writeFile } from 'node:fs/promises';
+import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint/index.js';
 import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
 import { openDocument } from './workflow-actions.js';
 
 const out = (text: string): void => void process.stdout.write(text);
+
+/**
+ * `--fix`: rewrites what needs no person (jsonpath comparisons → simple conditions) in the file,
+ * in place, keeping its formatting; says each change on stderr. The lint then reads the result.
+ */
+async function fixFile(file: string): Promise<number> {
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw Object.assign(new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`), { code: 'E_DOCUMENT_READ' });
+  });
+  const { loadYaml } = await import('../../arazzo/yaml.js');
+  const { jsonPathComparisonFixes } = await import('../../arazzo/lint/index.js');
+  const { applyEdits, criterionFixEdits } = await import('./workflow-fix.js');
+  const doc = loadYaml().parseDocument(text, { keepSourceTokens: true });
+  if (doc.errors.length > 0) return 0; // the lint below reports the parse error with its position
+  const fixes = jsonPathComparisonFixes(doc.toJS());
+  if (fixes.length === 0) return 0;
+  await writeFile(file, applyEdits(text, criterionFixEdits(doc, text, fixes)));
+  for (const f of fixes) process.stderr.write(`fixed   ${f.pointer}  ${f.message}\n`);
+  return fixes.length;
+}
 
 function fromDiagnostic(d: Diagnostic): LintFinding {
   const f: LintFinding = { rule: `validate/${d.code}`, severity: d.severity, message: d.message, pointer: d.pointer ?? '', file: d.file ?? '' };
@@ -15,9 +36,10 @@ function fromDiagnostic(d: Diagnostic): LintFinding {
   return f;
 }
 
-export async function lintCommand(file: string, opts: { format?: string; source?: string[]; server?: string[]; allowRemote?: boolean }): Promise<void> {
+export async function lintCommand(file: string, opts: { format?: string; fix?: boolean; source?: string[]; server?: string[]; allowRemote?: boolean }): Promise<void> {
   const format = String(opts.format ?? 'text');
   if (format !== 'text' && format !== 'json') throw Object.assign(new Error(`--format ${format}: expected text or json`), { code: 'E_USAGE' });
+  if (opts.fix) await fixFile(file);
   let findings: LintFinding[];
   try {
     // A lint needs no real server: operations are only identified, never called.

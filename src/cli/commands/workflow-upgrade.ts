@@ -3,9 +3,10 @@
 // is pinned to the 1.0 behaviour where a rewrite can say it, and listed for a person otherwise.
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Document, Scalar } from 'yaml';
-import { loadYaml } from '../../arazzo/_on-demand.js';
-import { parseDocumentText, validateArazzo } from '../../arazzo/document/index.js';
-import { isSelectorObject } from '../../arazzo/document/_report.js';
+import { isSelectorObject, parseDocumentText, validateArazzo } from '../../arazzo/document/index.js';
+import { jsonPathComparisonFixes } from '../../arazzo/lint/index.js';
+import { loadYaml } from '../../arazzo/yaml.js';
+import { applyEdits, criterionFixEdits, scalarEdit, type Edit } from './workflow-fix.js';
 
 // This module is imported only by `workflow upgrade`: loading yaml with it costs nothing elsewhere.
 const { isMap, isScalar, isSeq, parseDocument, visit } = loadYaml();
@@ -37,33 +38,23 @@ export function upgradeText(text: string, file: string): UpgradeResult {
   const arazzoNode = doc.get('arazzo', true) as Scalar;
   edits.push(scalarEdit(text, arazzoNode, () => '1.1.0'));
   notes.push({ kind: 'changed', pointer: '/arazzo', message: `arazzo: ${version} → 1.1.0` });
-  pinEmbeddedConditions(doc, text, edits, notes);
-  listChangedMeanings(doc.toJS() as Record<string, unknown>, notes);
-  let out = text;
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-  return { text: out, notes };
-}
-
-interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Replaces a scalar's source text (its quotes kept) by what `change` makes of it. */
-function scalarEdit(text: string, node: Scalar, change: (source: string) => string): Edit {
-  const [start, end] = node.range ?? [0, 0];
-  const source = text.slice(start, end);
-  const quote = source[0] === '"' || source[0] === "'" ? source[0] : '';
-  const inner = quote ? source.slice(1, -1) : source;
-  return { start, end, text: quote + change(inner) + quote };
+  const root = doc.toJS() as Record<string, unknown>;
+  // A jsonpath comparison becomes the simple condition it means (it would fail in 1.0 and 1.1 alike);
+  // it is then no longer a jsonpath condition, so its {$ (if any) is not pinned.
+  const fixes = jsonPathComparisonFixes(root);
+  edits.push(...criterionFixEdits(doc, text, fixes));
+  for (const f of fixes) notes.push({ kind: 'changed', pointer: f.pointer, message: f.message });
+  const fixed = new Set(fixes.map((f) => f.pointer));
+  pinEmbeddedConditions(doc, text, edits, notes, fixed);
+  listChangedMeanings(root, notes, fixed);
+  return { text: applyEdits(text, edits), notes };
 }
 
 /**
  * 1.1 substitutes `{$...}` inside regex/jsonpath/xpath conditions; 1.0 read them literally. They
  * are escaped as `{$$...}` (a literal `{$`), so the condition means what it meant.
  */
-function pinEmbeddedConditions(doc: Document, text: string, edits: Edit[], notes: UpgradeNote[]): void {
+function pinEmbeddedConditions(doc: Document, text: string, edits: Edit[], notes: UpgradeNote[], fixed: ReadonlySet<string>): void {
   visit(doc, {
     Map(_key, node, path) {
       const type = node.get('type');
@@ -71,6 +62,7 @@ function pinEmbeddedConditions(doc: Document, text: string, edits: Edit[], notes
       if (kind !== 'regex' && kind !== 'jsonpath' && kind !== 'xpath') return;
       const condition = node.get('condition', true);
       if (!isScalar(condition) || typeof condition.value !== 'string' || !/\{\$(?!\$)/.test(condition.value)) return;
+      if (fixed.has(pointerOf([...path, node]))) return;
       const before = condition.value;
       edits.push(scalarEdit(text, condition as Scalar, (source) => source.replace(/\{\$(?!\$)/g, '{$$$$')));
       notes.push({ kind: 'pinned', pointer: pointerOf([...path, node]), message: `${String(kind)} condition ${JSON.stringify(before)}: 1.1 would substitute {$...} before evaluating it; escaped as {$$ to keep the 1.0 meaning (remove the escape if substitution is what you want)` });
@@ -79,26 +71,27 @@ function pinEmbeddedConditions(doc: Document, text: string, edits: Edit[], notes
 }
 
 /** Things 1.1 reads differently that no rewrite can decide. */
-function listChangedMeanings(root: Record<string, unknown>, notes: UpgradeNote[]): void {
+function listChangedMeanings(root: Record<string, unknown>, notes: UpgradeNote[], fixed: ReadonlySet<string>): void {
   const workflows = Array.isArray(root['workflows']) ? root['workflows'] : [];
   workflows.forEach((w, wi) => {
     const steps = Array.isArray((w as Record<string, unknown>)?.['steps']) ? ((w as Record<string, unknown>)['steps'] as Array<Record<string, unknown>>) : [];
     const ids = steps.map((s) => s?.['stepId']);
     steps.forEach((s, si) => {
       const text = JSON.stringify(s);
-      for (const m of text.matchAll(/\$steps\.([A-Za-z0-9_-]+)\.outputs/g)) {
+      for (const m of text.matchAll(/\$steps\.([^${}#=!<>&|()'[\]]+?)\.outputs/g)) {
         const at = ids.indexOf(m[1]);
         if (at > si) notes.push({ kind: 'review', pointer: `/workflows/${wi}/steps/${si}`, message: `step "${String(s['stepId'])}" reads $steps.${m[1]}, which comes later: a 1.0 warning, a 1.1 error in a workflow without dependsOn; reorder the steps or declare dependsOn` });
       }
       walk(s, `/workflows/${wi}/steps/${si}`, (value, pointer) => {
         if (isSelectorObject(value)) notes.push({ kind: 'review', pointer, message: 'an object with exactly context, selector and type was a literal in 1.0 and is a Selector Object (evaluated) in 1.1; rename a key if it must stay literal' });
       });
-      for (const c of [...asList(s['successCriteria'])]) {
+      asList(s['successCriteria']).forEach((c, ci) => {
         const criterion = c as Record<string, unknown>;
+        if (fixed.has(`/workflows/${wi}/steps/${si}/successCriteria/${ci}`)) return; // now a simple condition
         if (criterion?.['type'] === 'jsonpath' && criterion['version'] === undefined) {
           notes.push({ kind: 'review', pointer: `/workflows/${wi}/steps/${si}/successCriteria`, message: `jsonpath criterion "${String(criterion['condition'])}" has no version: 1.0 named draft-goessner as the default, 1.1 names RFC 9535. offsetctl already evaluated it as RFC 9535 (no change here); pin version: draft-goessner-dispatch-jsonpath-00 if it was written for Goessner's syntax` });
         }
-      }
+      });
     });
   });
 }

@@ -44,6 +44,7 @@ export function register(program: Command): void {
 
   withSourceOptions(workflow.command('lint <file>').description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding)"))
     .option('--format <format>', 'text or json', 'text')
+    .option('--fix', 'first rewrite, in place, what needs no person: jsonpath criteria written as comparisons become the simple conditions they mean')
     .action(async (file: string, opts: Record<string, unknown>) => {
       const impl = await import('./workflow-lint.js');
       await impl.lintCommand(file, opts);

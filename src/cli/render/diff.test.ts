@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { diffOffsets } from '../../ops/diff.js';
+import { diffOffsets } from '../../ops/offsets/diff.js';
 import { renderDiff } from './diff.js';
-import { offsetEntries } from '../../ops/offsets.js';
-import { validateOffsetsShape } from '../../ops/offsets-shape.js';
+import { offsetEntries } from '../../ops/offsets/offsets.js';
+import { validateOffsetsShape } from '../../ops/offsets/offsets-shape.js';
 
 const tp = (p: number) => ({ kafka_topic: 'orders', kafka_partition: p });
 

@@ -1,6 +1,6 @@
 // Targets beyond a partition's end (Plan.forwardTargets): the lines shown under the diff, and
 // the extra yes they need — --allow-forward, or an answer at a terminal; --yes alone is not enough.
-import type { ForwardTarget } from '../../ops/forward-targets.js';
+import type { ForwardTarget } from '../../ops/positions/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { confirm } from '../confirm.js';
 

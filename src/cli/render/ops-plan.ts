@@ -1,13 +1,19 @@
 // The text of a plan: the heading above the diff, and the question before a change.
 import type { Plan } from '../../ops/index.js';
-import { describeState } from '../../ops/failure-text.js';
+import { describeState } from '../../ops/run/index.js';
 
-export function planHeading(plan: Plan): string {
+/**
+ * `answeredBy`: the worker that answered the plan's reads. With several URLs it is the one failed
+ * over to, named first: the heading named the first URL, a worker that had not answered at all.
+ */
+export function planHeading(plan: Plan, answeredBy: string = plan.clusterUrl): string {
   // FAILED tasks are shown in the heading: `(sink, RUNNING with task 0 FAILED)`, not `(sink, RUNNING)`.
-  const at = `Connector ${plan.connector} (${plan.connectorType}, ${describeState({ state: plan.stateBefore, tasks: plan.tasks })}) on ${plan.clusterUrl}`;
+  const where = answeredBy === plan.clusterUrl ? plan.clusterUrl : `${answeredBy} (${plan.clusterUrl} did not answer)`;
+  const at = `Connector ${plan.connector} (${plan.connectorType}, ${describeState({ state: plan.stateBefore, tasks: plan.tasks })}) on ${where}`;
   switch (plan.operation) {
     case 'rewind':
-      return `${at}: ${plan.targetOffsets.length} partition(s) to write`;
+      // Said before the diff: an empty diff writes nothing (the run is not started).
+      return plan.nothingToChange ? `${at}: nothing to write, its ${plan.targetOffsets.length} partition(s) already hold the target` : `${at}: ${plan.targetOffsets.length} partition(s) to write`;
     case 'reset':
       return `${at}: every offset will be deleted`;
     case 'rollback': {
@@ -16,7 +22,7 @@ export function planHeading(plan: Plan): string {
       return `${at}: back to snapshot ${s?.id} taken ${s?.takenAt} (${s?.partitions} partition(s), state ${plan.stateBefore} → ${plan.stateAfter})`;
     }
     case 'resume':
-      return `Resuming run ${plan.runId} (${plan.runOperation} of ${plan.connector} on ${plan.clusterUrl}) at step ${plan.resumeAt}`;
+      return `Resuming run ${plan.runId} (${plan.runOperation} of ${plan.connector} on ${where}) at step ${plan.resumeAt}`;
   }
 }
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { planPositions, type PartitionFacts, type PositionTargets } from '../../ops/index.js';
-import { positionTable, renderPositions } from './positions.js';
+import { positionTable } from '../../present/index.js';
+import { renderPositions } from './positions.js';
 
 const facts: PartitionFacts[] = [
   { topic: 'a', partition: 0, logStart: 0, logEnd: 30, committed: 20 },
@@ -23,4 +24,14 @@ test('a position plan renders one row per partition with its notes, and a summar
   assert.equal(text[0], 'looked up on 127.0.0.1:9092');
   assert.match(text[1] ?? '', /^TOPIC\s+PARTITION\s+COMMITTED\s+TARGET\s+LOG START\s+LOG END\s+REPLAY\s+SKIP\s+NOTE$/);
   assert.equal(text.length, 1 + 1 + 3 + 1);
+});
+
+test('partitions already at their target are not counted as to write (issue 20, point 15: --to-latest said 3 of 3, then nothing to change)', () => {
+  const atEnd: PartitionFacts[] = [
+    { topic: 'a', partition: 0, logStart: 0, logEnd: 30, committed: 30 },
+    { topic: 'a', partition: 1, logStart: 0, logEnd: 30, committed: 30 },
+    { topic: 'a', partition: 2, logStart: 0, logEnd: 12, committed: 5 },
+  ];
+  assert.match(positionTable(planPositions({ kind: 'latest' }, atEnd.slice(0, 2))).summary, /^--to-latest: 0 of 2 partition\(s\) to write, 0 record\(s\) to replay, 0 to skip\.$/);
+  assert.match(positionTable(planPositions({ kind: 'latest' }, atEnd)).summary, /^--to-latest: 1 of 3 partition\(s\) to write, 0 record\(s\) to replay, 7 to skip\.$/);
 });

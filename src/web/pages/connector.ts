@@ -14,6 +14,8 @@ export interface ConnectorView {
   log?: LogPositionsResult;
   runs: RunRecord[];
   snapshots: SnapshotRecord[];
+  /** The user's role may change this connector (the server checks again on every request). Default true. */
+  canChange?: boolean;
 }
 
 /** The sink partitions on page `page` of the offsets table: the only ones whose log positions are read. */
@@ -38,7 +40,7 @@ export function connectorPage(view: ConnectorView, frame: Omit<LayoutOptions, 't
   const paged = pageOf(sorted, view.page);
   return layout({ ...frame, title: `Connector ${info.name}`, nav: 'connectors' }, html`
 <p class="actions">
-  <a class="button primary" href="${base}/change">Change offsets…</a>
+  ${view.canChange === false ? html`<span class="muted">Your role may view this connector, not change it.</span>` : html`<a class="button primary" href="${base}/change">Change offsets…</a>`}
   <a class="button" href="/runs?connector=${encodeURIComponent(info.name)}">Runs</a>
   <a class="button" href="/snapshots?connector=${encodeURIComponent(info.name)}">Snapshots</a>
 </p>

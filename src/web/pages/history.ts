@@ -1,22 +1,28 @@
 // Runs and snapshots: the same records as `offsetctl runs`, `runs show`, `snapshots` and
 // `snapshots show`, with resume for an interrupted run and a guarded rollback per snapshot.
-import type { EventRecord, Plan, RunRecord, SnapshotRecord, StepRecord } from '../ops-bridge.js';
+import { actorName, describeActor, type EventRecord, type Plan, type RunRecord, type SnapshotRecord, type StepRecord } from '../ops-bridge.js';
 import { csrfField, html, layout, stateBadge, text, time, type Html, type LayoutOptions } from '../html.js';
 import { offsetsTable, pageOf, pager, sortEntries, type OffsetEntryLike } from './offsets-view.js';
 import { afterText, diffTable, planSummary } from './preview.js';
 
 type Frame = Omit<LayoutOptions, 'title' | 'nav'>;
 
+/** Who started a run, as the run records it: a console's signed-in user by name, else user@host. */
+function startedBy(run: RunRecord): string {
+  return run.actor.signIn ? run.actor.user : actorName(run.actor);
+}
+
 export function runsPage(runs: RunRecord[], connector: string | undefined, frame: Frame): Html {
   return layout({ ...frame, title: connector ? `Runs of ${connector}` : 'Runs', nav: 'runs' }, html`
 ${connector ? html`<p><a href="/runs">All runs</a></p>` : ''}
 ${runs.length === 0 ? html`<p class="muted">No runs yet on this cluster.</p>` : html`<div class="scroll"><table class="data">
-<thead><tr><th scope="col">Run</th><th scope="col">Connector</th><th scope="col">Operation</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Last step</th><th scope="col">Connector state</th><th scope="col">Snapshot</th></tr></thead>
+<thead><tr><th scope="col">Run</th><th scope="col">Connector</th><th scope="col">Operation</th><th scope="col">Status</th><th scope="col">Started</th><th scope="col">Last step</th><th scope="col">Connector state</th><th scope="col">Snapshot</th><th scope="col">By</th></tr></thead>
 <tbody>${runs.map((r) => html`<tr>
 <td><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a></td>
 <td><a href="/connectors/${encodeURIComponent(r.connector)}">${r.connector}</a></td>
 <td>${r.operation}</td><td>${stateBadge(r.displayStatus)}</td><td>${time(r.startedAt)}</td><td>${r.lastStep ?? ''}</td><td>${r.connectorState ?? ''}</td>
 <td>${r.context.snapshotId ? html`<a class="rollback-link" href="/snapshots/${encodeURIComponent(r.context.snapshotId)}" aria-label="Roll back ${r.connector} to snapshot ${r.context.snapshotId}">Roll back…</a>` : ''}</td>
+<td class="run-by" title="${describeActor(r.actor)}">${startedBy(r)}</td>
 </tr>`)}</tbody></table></div>`}`);
 }
 
@@ -26,7 +32,9 @@ export function runPage(run: RunRecord, steps: StepRecord[], events: EventRecord
 <dl class="facts">
 <dt>Operation</dt><dd>${run.operation} of <a href="/connectors/${encodeURIComponent(run.connector)}">${run.connector}</a> on <code>${run.clusterUrl}</code></dd>
 <dt>Status</dt><dd>${stateBadge(run.displayStatus)}</dd>
-<dt>Started</dt><dd>${time(run.startedAt)}${run.finishedAt ? html`, finished ${time(run.finishedAt)}` : ''} (pid ${run.pid})</dd>
+<dt>Started</dt><dd>${time(run.startedAt)} by <span class="run-by">${startedBy(run)}</span>${run.finishedAt ? html`, finished ${time(run.finishedAt)}` : ''} (pid ${run.pid})</dd>
+<dt>Started by</dt><dd class="run-actor">${describeActor(run.actor)}</dd>
+${run.resumedBy ? html`<dt>Resumed by</dt><dd class="run-resumed-by">${describeActor(run.resumedBy)}</dd>` : ''}
 <dt>Workflow</dt><dd>${run.workflowId} (${run.workflowFile})</dd>
 <dt>Last step</dt><dd>${run.lastStep ?? '(none finished)'}</dd>
 ${run.context.snapshotId ? html`<dt>Snapshot</dt><dd><a href="/snapshots/${encodeURIComponent(run.context.snapshotId)}">${run.context.snapshotId}</a> (roll back from there)</dd>` : ''}

@@ -6,7 +6,7 @@ import { html, layout, stateBadge, time, type Html, type LayoutOptions } from '.
 export function jobPage(job: Job, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
   const { plan } = job;
   return layout({ ...frame, title: `${plan.operation} of ${plan.connector}`, nav: 'runs' }, html`
-<p>Started ${time(job.startedAt)} on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
+<p>Started ${time(job.startedAt)} by <span class="job-by">${job.by}</span> on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
 <section aria-labelledby="h-steps">
 <h2 id="h-steps">Steps</h2>
 <ol id="job-events" class="events" data-events="${job.end ? '' : `/jobs/${encodeURIComponent(job.id)}/events`}" aria-live="polite">

@@ -58,7 +58,7 @@ ${t.rows.length === 0 ? '' : html`<div class="scroll"><table class="data positio
 </table></div>`}</section>`;
 }
 
-export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omit<LayoutOptions, 'title' | 'nav'>, confirmError?: string): Html {
+export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omit<LayoutOptions, 'title' | 'nav'>, confirmError?: string, approvalRequired = false): Html {
   const verb = VERB[plan.operation];
   return layout({ ...frame, title: `${verb} ${plan.connector}: preview`, nav: 'connectors' }, html`
 <p>Connector <a href="/connectors/${encodeURIComponent(plan.connector)}">${plan.connector}</a> (${plan.connectorType}, ${stateBadge(plan.stateBefore)}) on <code>${plan.clusterUrl}</code>.
@@ -69,14 +69,15 @@ ${plan.warnings.length ? html`<ul class="warnings">${plan.warnings.map((w) => ht
 ${diffTable(plan)}
 ${positionsSection(plan)}
 <section aria-labelledby="h-apply" class="apply">
-<h2 id="h-apply">Apply</h2>
-<p>The connector is stopped while its offsets change, a snapshot is stored first, ${afterText(plan)}.</p>
+<h2 id="h-apply">${approvalRequired ? 'Request approval' : 'Apply'}</h2>
+${approvalRequired ? html`<p id="approval-note">This context requires approval: confirming records a change request; nothing changes until someone else approves it and it is applied.</p>` : ''}
+<p>${approvalRequired ? 'When applied, the' : 'The'} connector is stopped while its offsets change, a snapshot is stored first, ${afterText(plan)}.</p>
 ${confirmError ? html`<div class="error" role="alert"><strong>Refused, nothing was changed:</strong> <span class="error-text">${confirmError}</span></div>` : ''}
 <form method="post" action="/plans/${encodeURIComponent(planId)}/apply">
 ${csrfField(csrf)}
 <label for="confirm">Type the connector's name, <strong>${plan.connector}</strong>, to confirm</label>
 <input id="confirm" name="confirm" autocomplete="off" spellcheck="false" required aria-describedby="diff-summary">
-<button type="submit" class="danger">${verb}</button>
+<button type="submit" class="danger">${approvalRequired ? `Request: ${verb.toLowerCase()}` : verb}</button>
 </form>
 </section>`);
 }

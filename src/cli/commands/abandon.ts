@@ -1,0 +1,59 @@
+// `runs abandon <id> --reason <text>`: the way out of an interrupted run that changes no offsets.
+// Shows the run and the connector's live state first, asks (or --yes), then records who
+// abandoned it (the OS login and host: what authenticated this person here) and why, and frees
+// the connector's lock. The connector is left exactly as it is; the text says how to bring it back.
+import { hostname, userInfo } from 'node:os';
+import type { ConnectionOptions } from '../connection.js';
+import { OpsError } from '../../ops/errors.js';
+import { stdout } from './say.js';
+
+export interface AbandonOptions extends ConnectionOptions {
+  reason?: string;
+  yes?: boolean;
+}
+
+export async function abandonCommand(id: string, opts: AbandonOptions): Promise<void> {
+  if (opts.reason === undefined || opts.reason.trim() === '') {
+    throw new OpsError('E_USAGE', '--reason <text> is required: say why the run is abandoned (it is recorded with the run, with who abandoned it)', { field: 'reason' });
+  }
+  const { openHistory, refusal } = await import('./history-actions.js');
+  const { store } = await openHistory(opts);
+  let clusterUrl: string;
+  try {
+    clusterUrl = (await store.getRun(id)).clusterUrl;
+  } catch (err) {
+    throw refusal(err);
+  } finally {
+    await store.close();
+  }
+  const { resolveConnection } = await import('../connection.js');
+  const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: clusterUrl });
+  const { openStore } = await import('../../store/index.js');
+  const ops = await import('../../ops/index.js');
+  const history = openStore(conn.stateDir);
+  const ctx = { url: conn.url, http: conn.http, store: history };
+  try {
+    const plan = await ops.planAbandon(ctx, id);
+    const run = plan.run;
+    const c = run.connector;
+    const step = run.lastStep ? `after step ${run.lastStep}` : 'before its first step';
+    const before = typeof run.context.stateBefore === 'string' ? ` It was ${run.context.stateBefore} before the run.` : '';
+    const bringBack = plan.liveState === 'STOPPED' && run.context.stateBefore !== 'STOPPED'
+      ? ` bring it back with \`offsetctl ${run.context.stateBefore === 'PAUSED' ? 'pause' : 'resume'} ${c} --url ${run.clusterUrl}\``
+      : '';
+    stdout([
+      `Run ${run.id}: ${run.operation} of ${c} on ${run.clusterUrl}, interrupted ${step}${run.context.snapshotId ? ` (snapshot ${run.context.snapshotId} stored; \`offsetctl rollback ${c} --snapshot ${run.context.snapshotId}\` restores it)` : ' (no snapshot stored)'}.`,
+      plan.liveText ? `${c} is ${plan.liveText} now.${before}` : `${c}: its state could not be read (${plan.unreadable}).${before}`,
+      `Abandoning the run changes no offsets and leaves ${c} as it is${bringBack ? `;${bringBack}` : ''}.`,
+      '',
+    ].join('\n'));
+    const { confirm } = await import('../confirm.js');
+    await confirm(`Abandon run ${run.id}?`, { yes: opts.yes === true });
+    const by = `${userInfo().username}@${hostname()}`;
+    const done = await ops.abandonRun(ctx, plan, { by, reason: opts.reason });
+    stdout(`Run ${done.id} abandoned by ${by}: ${opts.reason.trim()}. The lock on ${c} is free.\n`);
+  } finally {
+    await history.close();
+    await conn.http.close();
+  }
+}

@@ -1,0 +1,57 @@
+// `offsetctl audit`: the audit trail of the store — who did what, when, on which connector, with
+// the diff (console users and CLI users alike). A table for people, newest first; `-o json` is
+// JSON lines, oldest first, one entry a line, so an export appends in order
+// (`offsetctl audit --since 1h -o json >> audit.jsonl`).
+import type { Command } from 'commander';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+
+interface AuditOptions extends ConnectionOptions {
+  connector?: string;
+  since?: string;
+  limit?: string;
+}
+
+export function register(program: Command): void {
+  addConnectionOptions(
+    program
+      .command('audit')
+      .option('--connector <name>', 'only entries about this connector')
+      .option('--since <time>', 'only entries at or after this time: an ISO time with a zone (2026-11-30T09:00:00Z) or an age (90m, 12h, 7d)')
+      .option('--limit <n>', 'at most the N newest entries (default 1000)')
+      .description('list who did what, when, on which connector, with the diff (JSON: one entry per line, oldest first)'),
+  ).action(async (opts: AuditOptions) => listAudit(opts));
+}
+
+async function listAudit(opts: AuditOptions): Promise<void> {
+  const { OpsError } = await import('../../ops/errors.js');
+  const { parseAge } = await import('../../store/index.js');
+  const { openHistory } = await import('./history-actions.js');
+  const { stdout } = await import('./say.js');
+  let since: Date | undefined;
+  if (opts.since !== undefined) {
+    const age = parseAge(opts.since);
+    const at = /\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/i.test(opts.since) ? Date.parse(opts.since) : NaN;
+    if (age !== undefined) since = new Date(Date.now() - age);
+    else if (!Number.isNaN(at)) since = new Date(at);
+    else throw new OpsError('E_USAGE', `--since ${JSON.stringify(opts.since)}: give an ISO time with a zone (2026-11-30T09:00:00Z) or an age (90m, 12h, 7d)`, { field: 'since' });
+  }
+  const limit = opts.limit === undefined ? 1000 : Number(opts.limit);
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new OpsError('E_USAGE', `--limit must be a whole number ≥ 1, not ${JSON.stringify(opts.limit)}`, { field: 'limit' });
+  const { store, json } = await openHistory(opts);
+  try {
+    const entries = await store.listAudit({ ...(opts.connector ? { connector: opts.connector } : {}), ...(since ? { since } : {}), limit });
+    if (json) {
+      stdout(entries.reverse().map((e) => `${JSON.stringify(e)}\n`).join(''));
+      return;
+    }
+    if (entries.length === 0) return void stdout(`no audit entries in ${store.location}${opts.connector ? ` for ${opts.connector}` : ''}\n`);
+    const { renderTable } = await import('../render/table.js');
+    const { auditDetail } = await import('../render/audit.js');
+    stdout(`${renderTable(
+      ['TIME', 'USER', 'ACTION', 'OUTCOME', 'CONNECTOR', 'RUN', 'DETAIL'],
+      entries.map((e) => [e.at, e.actor.user, e.action, e.outcome, e.connector ?? '', e.runId ?? '', auditDetail(e)]),
+    )}\n`);
+  } finally {
+    await store.close();
+  }
+}

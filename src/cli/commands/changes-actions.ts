@@ -1,0 +1,148 @@
+// The actions of `offsetctl changes` (registered in changes.ts): read and move change requests in
+// the store, and apply an approved one through the same path as a saved plan.
+import type { ChangeRequestRecord } from '../../store/index.js';
+import type { OperationOutcome } from '../../ops/index.js';
+import { OpsError } from '../../ops/errors.js';
+import type { ConnectionOptions } from '../connection.js';
+import type { ApplyOptions } from './apply.js';
+
+const STATUSES = ['pending', 'approved', 'rejected', 'applying', 'applied', 'failed'] as const;
+
+async function openRequests(opts: ConnectionOptions) {
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
+  const store = await openCommandStore(await historyStoreChoice(opts));
+  return { store, json: (opts.output ?? 'text') === 'json' };
+}
+
+function refusal(err: unknown): unknown {
+  if ((err as { code?: string }).code === 'E_NOT_FOUND') return new OpsError('E_PREFLIGHT', (err as Error).message, { field: 'id', cause: err });
+  return err;
+}
+
+export async function listChanges(opts: ConnectionOptions & { status?: string; connector?: string }): Promise<void> {
+  if (opts.status !== undefined && !(STATUSES as readonly string[]).includes(opts.status)) {
+    throw new OpsError('E_USAGE', `--status ${opts.status}: must be one of ${STATUSES.join(', ')}`, { field: 'status' });
+  }
+  const { store, json } = await openRequests(opts);
+  try {
+    const list = await store.listChangeRequests({ ...(opts.status ? { status: opts.status as (typeof STATUSES)[number] } : {}), ...(opts.connector ? { connector: opts.connector } : {}) });
+    if (json) {
+      process.stdout.write(`${JSON.stringify(list.map(summary), null, 2)}\n`);
+      return;
+    }
+    if (list.length === 0) {
+      process.stdout.write(`No change requests in ${store.location}.\n`);
+      return;
+    }
+    const { renderTable } = await import('../render/table.js');
+    const { requestRow, REQUEST_COLUMNS } = await import('../../present/index.js');
+    process.stdout.write(`${renderTable(REQUEST_COLUMNS, list.map(requestRow))}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function showChange(id: string, opts: ConnectionOptions): Promise<void> {
+  const { store, json } = await openRequests(opts);
+  try {
+    const request = await store.getChangeRequest(id).catch((err: unknown) => { throw refusal(err); });
+    if (json) {
+      process.stdout.write(`${JSON.stringify({ ...summary(request), history: request.history, plan: request.plan }, null, 2)}\n`);
+      return;
+    }
+    const { requestedPlan } = await import('../../ops/changes/index.js');
+    const { requestHeading, historyLines } = await import('../../present/index.js');
+    const { renderDiff } = await import('../render/diff.js');
+    const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
+    const saved = requestedPlan(request);
+    for (const p of saved.plans) {
+      lines.push('', `${p.connector} (${p.connectorType}, ${p.stateBefore} when planned) on ${p.clusterUrl}:`);
+      for (const w of p.warnings) lines.push(`warning: ${w}`);
+      lines.push(renderDiff(p.diff, { color: false, showUnchanged: p.diff.entries.length <= 50 }).trimEnd());
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function reviewChangeCommand(id: string, decision: 'approve' | 'reject', opts: ConnectionOptions & { reason?: string }): Promise<void> {
+  const { store, json } = await openRequests(opts);
+  try {
+    const { reviewChange } = await import('../../ops/changes/index.js');
+    const ctx = { url: '', http: undefined as never, store };
+    const request = await reviewChange(ctx, id, decision, { ...(opts.reason !== undefined ? { reason: opts.reason } : {}) });
+    const last = request.history.at(-1)!;
+    if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
+    if (json) process.stdout.write(`${JSON.stringify(summary(request), null, 2)}\n`);
+    else if (decision === 'approve') process.stdout.write(`Change request ${id} approved by ${last.actor.user} (requested by ${request.requestedBy.user}); apply it with \`offsetctl changes apply ${id}\` before ${request.expiresAt}.\n`);
+    else process.stdout.write(`Change request ${id} rejected by ${last.actor.user}: ${last.reason}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function applyChange(id: string, opts: ApplyOptions): Promise<void> {
+  // The request names its cluster: with no connection given, it is applied there.
+  const { store } = await openRequests(opts);
+  let request: ChangeRequestRecord;
+  try {
+    request = await store.getChangeRequest(id).catch((err: unknown) => { throw refusal(err); });
+  } finally {
+    await store.close();
+  }
+  const ops = await import('../../ops/index.js');
+  const { withChangeConnection, applyChecked, showMoved, acceptMoved } = await import('./apply.js');
+  const { requestHeading } = await import('../../present/index.js');
+  if (request.connectors.length > 1) {
+    await withChangeConnection(opts, request.clusterUrl, async (conn, ctx, out) => {
+      const { checked } = await ops.checkApprovedChange(ctx, id, await checkOptions(opts, conn));
+      await applyChecked(conn, ctx, checked, opts, out, {
+        header: async () => out(requestHeading(request)), requestId: id,
+        applying: { start: async () => auditWarning(await ops.startApplying(ctx, id)), finish: async (r) => auditWarning(await ops.finishApplying(ctx, id, r)) },
+      });
+    });
+    return;
+  }
+  const { runChange } = await import('./ops.js');
+  let checked: Awaited<ReturnType<typeof ops.checkApprovedChange>>['checked'] | undefined;
+  let context: import('../../ops/index.js').OpsContext | undefined;
+  await runChange(opts, { action: request.operation, connector: request.connectors[0]! }, async (o, ctx, conn) => {
+    context = ctx;
+    checked = (await o.checkApprovedChange(ctx, id, await checkOptions(opts, conn))).checked;
+    return checked.connectors[0]!.plan;
+  }, request.clusterUrl, {
+    before: async (_plan, info) => void info(requestHeading(request)),
+    after: async (_plan, info) => showMoved(checked!, info),
+    beforeConfirm: async () => acceptMoved(checked!, opts),
+    reviewed: { planDigest: request.digest, requestId: id },
+    applying: {
+      start: async () => auditWarning(await ops.startApplying(context!, id)),
+      finish: async (outcome: OperationOutcome) => auditWarning(await ops.finishApplying(context!, id, {
+        succeeded: outcome.status === 'succeeded' || outcome.status === 'unchanged', runIds: outcome.runId ? [outcome.runId] : [], message: outcome.message,
+      })),
+    },
+  });
+}
+
+async function checkOptions(opts: ApplyOptions, conn: import('../connection.js').Connection) {
+  const { preflightKafkaSettings } = await import('../kafka-settings.js');
+  const { resolveLimits } = await import('../../ops/index.js');
+  const kafka = await preflightKafkaSettings(opts, conn.context);
+  const { limitFlags } = await import('./change-flags.js');
+  return { limits: resolveLimits(limitFlags(opts), process.env), ...(kafka ? { kafka } : {}) };
+}
+
+function summary(r: ChangeRequestRecord): Record<string, unknown> {
+  const last = r.history.at(-1);
+  return {
+    id: r.id, status: r.displayStatus, operation: r.operation, connectors: r.connectors, clusterUrl: r.clusterUrl, clusterKey: r.clusterKey,
+    ...(r.contextName ? { context: r.contextName } : {}), requestedBy: r.requestedBy.user, requestedAt: r.requestedAt, expiresAt: r.expiresAt, digest: r.digest,
+    ...(last && last.action !== 'requested' ? { last: { action: last.action, by: last.actor.user, at: last.at, ...(last.reason ? { reason: last.reason } : {}), ...(last.runIds ? { runIds: last.runIds } : {}) } } : {}),
+  };
+}
+
+/** A step recorded, but its audit entry not written (a full disk, a store without the trail): said, never hidden. */
+function auditWarning(step: { auditWarning?: string }): void {
+  if (step.auditWarning) process.stderr.write(`warning: ${step.auditWarning}\n`);
+}

@@ -1,0 +1,151 @@
+// `offsetctl export` and `offsetctl import`: the backup file is the CLI's business (YAML on
+// stdout, read from a file or stdin, the secrets file); ops checks the document and does the rest.
+import { readFile } from 'node:fs/promises';
+import type { ConnectionOptions } from '../connection.js';
+import { OpsError } from '../../ops/errors.js';
+import { registerSecret } from '../../http/redact.js';
+import { stderr, stdout } from './say.js';
+import { applyWithSignals, auditRefused, openFace } from './move-face.js';
+
+export async function runExport(names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }): Promise<void> {
+  const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
+  const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
+  checkSelection(selection);
+  const face = await openFace(opts, undefined);
+  const json = face.source.output === 'json';
+  try {
+    const { listConnectorNames } = await import('../../ops/index.js');
+    const connectors = selectConnectors(await listConnectorNames(face.ctx.http, face.ctx.url), selection);
+    if (opts.consistent) {
+      const { confirm } = await import('../confirm.js');
+      await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
+    }
+    const move = await import('../../ops/move/index.js');
+    const { newBatchId } = await import('../../ops/batch/index.js');
+    const batchId = newBatchId();
+    const info = (text: string): unknown => stderr(`${text}\n`);
+    const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}) }), info);
+    for (const w of result.warnings) stderr(`warning: ${w}\n`);
+    // The backup itself goes out unmasked by design only with --include-secrets; without it there is nothing to mask.
+    const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await import('../config-yaml.js')).stringify(result.backup);
+    process.stdout.write(text);
+    const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
+    stderr(`exported ${result.backup.connectors.length} connector(s) from ${face.ctx.url}${stopped}\n`);
+  } finally {
+    await face.close();
+  }
+}
+
+async function readText(file: string): Promise<string> {
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of process.stdin) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new OpsError('E_USAGE', `cannot read ${file} (${(err as { code?: string }).code ?? (err as Error).message}); give a file written by \`offsetctl export\``, { field: 'backup', cause: err });
+  }
+}
+
+async function parseDocument(text: string, file: string, what: string): Promise<unknown> {
+  try {
+    return (await import('../config-yaml.js')).parse(text);
+  } catch (err) {
+    throw new OpsError('E_USAGE', `${file} is not valid YAML or JSON (${(err as Error).message.split('\n')[0]}); give ${what}`, { field: 'backup', cause: err });
+  }
+}
+
+/** `--secrets-file`: {"<connector>": {"<key>": "<value>"}}; every value is registered for masking at once. */
+async function readSecrets(file: string | undefined): Promise<Record<string, Record<string, string>> | undefined> {
+  if (file === undefined) return undefined;
+  const doc = await parseDocument(await readText(file), file, 'a mapping {"<connector>": {"<key>": "<value>"}}');
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new OpsError('E_USAGE', `${file}: must be a mapping {"<connector>": {"<key>": "<value>"}}`, { field: 'secrets-file' });
+  const out: Record<string, Record<string, string>> = {};
+  for (const [connector, keys] of Object.entries(doc as Record<string, unknown>)) {
+    if (!keys || typeof keys !== 'object' || Array.isArray(keys)) throw new OpsError('E_USAGE', `${file}: ${connector} must map configuration keys to their secret values`, { field: 'secrets-file' });
+    out[connector] = {};
+    for (const [key, value] of Object.entries(keys as Record<string, unknown>)) {
+      if (typeof value !== 'string') throw new OpsError('E_USAGE', `${file}: ${connector}.${key} must be a string`, { field: 'secrets-file' });
+      registerSecret(value);
+      out[connector][key] = value;
+    }
+  }
+  return out;
+}
+
+/** On a terminal, the secrets the backup left out and the secrets file does not give are asked for (not echoed). */
+async function askMissingSecrets(backup: import('../../ops/move/index.js').Backup, given: Record<string, Record<string, string>> | undefined, only: string | undefined): Promise<Record<string, Record<string, string>> | undefined> {
+  const { askSecret, canAsk } = await import('../ask-secret.js');
+  if (!canAsk()) return given;
+  const wanted = only ? new Set(only.split(',').map((s) => s.trim())) : undefined;
+  const out = { ...given };
+  for (const c of backup.connectors) {
+    if (wanted && !wanted.has(c.name)) continue;
+    for (const key of c.secretsOmitted ?? []) {
+      if (out[c.name]?.[key] !== undefined) continue;
+      const value = await askSecret(`${c.name}: ${key} (left out of the backup; not shown as you type): `);
+      if (value !== undefined) out[c.name] = { ...out[c.name], [key]: value };
+    }
+  }
+  return out;
+}
+
+export async function runImport(file: string, opts: ConnectionOptions & { to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; concurrency?: string; yes?: boolean; dryRun?: boolean }): Promise<void> {
+  const move = await import('../../ops/move/index.js');
+  const backup = move.parseBackup(await parseDocument(await readText(file), file, 'a file written by `offsetctl export`'));
+  const secrets = await askMissingSecrets(backup, await readSecrets(opts.secretsFile), opts.only);
+  const batch = await import('../../ops/batch/index.js');
+  const concurrency = batch.parseConcurrency(opts.concurrency);
+  // The connectors go to --to; the backup carries no connection of its own.
+  const face = await openFace({ ...opts, url: opts.to.startsWith('http') ? opts.to : undefined, context: opts.to.startsWith('http') ? undefined : opts.to }, undefined);
+  const json = face.source.output === 'json';
+  const out = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  try {
+    const { resolveLimits } = await import('../../ops/offsets/index.js');
+    const plan = await move.planImport(face.ctx, {
+      backup, ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}), ...(opts.replace ? { replace: true } : {}),
+      ...(secrets ? { secrets } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), limits: resolveLimits({}, process.env),
+    });
+    out(`Import of ${plan.items.length} connector(s) from ${file} (exported from ${backup.cluster.url} at ${backup.exportedAt}) to ${face.ctx.url}:`);
+    for (const i of plan.items) out(`  ${i.connector} (${i.connectorType}, ${i.plugin.class.split('.').pop()}${i.plugin.version ? ` ${i.plugin.version}` : ''}): ${i.offsets.length} partition(s), then ${i.stateAfter}${i.replaces ? '; REPLACES the connector of that name' : ''}`);
+    for (const w of plan.warnings) stderr(`warning: ${w}\n`);
+    if (opts.dryRun) {
+      if (json) stdout(`${JSON.stringify({ status: 'dry-run', connectors: plan.items.map(({ config: _c, inputs: _i, ...rest }) => rest) }, null, 2)}\n`);
+      else stdout('dry run: nothing was changed\n');
+      return;
+    }
+    const { confirm } = await import('../confirm.js');
+    await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url}? Each is created STOPPED, gets its offsets, then is put in its exported state.`, { yes: opts.yes === true });
+    const batchId = batch.newBatchId();
+    const { testHooksFromEnv } = await import('../test-hooks.js');
+    const beforeStep = testHooksFromEnv();
+    const byName = new Map(plan.items.map((i) => [i.connector, i]));
+    type Planned = import('../../ops/move/index.js').ImportItem & { operation: string; stateBefore: string; diff: { counts: { unchanged: number; changed: number; added: number; removed: number } }; warnings: string[]; nothingToChange: false };
+    const ops: import('../../ops/batch/index.js').ConnectorOps<Planned> = {
+      plan: async (connector) => {
+        const item = byName.get(connector)!;
+        return { ...item, operation: 'import', diff: { counts: { unchanged: 0, changed: 0, added: item.offsets.length, removed: 0 } }, warnings: [], nothingToChange: false };
+      },
+      apply: async (item, options) => {
+        const outcome = await move.applyImportItemAudited(face.ctx, plan, item, face.audit, { batchId: options.batchId, ...(options.signal ? { signal: options.signal } : {}), ...(options.onEvent ? { onEvent: options.onEvent as never } : {}), ...(beforeStep ? { beforeStep } : {}) });
+        return { ...outcome, operation: 'import', clusterUrl: face.ctx.url, recovery: outcome.undone === undefined ? undefined : { succeeded: outcome.undone } } as never;
+      },
+      state: async (connector) => {
+        const { getConnectorInfo } = await import('../../ops/index.js');
+        return (await getConnectorInfo(face.ctx.http, face.ctx.url, connector).catch(() => ({ state: 'absent' }))).state;
+      },
+    };
+    const { applyWithCancel, printSummary } = await import('./batch.js');
+    const names = plan.items.map((i) => i.connector);
+    const planned = await batch.planBatch(ops, names, { concurrency });
+    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    await printSummary(batch.summarize(batchId, 'import', names, rows), json);
+  } catch (err) {
+    await auditRefused(face, { action: 'import' }, err);
+    throw err;
+  } finally {
+    await face.close();
+  }
+}

@@ -1,0 +1,191 @@
+// `runs resume` and `rollback` for moves, copies and imports: the run knows both clusters' URLs;
+// the connection to each is the one configured for it (--url/--context for the cluster the
+// command is pointed at, --to for the other, else the recorded URL with the credentials of a
+// context made for it). Each returns false when the run or connector is none of theirs, and the
+// plain rewind/reset/rollback path goes on.
+import type { RunRecord } from '../../store/index.js';
+import { OpsError } from '../../ops/errors.js';
+import type { Connection, ConnectionOptions } from '../connection.js';
+import { stderr, stdout } from './say.js';
+import { applyWithSignals, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
+
+interface RecoveryOptions extends ConnectionOptions {
+  to?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+/** A connection to `url`: the command's own when it points there, else --to, else the URL itself. */
+async function connectionFor(url: string, own: Connection | undefined, opts: RecoveryOptions): Promise<Connection> {
+  const same = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+  if (own && (same(own.url, url) || own.urls.some((u) => same(u, url)))) return own;
+  if (opts.to) {
+    const target = await resolveTarget(opts.to, opts);
+    if (same(target.url, url) || target.urls.some((u) => same(u, url))) return target;
+  }
+  return resolveTarget(url, opts);
+}
+
+/** The store the run was journaled in (the team store when one is chosen), before the clusters are known. */
+async function openStoreFor(opts: ConnectionOptions): Promise<import('../../store/index.js').Store> {
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
+  return openCommandStore(await historyStoreChoice(opts));
+}
+
+/**
+ * A resume or rollback of a move, copy or import in the audit trail: the entry of the start names
+ * the run it acts on (known before it begins), the entry of the end its outcome.
+ */
+async function audited<T extends { status: string; message: string; warnings: string[]; runId?: string }>(
+  ctx: { store: import('../../store/index.js').Store }, conn: Connection, what: import('../../ops/index.js').AuditedRun & { runId: string }, apply: () => Promise<T>,
+): Promise<T> {
+  const { runAudited } = await import('../../ops/index.js');
+  return runAudited(ctx, await cliAuditScope(conn, ctx.store), what, (started) => {
+    started(what.runId);
+    return apply();
+  });
+}
+
+/** `runs resume <id>` of a move, copy or import (its companion run id works too). */
+export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Promise<boolean> {
+  const store = await openStoreFor(opts);
+  let run: RunRecord | undefined;
+  try {
+    run = await store.getRun(runId).catch(() => undefined);
+  } finally {
+    await store.close();
+  }
+  if (!run) return false;
+  const move = await import('../../ops/move/index.js');
+  if ((run.operation as string) === 'import') return resumeImport(run, opts);
+  if (!move.isMoveRun(run)) return false;
+  if (typeof run.context.undoes === 'string') {
+    throw new OpsError('E_PREFLIGHT', `run ${run.id} was undoing a move (run ${run.context.undoes}) when it was interrupted; finish the undo with \`offsetctl rollback ${run.connector}\``);
+  }
+  const { resolveConnection } = await import('../connection.js');
+  const own = await resolveConnection(opts).catch(() => undefined);
+  const storeAgain = await openStoreFor(opts);
+  const moved = await move.moveRunOf(storeAgain, runId).finally(() => storeAgain.close());
+  const from = await connectionFor(moved.move.fromUrl, own, opts);
+  const to = await connectionFor(moved.move.toUrl, own, opts);
+  const json = from.output === 'json';
+  const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  const { openCommandStore } = await import('../store-choice.js');
+  const opened = await openCommandStore(from.store);
+  const ctx = { url: from.url, http: from.http, store: opened };
+  try {
+    const plan = await move.planMoveResume(ctx, to, runId);
+    info(`Resume run ${plan.runId}: ${plan.operation} of ${plan.connector} from ${plan.fromUrl} to ${plan.toUrl}${plan.targetName !== plan.connector ? ` as ${plan.targetName}` : ''}, at step ${plan.resumeAt}${plan.lastStep ? ` (the last finished step was ${plan.lastStep})` : ''}`);
+    if (opts.dryRun) {
+      stdout('dry run: nothing was changed\n');
+      return true;
+    }
+    const { confirm } = await import('../confirm.js');
+    await confirm(`Finish the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
+    let kafka: import('../../kafka/connection.js').KafkaSettings | undefined;
+    if (moved.move.translate) {
+      const { preflightKafkaSettings } = await import('../kafka-settings.js');
+      kafka = await preflightKafkaSettings(opts, to.context);
+    }
+    const what = { action: 'resume', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: run.clusterKey, runId: plan.runId, message: `the ${plan.operation} to ${plan.toUrl}, at step ${plan.resumeAt}` };
+    const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited(ctx, from, what, () => move.applyMoveResume(ctx, to, plan, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}), ...(kafka ? { kafka } : {}) })), info);
+    printOutcome(outcome, json, []);
+  } finally {
+    await opened.close();
+    await from.http.close();
+    if (to !== from) await to.http.close();
+    if (own && own !== from && own !== to) await own.http.close();
+  }
+  return true;
+}
+
+async function resumeImport(run: RunRecord, opts: RecoveryOptions): Promise<boolean> {
+  const { resolveConnection } = await import('../connection.js');
+  const own = await resolveConnection(opts).catch(() => undefined);
+  const conn = await connectionFor(run.clusterUrl, own, opts);
+  const json = conn.output === 'json';
+  const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+  const { openCommandStore } = await import('../store-choice.js');
+  const store = await openCommandStore(conn.store);
+  try {
+    info(`Resume run ${run.id}: import of ${run.connector} on ${run.clusterUrl}${run.lastStep ? ` (the last finished step was ${run.lastStep})` : ''}`);
+    if (opts.dryRun) {
+      stdout('dry run: nothing was changed\n');
+      return true;
+    }
+    const { confirm } = await import('../confirm.js');
+    await confirm(`Finish the import of ${run.connector}?`, { yes: opts.yes === true });
+    const move = await import('../../ops/move/index.js');
+    const what = { action: 'resume', connector: run.connector, clusterUrl: run.clusterUrl, clusterKey: run.clusterKey, runId: run.id, message: 'the import' };
+    const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited({ store }, conn, what, () => move.applyImportResume({ url: conn.url, http: conn.http, store }, run.id, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) })), info);
+    printOutcome(outcome, json, []);
+  } finally {
+    await store.close();
+    await conn.http.close();
+    if (own && own !== conn) await own.http.close();
+  }
+  return true;
+}
+
+/** `rollback <connector>` when its run to undo is a move, copy or import. */
+export async function rollbackMoved(connector: string, opts: RecoveryOptions & { snapshot?: string }): Promise<boolean> {
+  if (opts.snapshot !== undefined) return false;
+  const { resolveConnection } = await import('../connection.js');
+  const own = await resolveConnection(opts);
+  const { openCommandStore } = await import('../store-choice.js');
+  const store = await openCommandStore(own.store);
+  const move = await import('../../ops/move/index.js');
+  const { clusterIdentity, lookupKeys } = await import('../../ops/cluster/index.js');
+  const { WorkerRoot } = await import('../../ops/cluster/index.js');
+  let handled = false;
+  try {
+    const keys = lookupKeys(await clusterIdentity(new WorkerRoot(own.http, own.url)));
+    const moved = await move.moveToUndo(store, keys, connector);
+    const json = own.output === 'json';
+    const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
+    if (moved) {
+      handled = true;
+      const from = await connectionFor(moved.move.fromUrl, own, opts);
+      const to = await connectionFor(moved.move.toUrl, own, opts);
+      const ctx = { url: from.url, http: from.http, store };
+      try {
+        const plan = await move.planMoveRollback(ctx, to, moved);
+        const now = [plan.sourceExists ? `${plan.connector} is on ${plan.fromUrl}` : `${plan.connector} is not on ${plan.fromUrl}`, plan.targetExists ? `${plan.targetName} is on ${plan.toUrl}` : `${plan.targetName} is not on ${plan.toUrl}`].join('; ');
+        info(`Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}${plan.interrupted ? ', interrupted' : ''}): ${now}. ${plan.connector} will run again on ${plan.fromUrl} with its offsets (${plan.stateBefore ?? 'its state'} as before), and nothing of it stays on ${plan.toUrl}.`);
+        for (const w of plan.warnings) stderr(`warning: ${w}\n`);
+        if (opts.dryRun) {
+          stdout('dry run: nothing was changed\n');
+          return true;
+        }
+        const { confirm } = await import('../confirm.js');
+        await confirm(`Undo the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
+        const what = { action: 'rollback', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: moved.main.clusterKey, runId: plan.runId, message: `undo of the ${plan.operation} to ${plan.toUrl}` };
+        const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited(ctx, own, what, () => move.applyMoveRollback(ctx, to, plan, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) })), info);
+        printOutcome(outcome, json, plan.warnings);
+      } finally {
+        if (from !== own) await from.http.close();
+        if (to !== own && to !== from) await to.http.close();
+      }
+      return true;
+    }
+    const imported = await move.importToUndo({ url: own.url, http: own.http, store }, keys, connector);
+    if (imported) {
+      handled = true;
+      info(`Roll back run ${imported.id} (import of ${connector} on ${own.url}): ${connector} will be deleted (stopped first, its offsets kept in a snapshot).`);
+      if (opts.dryRun) {
+        stdout('dry run: nothing was changed\n');
+        return true;
+      }
+      const { confirm } = await import('../confirm.js');
+      await confirm(`Delete ${connector}, which that import created?`, { yes: opts.yes === true });
+      const what = { action: 'rollback', connector, clusterUrl: own.url, clusterKey: imported.clusterKey, runId: imported.id, message: 'undo of the import: the connector it created is deleted' };
+      const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited({ store }, own, what, () => move.rollbackImport({ url: own.url, http: own.http, store }, keys[0]!, imported, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }).then((o) => ({ ...o, warnings: [] }))), info);
+      printOutcome({ ...outcome, warnings: [] }, json, []);
+    }
+    return handled;
+  } finally {
+    await store.close();
+    if (!handled) await own.http.close();
+    else await own.http.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,54 @@
+// The progress lines of a running change, on stderr: shared by the changes of ops.ts and the
+// moves, copies, exports and imports of move.ts.
+import type { OpsEvent } from '../../ops/index.js';
+import { stderr } from './say.js';
+
+/**
+ * One stderr line per finished step and per step that failed for good. A polling wait shows its
+ * elapsed time and attempt count: rewritten in place on a terminal, else a line when the wait
+ * starts and then every 5 s, so a long wait never looks frozen. Chunk progress is a human line
+ * like the plan (stdout in text, stderr with --output json).
+ */
+export function progressPrinter(info: (text: string) => unknown): (event: OpsEvent) => void {
+  let waiting = '';
+  let retrying = '';
+  let since = 0;
+  let attempts = 0;
+  let nextLineAt = 0;
+  let drawn = false;
+  const tty = process.stderr.isTTY === true;
+  const clear = () => {
+    if (drawn) stderr('\r\x1b[2K');
+    drawn = false;
+  };
+  return (event) => {
+    if (event.type === 'ops.chunk') info(`writing chunk ${event.index}/${event.total} (${event.size} partitions)`);
+    if (event.type === 'workflow.started') stderr(`workflow ${event.workflowId}\n`);
+    if (event.type === 'action.taken' && event.action.type === 'retry') {
+      retrying = event.stepId;
+      if (waiting !== event.stepId) {
+        since = performance.now();
+        attempts = 0;
+        nextLineAt = 0;
+      }
+      attempts += 1;
+      waiting = event.stepId;
+      const elapsed = performance.now() - since;
+      const line = `  … ${event.stepId}: waiting (${event.action.name}), ${(elapsed / 1000).toFixed(1)} s, attempt ${attempts}`;
+      if (tty) {
+        stderr(`\r\x1b[2K${line}`);
+        drawn = true;
+      } else if (elapsed >= nextLineAt) {
+        stderr(`${line}\n`);
+        nextLineAt = elapsed + 5000;
+      }
+    }
+    if (event.type === 'step.finished') {
+      clear();
+      if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
+      else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
+      if (event.status === 'passed') waiting = '';
+      retrying = '';
+    }
+  };
+}

@@ -1,0 +1,4 @@
+// The audit room: who did what, when, on which connector, with the diff. A plan applied through
+// applyAudited leaves an entry when its run opens and one with its outcome; auditRefusal records
+// a refused change. The actor is the face's (the one that authenticated it).
+export { applyAudited, auditDiff, auditRefusal, runAudited, wasAudited, type AuditedRun, type AuditScope } from './audit.js';

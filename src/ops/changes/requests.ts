@@ -1,0 +1,174 @@
+// Change requests: four-eyes approval of a saved plan. A change made where approval is required
+// becomes a request in the team store (the saved plan, who asked); someone else approves or
+// rejects it; once approved it is applied like a saved plan, re-checked against the cluster first
+// (check.ts), and the request records the runs that applied it. Who acts is always the store's
+// own actor (the database login, the console's signed-in user), never a name sent along; the
+// approver must be another identity than the requester. A request expires.
+import type { Actor, ActorSource, ChangeRequestRecord } from '../../store/index.js';
+import type { OpsContext } from '../context.js';
+import { OpsError } from '../errors.js';
+import { readSavedPlan, type SavedPlan } from './saved-plan.js';
+import { checkSavedPlan, DEFAULT_MAX_AGE_MS, type CheckedPlan, type CheckOptions } from './check.js';
+import type { AuditScope } from '../audit/index.js';
+import { auditRequestStep, stepActor } from './request-audit.js';
+
+/** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
+export type Stepped = ChangeRequestRecord & { auditWarning?: string };
+
+export interface RequestOptions {
+  now?: Date;
+  /** How long the request may wait for approval and apply (default 24 h, like a saved plan). */
+  expiresInMs?: number;
+  /** The context whose `approval: required` made this a request. */
+  contextName?: string;
+  /** Who asks, as the face authenticated them (the console's sign-in); the store adds the rest. */
+  actor?: ActorSource;
+  /** The audit trail's actor when the face has one of its own (the console's, with issuer and groups). */
+  audit?: AuditScope;
+}
+
+/** Records a saved plan as a pending change request, and that step in the audit trail. */
+export async function requestChange(ctx: OpsContext, saved: SavedPlan, options: RequestOptions = {}): Promise<Stepped> {
+  const now = options.now ?? new Date();
+  const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
+  const request = await ctx.store.createChangeRequest({
+    clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors: saved.plans.map((p) => p.connector),
+    ...(options.contextName ? { contextName: options.contextName } : {}),
+    plan: saved, digest: saved.digest, expiresAt: new Date(now.getTime() + expiresInMs).toISOString(),
+    ...(options.actor ? { actor: options.actor } : {}),
+  }, now);
+  return audited(ctx, request, 'requested', options.audit, { message: `expires ${request.expiresAt}` });
+}
+
+/** The same person, as the store authenticated them (database login, console sign-in). */
+export function sameIdentity(a: Actor, b: Actor): boolean {
+  return a.user === b.user || (a.dbUser !== undefined && a.dbUser === b.dbUser && a.via === b.via);
+}
+
+export interface ReviewOptions {
+  now?: Date;
+  /** A rejection's reason (required). */
+  reason?: string;
+  actor?: ActorSource;
+  audit?: AuditScope;
+}
+
+/**
+ * Approves or rejects a pending request. Refused: a request that is not pending or has expired,
+ * a plan whose digest no longer matches, approving one's own request, a rejection without reason.
+ */
+export async function reviewChange(ctx: OpsContext, id: string, decision: 'approve' | 'reject', options: ReviewOptions = {}): Promise<Stepped> {
+  const now = options.now ?? new Date();
+  const request = await getRequest(ctx, id, now);
+  try {
+    const moved = await review(ctx, request, decision, options, now);
+    return await audited(ctx, moved, decision === 'approve' ? 'approved' : 'rejected', options.audit, moved.history.at(-1)?.reason ? { message: moved.history.at(-1)!.reason! } : {});
+  } catch (err) {
+    // A refused approval (one's own request, expired, moved on) is an act of its own in the trail.
+    if (err instanceof OpsError) {
+      const me = await ctx.store.whoAmI(options.actor).catch(() => undefined);
+      if (me) await auditRequestStep(ctx, request, 'refused', stepActor(me, options.audit), { message: `${decision} refused: [${err.code}] ${err.message}` });
+    }
+    throw err;
+  }
+}
+
+async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: 'approve' | 'reject', options: ReviewOptions, now: Date): Promise<ChangeRequestRecord> {
+  const id = request.id;
+  if (request.displayStatus === 'expired') throw expired(request);
+  if (request.status !== 'pending') throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not pending: there is nothing to ${decision}`, { field: 'id' });
+  if (decision === 'reject') {
+    const reason = options.reason?.trim() ?? '';
+    if (reason === '') throw new OpsError('E_USAGE', `rejecting change request ${id} needs a reason (--reason "...")`, { field: 'reason' });
+    return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...(options.actor ? { actor: options.actor } : {}) }, now);
+  }
+  // The plan approved is the plan applied: it must still be the document that was requested.
+  requestedPlan(request);
+  const me = await ctx.store.whoAmI(options.actor);
+  if (sameIdentity(me, request.requestedBy)) {
+    throw new OpsError('E_PLAN_STALE', `change request ${id} was made by ${request.requestedBy.user}, who is you (${me.user}${me.dbUser ? `, database user ${me.dbUser}` : ''}): a change needs the approval of someone else; nothing was approved`, { field: 'id' });
+  }
+  return move(ctx, id, { from: ['pending'], to: 'approved', notExpired: true, ...(options.actor ? { actor: options.actor } : {}) }, now);
+}
+
+export interface ApplyCheck {
+  request: ChangeRequestRecord;
+  checked: CheckedPlan;
+}
+
+/**
+ * An approved request's plan checked against the cluster now, as a saved plan is (identity,
+ * offsets that moved, a plan applied before); the age limit is the request's expiry.
+ */
+export async function checkApprovedChange(ctx: OpsContext, id: string, options: Omit<CheckOptions, 'maxAgeMs'> = {}): Promise<ApplyCheck> {
+  const now = options.now ?? new Date();
+  const request = await getRequest(ctx, id, now);
+  if (request.displayStatus === 'expired') throw expired(request);
+  if (request.status !== 'approved') {
+    const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
+    throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
+  }
+  const saved = requestedPlan(request);
+  const maxAgeMs = Date.parse(request.expiresAt) - Date.parse(saved.plannedAt);
+  const checked = await checkSavedPlan(ctx, saved, { ...options, now, maxAgeMs });
+  return { request, checked };
+}
+
+/** Marks an approved request as being applied (only one applier wins), before any connector changes. */
+export async function startApplying(ctx: OpsContext, id: string, options: { now?: Date; actor?: ActorSource; audit?: AuditScope } = {}): Promise<Stepped> {
+  const moved = await move(ctx, id, { from: ['approved'], to: 'applying', notExpired: true, ...(options.actor ? { actor: options.actor } : {}) }, options.now ?? new Date());
+  return audited(ctx, moved, 'applying', options.audit);
+}
+
+/** Records how applying ended: the runs, the batch, the outcome's words. */
+export async function finishApplying(ctx: OpsContext, id: string, result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string; actor?: ActorSource; audit?: AuditScope }): Promise<Stepped> {
+  const moved = await move(ctx, id, {
+    from: ['applying'], to: result.succeeded ? 'applied' : 'failed', runIds: result.runIds, message: result.message,
+    ...(result.batchId ? { batchId: result.batchId } : {}), ...(result.actor ? { actor: result.actor } : {}),
+  }, new Date());
+  return audited(ctx, moved, result.succeeded ? 'applied' : 'failed', result.audit, { message: result.message, runIds: result.runIds });
+}
+
+/** The step's audit entries, under the actor the store recorded for it (its last history line). */
+async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'requested' | 'approved' | 'rejected' | 'applying' | 'applied' | 'failed', scope: AuditScope | undefined, detail: { message?: string; runIds?: string[] } = {}): Promise<Stepped> {
+  const actor = request.history.at(-1)?.actor ?? request.requestedBy;
+  const auditWarning = await auditRequestStep(ctx, request, step, stepActor(actor, scope), { ...detail, ...(scope?.context ? { context: scope.context } : {}) });
+  return auditWarning ? { ...request, auditWarning } : request;
+}
+
+/** The saved plan a request holds, its digest checked again (the store row could have been edited). */
+export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
+  const saved = readSavedPlan(request.plan, `change request ${request.id}`);
+  if (saved.digest !== request.digest) {
+    throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its plan has digest ${saved.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+  }
+  return saved;
+}
+
+async function getRequest(ctx: OpsContext, id: string, now: Date): Promise<ChangeRequestRecord> {
+  try {
+    return await ctx.store.getChangeRequest(id, now);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'E_NOT_FOUND') throw new OpsError('E_PREFLIGHT', (err as Error).message, { field: 'id', cause: err });
+    throw err;
+  }
+}
+
+async function move(ctx: OpsContext, id: string, change: Parameters<OpsContext['store']['moveChangeRequest']>[1], now: Date): Promise<ChangeRequestRecord> {
+  try {
+    return await ctx.store.moveChangeRequest(id, change, now);
+  } catch (err) {
+    // Someone else moved it first, or it expired meanwhile: a refusal, nothing changed.
+    if ((err as { code?: string }).code === 'E_CHANGED') throw new OpsError('E_PLAN_STALE', (err as Error).message, { field: 'id', cause: err });
+    throw err;
+  }
+}
+
+function expired(request: ChangeRequestRecord): OpsError {
+  return new OpsError('E_PLAN_STALE', `change request ${request.id} expired at ${request.expiresAt} (requested by ${request.requestedBy.user} at ${request.requestedAt}); nothing was changed: make the change again to request it anew`, { field: 'id' });
+}
+
+function lastAct(request: ChangeRequestRecord): string {
+  const last = request.history.at(-1);
+  return last && last.action !== 'requested' ? ` (${last.action} by ${last.actor.user} at ${last.at}${last.reason ? `: ${last.reason}` : ''})` : '';
+}

@@ -1,0 +1,41 @@
+// Moves, copies and imports in the audit trail like every other change (the audit room's
+// runAudited): an entry when the run opens, saying where the connector goes and how many
+// partitions it carries, and one with the outcome. The actor is the face's.
+import { runAudited, type AuditScope } from '../audit/index.js';
+import type { OpsContext } from '../context.js';
+import { applyMove, type ApplyMoveOptions, type MoveOutcome } from './apply-move.js';
+import type { ClusterRef } from './clusters.js';
+import { applyImportItem, type ImportItem, type ImportOptions, type ImportOutcome, type ImportPlan } from './import.js';
+import type { MovePlan } from './plan-move.js';
+
+/** applyMove with its audit entries, under the original's cluster (where its lock and run are). */
+export function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: MovePlan, scope: AuditScope, options: ApplyMoveOptions = {}): Promise<MoveOutcome> {
+  const as = plan.targetName !== plan.connector ? ` as ${plan.targetName}` : '';
+  return runAudited(from, scope, {
+    action: plan.operation, connector: plan.connector, clusterUrl: plan.from.url, clusterKey: plan.from.key,
+    message: `${plan.operation} to ${plan.to.url}${as} (${plan.currentOffsets.length} partition(s) when planned)`,
+    // From the target's side every partition is added; their values are read after the stop.
+    counts: { added: plan.currentOffsets.length },
+  }, (started) => applyMove(from, to, plan, {
+    ...options,
+    onEvent: (event) => {
+      if (event.type === 'ops.run.started') started(event.runId);
+      options.onEvent?.(event);
+    },
+  }));
+}
+
+/** applyImportItem with its audit entries, under the target cluster (where the connector is created). */
+export function applyImportItemAudited(ctx: OpsContext, plan: ImportPlan, item: ImportItem, scope: AuditScope, options: ImportOptions = {}): Promise<ImportOutcome> {
+  return runAudited(ctx, scope, {
+    action: 'import', connector: item.connector, clusterUrl: plan.to.url, clusterKey: plan.to.key,
+    message: `import to ${plan.to.url}${item.replaces ? ', replacing the connector of that name' : ''} (${item.offsets.length} partition(s), then ${item.stateAfter})`,
+    counts: { added: item.offsets.length },
+  }, (started) => applyImportItem(ctx, plan, item, {
+    ...options,
+    onRunStarted: (runId) => {
+      started(runId);
+      options.onRunStarted?.(runId);
+    },
+  }));
+}

@@ -1,0 +1,21 @@
+// The team store's door: open a PostgreSQL store from its URL. Loaded only when a postgres://
+// store is chosen (src/store/open.ts imports this file lazily), so the driver costs SQLite
+// commands nothing.
+import { pgSettings, type StoreUrlOptions } from './connection.js';
+import { PostgresStore, type PostgresStoreOptions } from './pg-store.js';
+
+export { PostgresStore, type MigrationReport, type PostgresStoreOptions } from './pg-store.js';
+export { isPostgresUrl, pgSettings, redactUrl, type PgSettings } from './connection.js';
+export { PG_MIGRATIONS } from './migrations.js';
+
+/** Connects and brings the schema up to date (unless `migrate: false`); rejects with E_STORE/E_STORE_SCHEMA/E_STORE_USAGE. */
+export async function openPostgresStore(url: string, options: PostgresStoreOptions & StoreUrlOptions = {}): Promise<PostgresStore> {
+  const store = new PostgresStore(pgSettings(url, options), options);
+  try {
+    await store.ready();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}

@@ -1,0 +1,152 @@
+// Signing in with OpenID Connect: the authorization code flow with PKCE, through openid-client
+// (discovery, the token request, ID token validation: issuer, audience, expiry, nonce). The flow
+// is bound to the browser that started it by a short-lived cookie (SameSite=Lax, since the
+// provider's redirect back is a cross-site navigation) naming server-side state: the PKCE
+// verifier, state, nonce and where to go afterwards. That place is a path on this console, chosen
+// when the flow starts and checked to be local, never read from the callback: the callback
+// cannot redirect anywhere else.
+import type * as Oidc from 'openid-client';
+import { redactText } from '../../http/redact.js';
+import { token, type Identity } from './sessions.js';
+import type { OidcConfig } from './service-config.js';
+import { isLoopbackHost } from './service-config.js';
+
+const FLOW_TTL_MS = 10 * 60_000;
+const MAX_FLOWS = 1000;
+
+interface Flow {
+  verifier: string;
+  state: string;
+  nonce: string;
+  next: string;
+  at: number;
+}
+
+export class OidcSignIn {
+  readonly #config: OidcConfig;
+  readonly #redirectUri: () => string;
+  readonly #flows = new Map<string, Flow>();
+  #client: Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> | undefined;
+
+  /** `redirectUri`: `<public url>/auth/callback`, known once the server listens. */
+  constructor(config: OidcConfig, redirectUri: () => string) {
+    this.#config = config;
+    this.#redirectUri = redirectUri;
+  }
+
+  get issuer(): string {
+    return this.#config.issuer.href;
+  }
+
+  /** Starts a flow: the provider's authorization URL, and the flow id for the binding cookie. */
+  async start(next: string): Promise<{ url: string; flowId: string }> {
+    const { lib, config } = await this.#discover();
+    this.#expire();
+    const flow: Flow = { verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now() };
+    const flowId = token();
+    this.#flows.set(flowId, flow);
+    while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
+    const url = lib.buildAuthorizationUrl(config, {
+      redirect_uri: this.#redirectUri(), scope: this.#config.scopes.join(' '),
+      code_challenge: await lib.calculatePKCECodeChallenge(flow.verifier), code_challenge_method: 'S256',
+      state: flow.state, nonce: flow.nonce,
+    });
+    return { url: url.href, flowId };
+  }
+
+  /**
+   * Finishes the flow the cookie names with the provider's answer (the callback's query): the
+   * identity and the local path to go to. The flow is spent whatever happens. Throws
+   * SignInError with a message for people (no token, code or secret in it).
+   */
+  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string }> {
+    this.#expire();
+    const flow = flowId ? this.#flows.get(flowId) : undefined;
+    if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again');
+    this.#flows.delete(flowId!);
+    const params = new URLSearchParams(query);
+    if (params.get('error')) throw new SignInError(`the identity provider refused the sign-in: ${params.get('error')}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`);
+    const { lib, config } = await this.#discover();
+    // The URL the provider redirected to, rebuilt from the configured redirect URI (never from
+    // the Host header a client sent).
+    const current = new URL(this.#redirectUri());
+    current.search = params.toString();
+    let tokens: Awaited<ReturnType<typeof lib.authorizationCodeGrant>>;
+    try {
+      tokens = await lib.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
+    } catch (err) {
+      throw new SignInError(`the sign-in could not be completed: ${redactText((err as Error).message)}`);
+    }
+    const claims = tokens.claims();
+    if (!claims) throw new SignInError('the identity provider sent no ID token');
+    let all: Record<string, unknown> = { ...claims };
+    // Many providers put groups only into the userinfo answer (the ID token stays small).
+    if (all[this.#config.groupsClaim] === undefined && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
+      try {
+        all = { ...(await lib.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
+      } catch (err) {
+        throw new SignInError(`the identity provider's userinfo could not be read: ${redactText((err as Error).message)}`);
+      }
+    }
+    const user = pick(all, this.#config.userClaim) ?? pick(all, 'email') ?? pick(all, 'preferred_username') ?? claims.sub;
+    return {
+      identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
+      next: flow.next,
+    };
+  }
+
+  /** Discovery once; a provider that did not answer is asked again on the next sign-in. */
+  #discover(): Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> {
+    if (!this.#client) {
+      this.#client = (async () => {
+        const lib = await import('openid-client');
+        const c = this.#config;
+        const auth = c.clientSecret ? lib.ClientSecretBasic(c.clientSecret) : lib.None();
+        // Plain http only for a provider on loopback (service-config.ts refuses it elsewhere).
+        const insecure = c.issuer.protocol === 'http:' && isLoopbackHost(c.issuer.hostname);
+        try {
+          const config = await lib.discovery(c.issuer, c.clientId, c.clientSecret ? undefined : { token_endpoint_auth_method: 'none' }, auth, {
+            ...(insecure ? { execute: [lib.allowInsecureRequests] } : {}), timeout: 10,
+          });
+          return { lib, config };
+        } catch (err) {
+          throw new SignInError(`the identity provider at ${c.issuer.href} did not answer its discovery document (${redactText((err as Error).message)}); check sign-in.oidc.issuer and that the provider is up`);
+        }
+      })();
+      this.#client.catch(() => (this.#client = undefined));
+    }
+    return this.#client;
+  }
+
+  #expire(): void {
+    const now = Date.now();
+    for (const [id, f] of this.#flows) if (now - f.at > FLOW_TTL_MS) this.#flows.delete(id);
+  }
+}
+
+export class SignInError extends Error {
+  override name = 'SignInError';
+}
+
+/**
+ * A path on this console to go to after signing in, or /connectors: `//evil.example`,
+ * `/\evil.example`, `https://evil.example` and anything with a scheme or a control character
+ * are not local paths.
+ */
+export function localPath(next: string | undefined): string {
+  if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.startsWith('/auth/')) return '/connectors';
+  return next;
+}
+
+function pick(claims: Record<string, unknown>, name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const v = claims[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** A groups claim: a list of names, or one name, or names separated by commas or spaces. */
+function groupsOf(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((g): g is string => typeof g === 'string' && g !== '');
+  if (typeof v === 'string') return v.split(/[,\s]+/).filter((g) => g !== '');
+  return [];
+}

@@ -1,0 +1,127 @@
+// Sessions. A session belongs to one signed-in identity (from the OpenID provider's ID token,
+// the trusted proxy's header, or — for one person on loopback — the one-time login link that
+// `offsetctl ui` prints, like Jupyter). It lives on the server; the browser holds only its id in
+// a cookie (HttpOnly, SameSite=Strict, Secure under TLS). It ends at logout, after the idle
+// timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
+// CSRF token. Tokens are compared in constant time.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { AuditActor } from '../ops-bridge.js';
+import { Access } from './roles.js';
+
+export const SESSION_COOKIE = 'offsetctl_session';
+
+/** Who is signed in, as something that authenticated them said. */
+export interface Identity {
+  /** The name the audit shows. */
+  user: string;
+  groups: string[];
+  via: AuditActor['via'];
+  issuer?: string;
+  subject?: string;
+}
+
+export interface Session {
+  id: string;
+  csrf: string;
+  /** The selected context ('' = the one the console was started with). */
+  context: string;
+  identity: Identity;
+  access: Access;
+  createdAt: number;
+  lastSeen: number;
+}
+
+export interface SessionLimits {
+  maxAgeMs: number;
+  idleMs: number;
+}
+
+/** One person's console (the login link): a working day, idle for at most 8 hours. */
+const LOCAL_LIMITS: SessionLimits = { maxAgeMs: 24 * 3600_000, idleMs: 8 * 3600_000 };
+
+export class Sessions {
+  #loginToken: string | undefined;
+  readonly #sessions = new Map<string, Session>();
+  readonly #limits: SessionLimits;
+  readonly #now: () => number;
+  /** Who opens the login link: the user who started the console. */
+  readonly #local: Identity | undefined;
+
+  constructor(options: { loginLinkFor?: Identity; limits?: SessionLimits; now?: () => number } = { loginLinkFor: { user: 'local', groups: [], via: 'login-link' } }) {
+    this.#local = options.loginLinkFor;
+    this.#loginToken = options.loginLinkFor ? token() : undefined;
+    this.#limits = options.limits ?? LOCAL_LIMITS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The token for the printed URL; undefined once it has been used (or in a signed-in service). */
+  get loginToken(): string | undefined {
+    return this.#loginToken;
+  }
+
+  /** A new session when `candidate` is the unused login token; the token is spent either way it matches. */
+  login(candidate: string | undefined): Session | undefined {
+    if (!this.#local || !this.#loginToken || !candidate || !same(candidate, this.#loginToken)) return undefined;
+    this.#loginToken = undefined;
+    return this.create(this.#local, Access.everything());
+  }
+
+  create(identity: Identity, access: Access): Session {
+    this.#expire();
+    const now = this.#now();
+    const session: Session = { id: token(), csrf: token(), context: '', identity, access, createdAt: now, lastSeen: now };
+    this.#sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The live session with this id (its idle clock restarts), else undefined. */
+  find(id: string | undefined): Session | undefined {
+    if (!id) return undefined;
+    this.#expire();
+    for (const [key, session] of this.#sessions) {
+      if (!same(id, key)) continue;
+      session.lastSeen = this.#now();
+      return session;
+    }
+    return undefined;
+  }
+
+  end(session: Session): void {
+    this.#sessions.delete(session.id);
+  }
+
+  /** Seconds the cookie may live: the session's maximum age. */
+  get cookieMaxAge(): number {
+    return Math.floor(this.#limits.maxAgeMs / 1000);
+  }
+
+  checkCsrf(session: Session, candidate: unknown): boolean {
+    return typeof candidate === 'string' && same(candidate, session.csrf);
+  }
+
+  #expire(): void {
+    const now = this.#now();
+    for (const [id, s] of this.#sessions) {
+      if (now - s.createdAt >= this.#limits.maxAgeMs || now - s.lastSeen >= this.#limits.idleMs) this.#sessions.delete(id);
+    }
+  }
+}
+
+/** The audit's actor for a session's user, with the role the act needed. */
+export function actorOf(identity: Identity, role?: string): AuditActor {
+  return {
+    user: identity.user, via: identity.via,
+    ...(identity.issuer ? { issuer: identity.issuer } : {}), ...(identity.subject ? { subject: identity.subject } : {}),
+    ...(identity.groups.length > 0 ? { groups: identity.groups } : {}), ...(role ? { role } : {}),
+  };
+}
+
+export function token(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,139 @@
+// The console's change requests (four-eyes approval): listed, shown with the diff, approved or
+// rejected, applied. Every POST has passed the CSRF check (app.ts); each route checks the role on
+// the server for every connector of the request, in the request's context: an operator may
+// review and apply, and the requester may never approve their own request. The acting identity is
+// the signed-in user, handed to the store (its history) and to the audit trail (with issuer and
+// groups); nothing a client sends names anyone.
+import type { Context, Hono } from 'hono';
+import type { AuditActor, ChangeRequestRecord, Plan, Store, WebContext } from './ops-bridge.js';
+import { auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, startApplying } from './ops-bridge.js';
+import type { Jobs } from './jobs.js';
+import type { Session } from './auth/index.js';
+import type { Html, LayoutOptions } from './html.js';
+import { changeRequestPage, changesPage } from './pages/changes.js';
+import { str } from './forms.js';
+import { redactText } from '../http/redact.js';
+
+type Env = { Variables: { session: Session } };
+type C = Context<Env>;
+
+export interface ChangeRouteDeps {
+  store: Store;
+  jobs: Jobs;
+  opsContext(c: C): Promise<WebContext>;
+  frame(c: C): Promise<Omit<LayoutOptions, 'title' | 'nav'>>;
+  errorPage(c: C, title: string, err: unknown): Promise<Html>;
+  /** The role check of app.ts, in a named context. */
+  mayIn(c: C, need: 'viewer' | 'operator', context: string, connector?: string): boolean;
+  /** The context name a request is checked in when it names none (the session's). */
+  sessionContext(c: C): string;
+  /** 403 and an audit entry for a change the role does not allow. */
+  refuseChange(c: C, action: string, connector: string | undefined): Promise<Response>;
+  actor(c: C, role?: string): AuditActor;
+}
+
+export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
+  const contextOf = (c: C, r: ChangeRequestRecord): string => r.contextName ?? d.sessionContext(c);
+  const mayAll = (c: C, need: 'viewer' | 'operator', r: ChangeRequestRecord): boolean => r.connectors.every((name) => d.mayIn(c, need, contextOf(c, r), name));
+  /** Who acts: for the store's history the signed-in user; for the audit the whole identity, and the context. */
+  const acting = (c: C, r: ChangeRequestRecord) => ({
+    actor: { user: c.get('session').identity.user, via: 'console' as const },
+    audit: { actor: d.actor(c, 'operator'), ...(contextOf(c, r) ? { context: contextOf(c, r) } : {}) },
+  });
+
+  app.get('/changes', async (c) => {
+    const all = await d.store.listChangeRequests({ limit: 200 });
+    return c.html(changesPage(all.filter((r) => mayAll(c, 'viewer', r)), await d.frame(c)));
+  });
+
+  app.get('/changes/:id', async (c) => {
+    const found = await load(c);
+    if (found instanceof Response) return found;
+    if (!mayAll(c, 'viewer', found)) return d.refuseChange(c, 'view change request', found.connectors[0]);
+    return c.html(await page(c, found));
+  });
+
+  app.post('/changes/:id/approve', async (c) => review(c, 'approve'));
+  app.post('/changes/:id/reject', async (c) => review(c, 'reject'));
+
+  app.post('/changes/:id/apply', async (c) => {
+    const found = await load(c);
+    if (found instanceof Response) return found;
+    if (!mayAll(c, 'operator', found)) return d.refuseChange(c, 'apply change request', found.connectors[0]);
+    const ctx = await d.opsContext(c);
+    const who = acting(c, found);
+    try {
+      // Many connectors are applied as one batch: the CLI's `offsetctl changes apply` does that.
+      if (found.connectors.length > 1) throw new OpsError('E_USAGE', `change request ${found.id} covers ${found.connectors.length} connectors: apply it as one batch with \`offsetctl changes apply ${found.id}\``, { field: 'id' });
+      const { checked } = await checkApprovedChange(ctx, found.id);
+      if (checked.changesMeaning) {
+        throw new OpsError('E_PLAN_MOVED', `the starting offsets of ${found.connectors[0]} moved since the request was made, in a way that changes what it does; nothing was changed: check them with \`offsetctl changes apply ${found.id}\` (it shows what moved) or request the change anew`, { field: 'offsets' });
+      }
+      await startApplying(ctx, found.id, who);
+      const plan = checked.connectors[0]!.plan;
+      const job = d.jobs.start(ctx, plan, who.audit, {
+        planDigest: found.digest, requestId: found.id,
+        onEnd: async (end) => (await finishApplying(ctx, found.id, {
+          succeeded: end.status === 'succeeded' || end.status === 'unchanged', runIds: end.runId ? [end.runId] : [], message: end.message, ...who,
+        })).auditWarning,
+      });
+      return c.redirect(`/jobs/${job.id}`, 303);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      // A refused apply (not approved, expired, the connector changed) is in the trail like the CLI's.
+      for (const connector of found.connectors) {
+        await auditRefusal({ store: d.store, url: ctx.url }, who.audit, { action: 'change-request', connector, clusterUrl: found.clusterUrl, clusterKey: found.clusterKey }, err).catch(() => undefined);
+      }
+      return c.html(await page(c, await d.store.getChangeRequest(found.id), err), 400);
+    }
+  });
+
+  async function review(c: C, decision: 'approve' | 'reject'): Promise<Response> {
+    const found = await load(c);
+    if (found instanceof Response) return found;
+    if (!mayAll(c, 'operator', found)) return d.refuseChange(c, `${decision} change request`, found.connectors[0]);
+    const form = await c.req.parseBody();
+    try {
+      await reviewChange(await d.opsContext(c), found.id, decision, { ...acting(c, found), ...(decision === 'reject' ? { reason: str(form.reason) } : {}) });
+      return c.redirect(`/changes/${encodeURIComponent(found.id)}`, 303);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return c.html(await page(c, await d.store.getChangeRequest(found.id), err), 400);
+    }
+  }
+
+  async function load(c: C): Promise<ChangeRequestRecord | Response> {
+    try {
+      return await d.store.getChangeRequest(c.req.param('id') ?? '');
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'E_NOT_FOUND') throw err;
+      return c.html(await d.errorPage(c, 'Change request', err), 404);
+    }
+  }
+
+  async function page(c: C, r: ChangeRequestRecord, err?: unknown): Promise<Html> {
+    const session = c.get('session');
+    const operator = mayAll(c, 'operator', r);
+    const mine = r.requestedBy.user === session.identity.user;
+    let plans: Plan[] = [];
+    let invalid: unknown;
+    try {
+      plans = requestedPlan(r).plans;
+    } catch (e) {
+      invalid = e;
+    }
+    const frame = await d.frame(c);
+    const error = err ?? invalid;
+    return changeRequestPage({
+      request: r, plans, csrf: session.csrf,
+      mayReview: operator && !mine && r.displayStatus === 'pending',
+      ...(operator && mine && r.displayStatus === 'pending' ? { reviewNote: 'You made this request: someone else must approve it.' } : {}),
+      mayApply: operator && r.displayStatus === 'approved',
+    }, { ...frame, ...(error ? { error: messageOf(error) } : {}) });
+  }
+}
+
+function messageOf(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  return redactText(`${e.code ? `[${e.code}] ` : ''}${e.message ?? String(err)}`);
+}
