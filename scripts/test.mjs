@@ -103,8 +103,14 @@ function failuresIn(tap, suite) {
 }
 const failures = [];
 
+/** The test file a failure line names (its location), or undefined. */
+function fileOf(failure) {
+  const m = / \((test\/integration\/[^:)]+\.test\.js)/.exec(failure);
+  return m ? m[1] : undefined;
+}
+
 function runSuite(name, files, concurrency) {
-  if (files.length === 0) return;
+  if (files.length === 0) return { failures: [] };
   const tap = join(tapDir, `${name}.tap`);
   console.log(`\n=== ${name}: ${files.length} files ===`);
   run(process.execPath, [
@@ -116,14 +122,52 @@ function runSuite(name, files, concurrency) {
   let text = '';
   try { text = readFileSync(tap, 'utf8'); } catch { /* no report: counted as failure below */ }
   const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
-  if (!text) totals.fail += 1;
-  failures.push(...failuresIn(text, name));
-  totals.pass += count('pass');
-  totals.fail += count('fail') + count('cancelled');
-  totals.skipped += count('skipped');
+  const found = failuresIn(text, name);
+  const result = { failures: found, pass: count('pass'), fail: count('fail') + count('cancelled') + (text ? 0 : 1), skipped: count('skipped') };
+  totals.pass += result.pass;
+  totals.fail += result.fail;
+  totals.skipped += result.skipped;
+  return result;
 }
 
-if (wantUnit) runSuite('unit', all.filter((f) => !isIntegration(f)), 2);
+if (wantUnit) failures.push(...runSuite('unit', all.filter((f) => !isIntegration(f)), 2).failures);
+
+/**
+ * An integration file with a failed test runs once more, alone, at the end. Two files share two
+ * cores and one Connect cluster, and a neighbour's rebalance or load has made a wait run out
+ * where the file alone passes (each CI run of this turn had 2 or 3 such failures, a different
+ * few each time). A file that passes alone counts as passed, and its first failures are printed
+ * again under "failed beside a neighbour, passed alone", so a flaky test is seen, not hidden; a
+ * file that fails alone too keeps its failures. OFFSETCTL_NO_RETRY=1 turns this off.
+ */
+const flaky = [];
+function runIntegration(name, files, concurrency) {
+  const first = runSuite(name, files, concurrency);
+  const failedFiles = [...new Set(first.failures.map(fileOf))];
+  if (first.failures.length === 0) return;
+  if (process.env.OFFSETCTL_NO_RETRY === '1' || failedFiles.includes(undefined) || failedFiles.length > 4) {
+    failures.push(...first.failures);
+    return;
+  }
+  for (const file of failedFiles) {
+    const own = first.failures.filter((f) => fileOf(f) === file);
+    const again = runSuite(`${name}-again-alone`, [join(root, 'dist', file)], 1);
+    if (again.fail === 0 && again.pass > 0) {
+      // Passed alone: the first run's failures of this file turn into passes; its second run's
+      // tests were counted by runSuite and are taken out again, so each test counts once.
+      const n = Math.min(own.length, first.fail);
+      totals.fail -= n;
+      totals.pass += n - again.pass;
+      totals.skipped -= again.skipped;
+      flaky.push(...own);
+    } else {
+      totals.pass -= again.pass;
+      totals.fail -= again.fail;
+      totals.skipped -= again.skipped;
+      failures.push(...own, ...again.failures);
+    }
+  }
+}
 
 /**
  * Integration files that run one at a time after the rest (see below): the ones that change the
@@ -166,8 +210,8 @@ if (wantIntegration) {
         const first = (f) => LONGEST_FIRST.findIndex((name) => f.endsWith(`${name}.test.js`));
         const rank = (f) => (first(f) === -1 ? LONGEST_FIRST.length : first(f));
         const shared = files.filter((f) => !alone(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-        runSuite('integration', shared, Number(process.env.OFFSETCTL_INTEGRATION_CONCURRENCY ?? 2) || 1);
-        runSuite('integration-alone', files.filter(alone), 1);
+        runIntegration('integration', shared, Number(process.env.OFFSETCTL_INTEGRATION_CONCURRENCY ?? 2) || 1);
+        runIntegration('integration-alone', files.filter(alone), 1);
       } finally {
         if (startedSandbox && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
           console.log('\n=== stopping the sandbox cluster ===');
@@ -180,6 +224,10 @@ if (wantIntegration) {
 
 await stopPg();
 rmSync(tapDir, { recursive: true, force: true });
+if (flaky.length > 0) {
+  console.log(`\nfailed beside a neighbour, passed alone (${flaky.length}):\n${flaky.map((f) => `  ${f}`).join('\n')}`);
+  if (process.env.OFFSETCTL_FLAKY_FILE) appendFileSync(process.env.OFFSETCTL_FLAKY_FILE, flaky.map((f) => `${f}\n`).join(''));
+}
 if (failures.length > 0) {
   console.log(`\nfailed tests (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
   if (process.env.OFFSETCTL_FAILURES_FILE) appendFileSync(process.env.OFFSETCTL_FAILURES_FILE, failures.map((f) => `${f}\n`).join(''));
