@@ -235,14 +235,15 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.get('/jobs/:id', async (c) => {
     const job = jobs.get(c.req.param('id'));
     if (!job) return c.html(await errorPage(c, 'Run', new OpsError('E_USAGE', 'no such job in this console (jobs live as long as the console; see Runs for the history)')), 404);
-    if (!allowed(c, 'viewer', job.plan.connector)) return forbidden(c, 'viewer', job.plan.connector);
+    const hidden = job.connectors.find((name) => !allowed(c, 'viewer', name));
+    if (hidden !== undefined) return forbidden(c, 'viewer', hidden);
     return c.html(jobPage(job, await frame(c)));
   });
 
   app.get('/jobs/:id/events', (c) => {
     const job = jobs.get(c.req.param('id'));
     if (!job) return c.text('no such job', 404);
-    if (!allowed(c, 'viewer', job.plan.connector)) return c.text('forbidden', 403);
+    if (!job.connectors.every((name) => allowed(c, 'viewer', name))) return c.text('forbidden', 403);
     return streamJob(c, job);
   });
 

@@ -7,7 +7,7 @@
 import type { Context, Hono } from 'hono';
 import type { AuditActor, ChangeRequestRecord, Plan, Store, WebContext } from './ops-bridge.js';
 import { auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, startApplying } from './ops-bridge.js';
-import type { Jobs } from './jobs.js';
+import type { JobEnd, Jobs } from './jobs.js';
 import type { Session } from './auth/index.js';
 import type { Html, LayoutOptions } from './html.js';
 import { changeRequestPage, changesPage } from './pages/changes.js';
@@ -63,20 +63,21 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
     const ctx = await d.opsContext(c);
     const who = acting(c, found);
     try {
-      // Many connectors are applied as one batch: the CLI's `offsetctl changes apply` does that.
-      if (found.connectors.length > 1) throw new OpsError('E_USAGE', `change request ${found.id} covers ${found.connectors.length} connectors: apply it as one batch with \`offsetctl changes apply ${found.id}\``, { field: 'id' });
       const { checked } = await checkApprovedChange(ctx, found.id);
       if (checked.changesMeaning) {
-        throw new OpsError('E_PLAN_MOVED', `the starting offsets of ${found.connectors[0]} moved since the request was made, in a way that changes what it does; nothing was changed: check them with \`offsetctl changes apply ${found.id}\` (it shows what moved) or request the change anew`, { field: 'offsets' });
+        const moved = checked.connectors.filter((x) => x.movement.changesMeaning).map((x) => x.saved.connector).join(', ');
+        throw new OpsError('E_PLAN_MOVED', `the starting offsets of ${moved} moved since the request was made, in a way that changes what it does; nothing was changed: check them with \`offsetctl changes apply ${found.id}\` (it shows what moved) or request the change anew`, { field: 'offsets' });
       }
       await startApplying(ctx, found.id, who);
-      const plan = checked.connectors[0]!.plan;
-      const job = d.jobs.start(ctx, plan, who.audit, {
-        planDigest: found.digest, requestId: found.id,
-        onEnd: async (end) => (await finishApplying(ctx, found.id, {
-          succeeded: end.status === 'succeeded' || end.status === 'unchanged', runIds: end.runId ? [end.runId] : [], message: end.message, ...who,
-        })).auditWarning,
-      });
+      const onEnd = async (end: JobEnd): Promise<string | undefined> => (await finishApplying(ctx, found.id, {
+        succeeded: end.status === 'succeeded' || end.status === 'unchanged',
+        runIds: end.batch ? end.batch.rows.flatMap((r) => (r.runId ? [r.runId] : [])) : end.runId ? [end.runId] : [],
+        ...(end.batch ? { batchId: end.batch.id } : {}), message: end.message, ...who,
+      })).auditWarning;
+      // Many connectors are applied as one batch (one batch id, every one checked first), as `offsetctl changes apply` does.
+      const job = checked.connectors.length > 1
+        ? d.jobs.startBatch(ctx, checked, who.audit, { requestId: found.id, onEnd })
+        : d.jobs.start(ctx, checked.connectors[0]!.plan, who.audit, { planDigest: found.digest, requestId: found.id, onEnd });
       return c.redirect(`/jobs/${job.id}`, 303);
     } catch (err) {
       if (!isRefusal(err)) throw err;

@@ -3,7 +3,10 @@
 // replays them before following the new ones over Server-Sent Events.
 import { randomBytes } from 'node:crypto';
 import { redactText } from '../http/redact.js';
-import { applyAudited, isRefusal, type AuditScope, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
+import { applyAudited, applyBatch, isRefusal, newBatchId, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
+
+/** How many connectors of a batch change at once from the console (the CLI's default). */
+const BATCH_CONCURRENCY = 4;
 
 export interface JobEvent {
   seq: number;
@@ -21,11 +24,17 @@ export interface JobEnd {
   snapshotId?: string;
   runId?: string;
   warnings: string[];
+  /** A batch: one row per connector (its status, final state, run and snapshot). */
+  batch?: { id: string; rows: BatchRow[] };
 }
 
 export interface Job {
   id: string;
-  plan: Plan;
+  /** "rewind of orders-sink", "reset of 3 connectors". */
+  title: string;
+  /** Every connector the job changes: a viewer of the job must be allowed each. */
+  connectors: string[];
+  clusterUrl: string;
   startedAt: string;
   events: JobEvent[];
   end?: JobEnd;
@@ -46,14 +55,7 @@ export class Jobs {
 
   /** Starts applying the plan, audited under the signed-in user; returns at once with the job (its events follow). */
   start(ctx: OpsContext, plan: Plan, audit: AuditScope, reviewed?: { planDigest: string; requestId?: string; onEnd?: (end: JobEnd) => Promise<string | undefined> }): Job {
-    const job: Job = {
-      id: `job-${randomBytes(6).toString('hex')}`, plan, startedAt: new Date().toISOString(), events: [], listeners: new Set(), controller: new AbortController(),
-      by: audit.actor.user,
-    };
-    this.#jobs.set(job.id, job);
-    const emit = (value: JobEvent | JobEnd): void => {
-      for (const listener of job.listeners) listener(value);
-    };
+    const { job, emit } = this.#open(`${plan.operation} of ${plan.connector}`, [plan.connector], plan.clusterUrl, audit);
     const view = liveView();
     const running = applyAudited(ctx, plan, audit, {
       onEvent: (event) => {
@@ -64,19 +66,71 @@ export class Jobs {
       },
       signal: job.controller.signal,
       ...(reviewed ? { reviewed: { planDigest: reviewed.planDigest, ...(reviewed.requestId ? { requestId: reviewed.requestId } : {}) } } : {}),
-    }).then(
-      (outcome) => endOf(outcome),
-      (err: unknown): JobEnd => ({ status: isRefusal(err) ? 'refused' : 'failed', message: redactText((err as Error).message ?? String(err)), warnings: [] }),
-    ).then(async (end) => {
+    }).then((outcome) => endOf(outcome), failedEnd);
+    this.#finish(job, emit, running, reviewed?.onEnd);
+    return job;
+  }
+
+  /**
+   * Applies an approved request of many connectors as one batch, like `offsetctl changes apply`:
+   * every connector's checked plan is planned again (reads only), then they change a few at a
+   * time under one batch id, each run audited under the signed-in user. Cancelling (server
+   * shutdown) starts no further connector and cancels the running ones, which put theirs back.
+   */
+  startBatch(ctx: OpsContext, checked: CheckedPlan, audit: AuditScope, reviewed: { requestId: string; onEnd?: (end: JobEnd) => Promise<string | undefined> }): Job {
+    const connectors = checked.connectors.map((c) => c.plan.connector);
+    const { job, emit } = this.#open(`${checked.saved.operation} of ${connectors.length} connectors`, connectors, checked.connectors[0]!.plan.clusterUrl, audit);
+    const ops = reviewedOps(ctx, checked, { requestId: reviewed.requestId, audit });
+    const batchId = newBatchId();
+    const onEvent = (event: BatchEvent): void => {
+      const shown = batchLine(event, job.events.length + 1);
+      if (!shown) return;
+      job.events.push(shown);
+      emit(shown);
+    };
+    const options = { concurrency: BATCH_CONCURRENCY, onEvent, signal: job.controller.signal };
+    const running = (async (): Promise<JobEnd> => {
+      const planned = await planBatch<Plan>(ops, connectors, options);
+      const todo = planned.plans.filter((p) => !p.nothingToChange);
+      const unchanged: BatchRow[] = planned.plans.filter((p) => p.nothingToChange).map((p) => ({
+        connector: p.connector, status: 'unchanged', finalState: p.stateBefore, message: 'nothing to change: the offsets already are the target',
+      }));
+      const rows = [...unchanged, ...await applyBatch(ops, todo, batchId, options)];
+      const summary = summarize(batchId, checked.saved.operation, connectors, rows);
+      const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
+      const end: JobEnd = {
+        status: incomplete > 0 ? 'failed' : summary.counts.succeeded > 0 ? 'succeeded' : 'unchanged',
+        message: `${summary.counts.succeeded} of ${summary.total} connector(s) succeeded${incomplete > 0 ? `, ${incomplete} did not` : ''} (batch ${batchId})`,
+        warnings: [], batch: { id: batchId, rows: summary.connectors.map((r) => ({ ...r, message: redactText(r.message) })) },
+      };
+      return end;
+    })().catch(failedEnd);
+    this.#finish(job, emit, running, reviewed.onEnd);
+    return job;
+  }
+
+  #open(title: string, connectors: string[], clusterUrl: string, audit: AuditScope): { job: Job; emit: (value: JobEvent | JobEnd) => void } {
+    const job: Job = {
+      id: `job-${randomBytes(6).toString('hex')}`, title, connectors, clusterUrl, startedAt: new Date().toISOString(), events: [], listeners: new Set(),
+      controller: new AbortController(), by: audit.actor.user,
+    };
+    this.#jobs.set(job.id, job);
+    const emit = (value: JobEvent | JobEnd): void => {
+      for (const listener of job.listeners) listener(value);
+    };
+    return { job, emit };
+  }
+
+  #finish(job: Job, emit: (value: JobEvent | JobEnd) => void, outcome: Promise<JobEnd>, onEnd?: (end: JobEnd) => Promise<string | undefined>): void {
+    const running = outcome.then(async (end) => {
       // An approved request records how applying ended (its runs) before the job says it is done.
-      const warning = await reviewed?.onEnd?.(end).catch((err: unknown) => `the change request's outcome could not be recorded: ${redactText((err as Error).message)}`);
+      const warning = await onEnd?.(end).catch((err: unknown) => `the change request's outcome could not be recorded: ${redactText((err as Error).message)}`);
       if (warning) end.warnings.push(warning);
       job.end = end;
       emit(end);
     });
     this.#running.add(running);
     void running.finally(() => this.#running.delete(running));
-    return job;
   }
 
   /**
@@ -90,6 +144,29 @@ export class Jobs {
   /** Waits for every running job (used when the server shuts down). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.#running]);
+  }
+}
+
+function failedEnd(err: unknown): JobEnd {
+  return { status: isRefusal(err) ? 'refused' : 'failed', message: redactText((err as Error).message ?? String(err)), warnings: [] };
+}
+
+/** A batch's progress as the live view's lines: each connector's start, steps and end. */
+function batchLine(event: BatchEvent, seq: number): JobEvent | undefined {
+  const base = { seq, at: new Date().toISOString() };
+  switch (event.type) {
+    case 'planned':
+      return event.refused ? { ...base, type: 'step.finished', status: 'failed', text: `${event.connector}: refused in pre-flight: ${redactText(event.refused)}` } : undefined;
+    case 'started':
+      return { ...base, type: 'workflow.started', text: `${event.connector} started` };
+    case 'step':
+      return { ...base, type: event.waiting ? 'step.waiting' : 'step.started', stepId: event.stepId, text: `${event.connector}: ${event.stepId}${event.waiting ? ': waiting' : ' started'}` };
+    case 'finished': {
+      const ok = event.row.status === 'succeeded' || event.row.status === 'unchanged';
+      return { ...base, type: 'step.finished', status: ok ? 'passed' : 'failed', text: `${event.connector} ${event.row.status}, ${event.row.finalState} (${event.done} of ${event.total})` };
+    }
+    default:
+      return undefined;
   }
 }
 

@@ -13,8 +13,9 @@ import {
 import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
 export { actorName, applyAudited, applyPlan, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
-export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, savePlan, startApplying } from '../ops/index.js';
-export type { ChangeRequestRecord } from '../ops/index.js';
+export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, savePlan, startApplying } from '../ops/index.js';
+export { applyBatch, newBatchId, planBatch, summarize } from '../ops/index.js';
+export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
 export { changeText, historyLines } from '../present/index.js';
 export type {
   ApplyOptions, AuditActor, AuditRecord, AuditScope, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,

@@ -237,6 +237,32 @@ test('a batch plan (--selector) is written as one file and applied as one batch;
   assert.match(resume.stderr, /--plan-out is not for `runs resume`/);
 });
 
+test('a batch plan killed half-way: runs --batch lists every member, the plan is not applied again, and runs resume --batch finishes the rest', async () => {
+  const prefix = uniqueName('reviewed-kill');
+  const sources = [];
+  for (const x of ['a', 'b', 'c']) sources.push(await cluster.createSource(3, { fileName: `${prefix}-${x}.txt` }));
+  const names = sources.map((x) => x.name);
+  const plan = join(stateDir, 'killed.plan.json');
+  const planned = await cli(['reset', ...names, '--leave-stopped', '--plan-out', plan]);
+  assert.equal(planned.status, 0, planned.stderr);
+  // --concurrency 1: the first connector's reset kills the process; two never started.
+  const killed = await runCli(['apply', plan, '--yes', '--concurrency', '1', '--url', cluster.url, '--state-dir', stateDir], { env: { ...env, OFFSETCTL_TEST_KILL_BEFORE_STEP: 'resetOffsets' } });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const batchId = /Batch (batch-\S+):/.exec(killed.stdout)?.[1];
+  assert.ok(batchId, killed.stdout);
+  const listed = JSON.parse((await cli(['runs', '--batch', batchId, '-o', 'json'])).stdout) as Array<{ connector: string; status: string }>;
+  assert.deepEqual(listed.map((r) => r.connector).sort(), [...names].sort(), 'every member is listed');
+  assert.deepEqual(listed.map((r) => r.status).sort(), ['interrupted', 'not started', 'not started']);
+  const again = await cli(['apply', plan, '--yes']);
+  assert.equal(again.status, 2, 'a plan applied in part is not applied again');
+  assert.match(again.stderr, /interrupted: finish it with `offsetctl runs resume run-/);
+  const resumed = await cli(['runs', 'resume', '--batch', batchId, '--yes', '-o', 'json']);
+  assert.equal(resumed.status, 0, resumed.stdout + resumed.stderr);
+  const summary = JSON.parse(resumed.stdout) as { total: number; counts: { succeeded: number } };
+  assert.deepEqual([summary.total, summary.counts.succeeded], [3, 3], resumed.stdout);
+  for (const name of names) assert.deepEqual(stillSet((await cluster.offsets(name)).offsets), [], name);
+});
+
 test('a rollback plan (rollback --plan-out) changes nothing when written, and apply restores the snapshot it names', async () => {
   const source = await cluster.createSource(5);
   const before = await cluster.offsets(source.name);

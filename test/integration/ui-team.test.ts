@@ -6,7 +6,8 @@
 // alice rewinds her orders connector and is refused on billing; the audit page and
 // `offsetctl audit -o json` show both; the client secret appears nowhere. In the context
 // `reviewed` (approval: required) alice's change becomes a change request, her own approval is
-// refused, bob approves it in the console and alice applies it. Then the proxy mode:
+// refused, bob approves it in the console and alice applies it; a batch request made with the CLI
+// is approved and applied in the console as one batch. Then the proxy mode:
 // the identity header is refused from 127.0.0.2, a loopback address that is not the proxy.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -370,6 +371,56 @@ test('where a context requires approval, alice\'s change becomes a request; her 
     ['requested', 'alice@example.com', 'oidc', 'reviewed'], ['refused', 'alice@example.com', 'oidc', 'reviewed'], ['refused', 'alice@example.com', 'oidc', 'reviewed'],
     ['approved', 'bob@example.com', 'oidc', 'reviewed'], ['started', 'alice@example.com', 'oidc', 'reviewed'], ['succeeded', 'alice@example.com', 'oidc', 'reviewed'],
   ]);
+  await alicePage.close();
+  await bobPage.close();
+});
+
+test('a batch request made with the CLI is approved by bob and applied by alice in the console as one batch: a row per connector, a run each', { timeout: 180_000 }, async () => {
+  const first = await cluster.createSource(3, { name: uniqueName('orders') });
+  const second = await cluster.createSource(3, { name: uniqueName('orders') });
+  // The CLI's context of the same name as the console's, requiring approval, on the console's store.
+  const env = { OFFSETCTL_CONFIG: join(dir, 'cli-config.yaml'), OFFSETCTL_STATE_DIR: stateDir, OFFSETCTL_URL: undefined, OFFSETCTL_STORE: undefined };
+  const made = await runCli(['config', 'set-context', 'reviewed', '--url', cluster.url, '--require-approval'], { env });
+  assert.equal(made.status, 0, made.stderr);
+  const asked = await runCli(['reset', '--selector', `^(${first.name}|${second.name})$`, '--context', 'reviewed', '--yes', '-o', 'json'], { env });
+  assert.equal(asked.status, 0, asked.stderr);
+  const { request } = JSON.parse(asked.stdout) as { request: { id: string; status: string } };
+  assert.equal(request.status, 'pending');
+  const runsBefore = { [first.name]: (await runsOf(first.name)).length, [second.name]: (await runsOf(second.name)).length };
+
+  const bobPage = await bob.newPage();
+  await bobPage.goto(`${ui.base}/changes/${request.id}`);
+  assert.equal(await bobPage.locator('section.request-plan').count(), 2, 'the diff of both connectors');
+  await bobPage.click('#approve');
+  await bobPage.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved');
+
+  const alicePage = await alice.newPage();
+  await alicePage.goto(`${ui.base}/changes/${request.id}`);
+  await alicePage.click('#apply');
+  await alicePage.waitForURL(/\/jobs\/job-/);
+  await alicePage.waitForFunction(() => /succeeded|failed|refused|unchanged/.test(document.querySelector('.outcome[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 120_000 });
+  const main = await alicePage.textContent('main') ?? '';
+  assert.equal(await alicePage.getAttribute('.outcome[data-status]', 'data-status'), 'succeeded', main);
+  assert.match(main, /reset of 2 connectors/);
+  assert.match(main, /2 of 2 connector\(s\) succeeded \(batch batch-/);
+  const rows = await alicePage.locator('table.batch-rows tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-connector'), tr.getAttribute('data-status'), tr.querySelector('a.run-id')?.textContent ?? '']));
+  assert.deepEqual(rows.map(([name, status]) => [name, status]), [[first.name, 'succeeded'], [second.name, 'succeeded']]);
+  // Each connector's line of steps was shown as it ran.
+  for (const name of [first.name, second.name]) assert.match(main, new RegExp(`${name}: stopConnector started`));
+
+  for (const [name, , runId] of rows) {
+    const runs = await runsOf(name!);
+    assert.equal(runs.length, runsBefore[name!]! + 1, name!);
+    assert.deepEqual([runs[0]?.id, runs[0]?.operation, runs[0]?.status, runs[0]?.actor.user], [runId, 'reset', 'succeeded', 'alice@example.com'], name!);
+  }
+  const shown = await runCli(['changes', 'show', request.id, '-o', 'json'], { env });
+  const history = JSON.parse(shown.stdout) as { status: string; history: Array<{ action: string; runIds?: string[]; batchId?: string }> };
+  assert.equal(history.status, 'applied');
+  assert.deepEqual(history.history.map((h) => h.action), ['requested', 'approved', 'applying', 'applied']);
+  assert.deepEqual([...history.history.at(-1)!.runIds ?? []].sort(), rows.map((r) => r[2]).sort());
+
+  // bob, a viewer of both connectors, may watch the job too.
+  assert.equal((await bobPage.goto(alicePage.url()))?.status(), 200);
   await alicePage.close();
   await bobPage.close();
 });

@@ -1,7 +1,7 @@
 // Applying a reviewed plan: each connector's checked plan handed to applyPlan with the plan's
 // digest (recorded in the run, so the plan is found applied and not applied twice). Many
 // connectors go through the batch room: every one was checked before any starts, then they are
-// applied a few at a time under one batch id.
+// applied a few at a time under one batch id, recorded first.
 import type { ConnectorOps } from '../batch/index.js';
 import { getConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
@@ -44,5 +44,16 @@ export function reviewedOps(ctx: OpsContext, checked: CheckedPlan, face: Pick<Ap
       return face.audit ? applyAudited(ctx, plan, face.audit, applyOptions) : applyPlan(ctx, plan, applyOptions);
     },
     state: async (connector) => (await getConnectorInfo(ctx.http, ctx.url, connector)).state,
+    // Recorded before the first connector starts, like any batch: a kill half-way leaves the
+    // members that never started findable, and `runs resume --batch` runs them (a plan applied
+    // in part is not applied again: its digest is in the started runs).
+    record: async (batchId, members) => {
+      const first = members[0];
+      if (!first) return;
+      await ctx.store.saveBatch({
+        id: batchId, clusterUrl: first.clusterUrl, clusterKey: first.clusterKey, operation: checked.saved.operation, resumeAfter: first.resumeAfter ?? 'auto',
+        members: members.map((p) => ({ connector: p.connector, ...(p.operation === 'rewind' ? { offsets: p.targetOffsets } : {}) })),
+      });
+    },
   };
 }

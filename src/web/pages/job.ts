@@ -1,12 +1,13 @@
 // A running (or finished) operation: its steps as they happen, then the final state and the
 // snapshot id. app.js follows /jobs/:id/events; without JavaScript a reload shows the progress.
 import type { Job, JobEnd, JobEvent } from '../jobs.js';
+import type { BatchRow } from '../ops-bridge.js';
 import { html, layout, stateBadge, time, type Html, type LayoutOptions } from '../html.js';
 
 export function jobPage(job: Job, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
-  const { plan } = job;
-  return layout({ ...frame, title: `${plan.operation} of ${plan.connector}`, nav: 'runs' }, html`
-<p>Started ${time(job.startedAt)} by <span class="job-by">${job.by}</span> on <code>${plan.clusterUrl}</code>. <a href="/connectors/${encodeURIComponent(plan.connector)}">Connector page</a></p>
+  const links = job.connectors.map((name, i) => html`${i > 0 ? ', ' : ''}<a href="/connectors/${encodeURIComponent(name)}">${name}</a>`);
+  return layout({ ...frame, title: job.title, nav: 'runs' }, html`
+<p>Started ${time(job.startedAt)} by <span class="job-by">${job.by}</span> on <code>${job.clusterUrl}</code>. ${job.connectors.length === 1 ? html`<a href="/connectors/${encodeURIComponent(job.connectors[0]!)}">Connector page</a>` : html`Connectors: ${links}`}</p>
 <section aria-labelledby="h-steps">
 <h2 id="h-steps">Steps</h2>
 <ol id="job-events" class="events" data-events="${job.end ? '' : `/jobs/${encodeURIComponent(job.id)}/events`}" aria-live="polite">
@@ -31,6 +32,19 @@ export function endBox(end: JobEnd): Html {
 <p>${end.message}</p>
 ${end.snapshotId ? html`<p>Snapshot <a class="snapshot-id" href="/snapshots/${encodeURIComponent(end.snapshotId)}">${end.snapshotId}</a> (roll back from there)</p>` : ''}
 ${end.runId ? html`<p>Run <a class="run-id" href="/runs/${encodeURIComponent(end.runId)}">${end.runId}</a></p>` : ''}
+${end.batch ? batchTable(end.batch.rows) : ''}
 ${end.warnings.length ? html`<ul class="warnings">${end.warnings.map((w) => html`<li>warning: ${w}</li>`)}</ul>` : ''}
 </div>`;
+}
+
+/** A batch's end: one row per connector, as `offsetctl changes apply` prints it. */
+function batchTable(rows: readonly BatchRow[]): Html {
+  return html`<table class="batch-rows">
+<thead><tr><th scope="col">Connector</th><th scope="col">Result</th><th scope="col">State</th><th scope="col">Run</th><th scope="col">Snapshot</th><th scope="col">Message</th></tr></thead>
+<tbody>${rows.map((r) => html`<tr data-connector="${r.connector}" data-status="${r.status}">
+<td><a href="/connectors/${encodeURIComponent(r.connector)}">${r.connector}</a></td><td>${r.status}</td><td>${stateBadge(r.finalState)}</td>
+<td>${r.runId ? html`<a class="run-id" href="/runs/${encodeURIComponent(r.runId)}">${r.runId}</a>` : ''}</td>
+<td>${r.snapshotId ? html`<a class="snapshot-id" href="/snapshots/${encodeURIComponent(r.snapshotId)}">${r.snapshotId}</a>` : ''}</td>
+<td>${r.message}</td></tr>`)}</tbody>
+</table>`;
 }
