@@ -305,10 +305,10 @@ export class SqliteStore implements Store {
     return this.#async(() => {
       const keys = filter.clusterKeys;
       const rows = this.#db.prepare(`SELECT * FROM audit WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR at >= ?)
-          AND (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?)))
+          AND (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?)) OR (? = 1 AND cluster_key IS NULL))
         ORDER BY at DESC, rowid DESC LIMIT ?`)
         .all(filter.connector ?? null, filter.connector ?? null, filter.since?.toISOString() ?? null, filter.since?.toISOString() ?? null,
-          keys ? 1 : null, JSON.stringify(keys ?? []), filter.limit ?? 1000) as Row[];
+          keys ? 1 : null, JSON.stringify(keys ?? []), filter.withoutCluster ? 1 : 0, filter.limit ?? 1000) as Row[];
       return rows.map(toAudit);
     });
   }

@@ -342,8 +342,10 @@ export interface AuditFilter {
   connector?: string;
   /** Entries at or after this time. */
   since?: Date;
-  /** Only these cluster keys (or none of them). */
+  /** Only these cluster keys (an empty list: none). */
   clusterKeys?: string[];
+  /** With clusterKeys: also the entries about no cluster (a sign-in), before the limit is applied. */
+  withoutCluster?: boolean;
   limit?: number;
 }
 

@@ -175,10 +175,10 @@ export async function getSnapshot(ctx: OpsContext, id: string): Promise<Snapshot
  * a connector of that name on another context's cluster.
  */
 export async function listAudit(ctx: OpsContext, filter: { connector?: string; since?: Date; limit?: number } = {}, options: { thisCluster?: boolean } = {}): Promise<AuditRecord[]> {
-  const entries = await ctx.store.listAudit(filter);
-  if (!options.thisCluster) return entries;
+  if (!options.thisCluster) return ctx.store.listAudit(filter);
+  // Filtered in the store, before its limit: a page then has up to `limit` rows of this cluster.
   const keys = lookupKeys(await clusterIdentity(new WorkerRoot(ctx.http, ctx.url)));
-  return entries.filter((e) => e.clusterKey === undefined || keys.includes(e.clusterKey));
+  return ctx.store.listAudit({ ...filter, clusterKeys: keys, withoutCluster: true });
 }
 
 /** An unknown id is a refusal naming the field, as planRollback/planResume make it. */

@@ -287,6 +287,11 @@ export function storeContract(backend: StoreBackend): void {
         assert.deepEqual((await store.listAudit({ connector: 'orders-1' })).map((e) => e.runId), ['run-2', 'run-1']);
         assert.deepEqual((await store.listAudit({ since: new Date('2026-01-01T11:00:00Z') })).length, 3);
         assert.deepEqual((await store.listAudit({ clusterKeys: ['kafka:abc'] })).map((e) => e.connector), ['billing-1', 'orders-1']);
+        // With the entries about no cluster (the sign-in), and the limit counted after the filter.
+        assert.deepEqual((await store.listAudit({ clusterKeys: ['kafka:abc'], withoutCluster: true })).map((e) => e.action), ['sign-in', 'reset', 'rewind']);
+        assert.deepEqual((await store.listAudit({ clusterKeys: ['kafka:abc'], withoutCluster: true, limit: 2 })).map((e) => e.action), ['sign-in', 'reset']);
+        assert.deepEqual((await store.listAudit({ clusterKeys: [], withoutCluster: true })).map((e) => e.action), ['sign-in']);
+        assert.deepEqual((await store.listAudit({ withoutCluster: true })).length, 4, 'without clusterKeys it changes nothing');
         assert.deepEqual((await store.listAudit({ limit: 1 })).map((e) => e.action), ['rewind']);
       }));
 

@@ -432,8 +432,8 @@ export class PostgresStore implements Store {
 
   async listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
     const rows = await this.#query(`SELECT * FROM audit WHERE ($1::text IS NULL OR connector = $1) AND ($2::timestamptz IS NULL OR at >= $2)
-        AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[])) ORDER BY at DESC, seq DESC LIMIT $4`,
-    [filter.connector ?? null, filter.since?.toISOString() ?? null, filter.clusterKeys ?? null, filter.limit ?? 1000]);
+        AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[]) OR ($5::boolean AND cluster_key IS NULL)) ORDER BY at DESC, seq DESC LIMIT $4`,
+    [filter.connector ?? null, filter.since?.toISOString() ?? null, filter.clusterKeys ?? null, filter.limit ?? 1000, filter.withoutCluster === true]);
     return rows.map(toAudit);
   }
 
