@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
 import { FaultProxy } from '../support/proxy.js';
+import { startStaleWorker } from '../support/stale-worker.js';
 
 let cluster: ConnectFixture;
 let workers: string[];
@@ -123,6 +124,30 @@ test('a PATCH whose answer is lost is not sent again: the run stops, reads back,
   assert.equal(p2.requests.filter((l) => l.startsWith('PATCH ')).length <= 1, true);
   await cluster.waitRunning(source.name);
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)).filter((o) => o.partition.filename !== source.file), before.filter((o) => o.partition.filename !== source.file));
+});
+
+test('a PATCH whose answer is lost, read back right after as it was before (a lagging read): the snapshot is written back all the same', async () => {
+  await cluster.waitRunning(source.name);
+  const before = sortedOffsets(await cluster.offsets(source.name));
+  const stale = await startStaleWorker(workers[0]!);
+  try {
+    const state = tempDir('offsetctl-lost-stale-');
+    const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', stale.url, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(marker(77)) });
+    assert.equal(r.status, 1, r.stderr);
+    const outcome = JSON.parse(r.stdout) as { failedStep?: string; message: string; recovery?: { succeeded: boolean; offsetsWritten: boolean; offsetsUnchanged?: boolean } };
+    assert.equal(outcome.failedStep, 'rewindOffsets');
+    assert.ok(stale.requests.some((l) => l.endsWith('(stale)')), `the lagging read was served: ${stale.requests.join(', ')}`);
+    // Not taken for "Connect refused it": the change may have been made, so it is undone.
+    assert.equal(outcome.recovery?.offsetsUnchanged, undefined, outcome.message);
+    assert.equal(outcome.recovery?.offsetsWritten, true, outcome.message);
+    assert.equal(outcome.recovery?.succeeded, true, outcome.message);
+    assert.equal(stale.requests.filter((l) => l.startsWith('PATCH ')).length, 2, stale.requests.join('\n'));
+    await cluster.waitRunning(source.name);
+    const mine = (o: { partition: { filename?: string } }) => o.partition.filename !== source.file;
+    assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)).filter(mine), before.filter(mine), 'the lost change did not stay');
+  } finally {
+    await stale.stop();
+  }
 });
 
 test('runs resume through other worker URLs of the same cluster never goes to the recorded URL (a stalled one hung the recovery)', async () => {

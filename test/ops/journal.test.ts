@@ -114,3 +114,21 @@ test('a poll is two journal transactions: the request before it leaves, the rest
       [7, 'step.started'], [8, 'request.sent'], [9, 'response.received'], [10, 'criterion.evaluated'], [11, 'step.finished'], [12, 'action.taken'],
     ]);
   }));
+
+test('a change step with no answer (a reset, a timeout, Connect\'s 500 "Request timed out") has an unknown outcome; any other answer is known', () =>
+  withJournal(REWIND, async (journal) => {
+    const answered = (status: number, body: unknown): RunEvent => ({ type: 'response.received', workflowId: 'w', stepId: 'rewindOffsets', status, headers: {}, body, durationMs: 1, at: at() });
+    assert.equal(journal.mutationOutcomeUnknown, false, 'not started');
+    await journal.onEvent(finished('readInitialState', { initialState: 'RUNNING' }));
+    await journal.onEvent(finished('captureOffsets', { previousOffsets: sinkOffsets }));
+    await journal.onEvent(started('rewindOffsets'));
+    assert.equal(journal.mutationOutcomeUnknown, true, 'sent, no answer yet');
+    await journal.onEvent(answered(500, { error_code: 500, message: 'Request timed out' }));
+    assert.equal(journal.mutationOutcomeUnknown, true, 'the herder may still apply it');
+    await journal.onEvent(answered(500, { error_code: 500, message: 'Could not alter offsets' }));
+    assert.equal(journal.mutationOutcomeUnknown, false, 'refused: Connect said so');
+    await journal.onEvent({ type: 'step.started', workflowId: 'w', stepId: 'rewindOffsets', attempt: 2, at: at() });
+    assert.equal(journal.mutationOutcomeUnknown, true, 'a second request, not answered yet');
+    await journal.onEvent(answered(200, { message: 'ok' }));
+    assert.equal(journal.mutationOutcomeUnknown, false);
+  }));

@@ -66,6 +66,11 @@ export class RunJournal {
   mutationStarted = false;
   /** The change step answered with success. */
   mutationPassed = false;
+  /**
+   * The last change request got an answer (any status): without one (a connection reset, a
+   * timeout) it may have been applied, and what a read shows right after can be stale.
+   */
+  #mutationAnswered = false;
   /** Why the journal cancelled the run, when it did. */
   safetyError: { code: string; message: string } | undefined;
   readonly warnings: string[] = [];
@@ -97,11 +102,16 @@ export class RunJournal {
       if (spec.operation !== 'recovery' && event.attempt === 1) await this.#o.beforeStep?.(event.stepId, run.id);
       if (event.stepId === spec.stopStep) this.stopStarted = true;
       if (event.stepId === spec.mutatingStep && event.attempt === 1) await this.#beforeMutation();
+      if (event.stepId === spec.mutatingStep) this.#mutationAnswered = false;
     }
     this.#pending.push({ at: event.at, type: event.type, ...('stepId' in event ? { stepId: event.stepId } : {}), detail: redactValue(summarize(event)) });
     if (FLUSH_ON.has(event.type)) await this.flush();
     if (event.type === 'action.taken' && event.action.type === 'retry') this.#retrying = event.stepId;
-    if (event.type === 'response.received') this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
+    if (event.type === 'response.received') {
+      this.lastResponses.set(event.stepId, { status: event.status, body: event.body });
+      // Connect's 500 "Request timed out" is no answer either: the herder may still apply the change.
+      if (event.stepId === spec.mutatingStep) this.#mutationAnswered = !(event.status === 500 && /timed out/i.test(JSON.stringify(event.body ?? '')));
+    }
     if (event.type === 'step.finished') {
       // The outputs are replayed by resume and verification: real values. The error is for people: masked.
       await store.recordStep(run.id, { workflowId: event.workflowId, stepId: event.stepId, status: event.status, outputs: event.outputs, ...(event.error ? { error: redactValue(event.error) } : {}), finishedAt: event.at });
@@ -113,6 +123,11 @@ export class RunJournal {
     }
     this.#o.onProgress?.(event);
   };
+
+  /** The change step started and its last request got no answer: it may have been applied, whatever a read shows now. */
+  get mutationOutcomeUnknown(): boolean {
+    return this.mutationStarted && !this.#mutationAnswered;
+  }
 
   /** Writes the events held back, in one transaction; the run's owner calls it when the workflow ends. */
   async flush(): Promise<void> {

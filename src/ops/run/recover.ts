@@ -36,6 +36,12 @@ export interface RecoveryOutcome {
 export interface RecoveryRequest extends RunParts {
   initialState: string | undefined;
   mutationStarted: boolean;
+  /**
+   * The change request got no answer (reset, timeout): it may have been applied, and a read right
+   * after can be stale (a source's offsets are read back from the offsets topic), so the snapshot
+   * is written back whatever a read shows.
+   */
+  mutationOutcomeUnknown?: boolean;
   /** Partitions per PATCH when writing back (src/ops/offsets/limits.ts). */
   chunkSize?: number;
   /** The run failed because its read-back did not show the write: that is not proof the write was wrong. */
@@ -75,8 +81,9 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
       const snapshot = offsetEntries((await store.getSnapshot(context.snapshotId)).offsets);
       offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetEntries(req.inputs.offsets ?? []), snapshot);
       // A change Connect refused left the offsets alone: then only the state needs restoring
-      // (writing them anyway could fail the same way and strand the connector STOPPED).
-      if (await stillAsPlanned(req, offsets)) {
+      // (writing them anyway could fail the same way and strand the connector STOPPED). A change
+      // that got no answer is not known to be refused: it is undone whatever a read shows.
+      if (!req.mutationOutcomeUnknown && await stillAsPlanned(req, offsets)) {
         offsets = [];
         offsetsUnchanged = true;
       }

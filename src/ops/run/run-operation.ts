@@ -170,6 +170,7 @@ async function recover(req: OperationRun, journal: RunJournal | undefined): Prom
     return await recoverConnector({
       store: req.store, http: req.http, run: req.run, spec: req.spec, connectorType: req.connectorType, inputs: req.inputs,
       initialState: journal?.initialState ?? req.initialState, mutationStarted: journal?.mutationStarted ?? false, writeUnproven: journal?.safetyError?.code === 'E_VERIFY',
+      mutationOutcomeUnknown: journal?.mutationOutcomeUnknown ?? false,
       ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
       ...(req.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: req.verifyTimeoutMs } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
