@@ -3,7 +3,7 @@
 // replays them before following the new ones over Server-Sent Events.
 import { randomBytes } from 'node:crypto';
 import { redactText } from '../http/redact.js';
-import { applyAudited, applyBatch, isRefusal, newBatchId, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
+import { applyAudited, applyBatch, incompleteCount, isRefusal, newBatchId, outcomeSentence, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
 
 /** How many connectors of a batch change at once from the console (the CLI's default). */
 const BATCH_CONCURRENCY = 4;
@@ -97,10 +97,9 @@ export class Jobs {
       }));
       const rows = [...unchanged, ...await applyBatch(ops, todo, batchId, options)];
       const summary = summarize(batchId, checked.saved.operation, connectors, rows);
-      const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
       const end: JobEnd = {
-        status: incomplete > 0 ? 'failed' : summary.counts.succeeded > 0 ? 'succeeded' : 'unchanged',
-        message: `${summary.counts.succeeded} of ${summary.total} connector(s) succeeded${incomplete > 0 ? `, ${incomplete} did not` : ''} (batch ${batchId})`,
+        status: incompleteCount(summary) > 0 ? 'failed' : summary.counts.succeeded > 0 ? 'succeeded' : 'unchanged',
+        message: `${outcomeSentence(summary)} (batch ${batchId})`,
         warnings: [], batch: { id: batchId, rows: summary.connectors.map((r) => ({ ...r, message: redactText(r.message) })) },
       };
       return end;

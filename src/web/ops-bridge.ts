@@ -14,7 +14,7 @@ import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPosi
 
 export { actorName, applyAudited, applyPlan, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
 export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, savePlan, startApplying } from '../ops/index.js';
-export { applyBatch, newBatchId, planBatch, summarize } from '../ops/index.js';
+export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
 export { changeText, historyLines } from '../present/index.js';
 export type {

@@ -188,10 +188,9 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
   await how.applying?.start();
   const rows = await cli.applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(reviewed, todo, batchId, options));
   const summary = batch.summarize(batchId, saved.operation, connectors, rows);
-  const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
   await how.applying?.finish({
-    succeeded: incomplete === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
-    message: `${summary.counts.succeeded} of ${summary.total} connector(s) succeeded${incomplete > 0 ? `, ${incomplete} did not` : ''}`,
+    succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
+    message: batch.outcomeSentence(summary),
   });
   await cli.printSummary(summary, json);
 }

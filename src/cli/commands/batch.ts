@@ -276,7 +276,8 @@ function planSummary(p: Plan): Record<string, unknown> {
 
 export async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
   // unchanged (nothing to change) is done, like one such reset exiting 0.
-  const incomplete = summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
+  const { incompleteCount } = await import('../../ops/batch/index.js');
+  const incomplete = incompleteCount(summary);
   if (json) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {

@@ -173,6 +173,17 @@ export function summarize(batchId: string, operation: string, order: readonly st
   return { batchId, operation, total: connectors.length, counts, connectors };
 }
 
+/** Connectors the batch did not finish: failed, refused or cancelled (unchanged counts as done). */
+export function incompleteCount(summary: BatchSummary): number {
+  return summary.counts.failed + summary.counts.refused + summary.counts.cancelled;
+}
+
+/** "2 of 3 connector(s) succeeded, 1 did not": how a batch ended, for a change request's history. */
+export function outcomeSentence(summary: BatchSummary): string {
+  const incomplete = incompleteCount(summary);
+  return `${summary.counts.succeeded} of ${summary.total} connector(s) succeeded${incomplete > 0 ? `, ${incomplete} did not` : ''}`;
+}
+
 async function applyOne<P extends BatchPlan>(ops: ConnectorOps<P>, plan: P, batchId: string, options: BatchOptions): Promise<BatchRow> {
   const connector = plan.connector;
   if (options.signal?.aborted) {
