@@ -162,6 +162,12 @@ ${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_key, connector)
   );
   CREATE INDEX change_requests_newest ON change_requests (requested_at);
   `,
+  // 7: the audit trail's hash chain (src/store/audit-chain.ts): each entry's digest over its
+  // content and the digest of the entry before it. Entries written before stay unchained.
+  `
+  ALTER TABLE audit ADD COLUMN prev_digest TEXT;
+  ALTER TABLE audit ADD COLUMN digest TEXT;
+  `,
 ];
 
 /** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */

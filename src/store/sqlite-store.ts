@@ -14,6 +14,7 @@ import { actorOf, parseActor } from './actor.js';
 import { displayStatus, movedMeanwhile, moveEvent } from './change-requests.js';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
+import { auditDigest } from './audit-chain.js';
 import { auditFromRow, batchFromRow, stepFromRow } from './rows.js';
 import { importStore } from './import.js';
 import { lockedError } from './lock-text.js';
@@ -21,7 +22,7 @@ import { localHolderAlive, thisProcess } from './process.js';
 import { MIGRATIONS, urlKey } from './schema.js';
 import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import type {
-  Actor, ActorSource, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord,
+  Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord,
   NewAuditEntry, NewBatch, NewChangeRequest, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus, SnapshotFilter, SnapshotRecord, StepRecord, Store,
   StoreDescription, StoreOptions,
 } from './types.js';
@@ -288,17 +289,28 @@ export class SqliteStore implements Store {
   recordAudit(entry: NewAuditEntry, now: Date = new Date()): Promise<AuditRecord> {
     return this.#async(() => {
       const record: AuditRecord = { ...entry, id: newId('audit', now), at: now.toISOString() };
-      this.#insertAudit(record);
+      this.#immediate(() => this.#insertAudit(record));
       return record;
     });
   }
 
+  /** Appends an entry to the hash chain; called inside a write transaction, so the newest digest cannot change under it. */
   #insertAudit(entry: AuditRecord): void {
-    this.#db.prepare(`INSERT INTO audit (id, at, user, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    const newest = this.#db.prepare('SELECT digest FROM audit WHERE digest IS NOT NULL ORDER BY rowid DESC LIMIT 1').get() as Row | undefined;
+    const prev = newest ? String(newest['digest']) : '';
+    // The digest covers the entry as it reads back (JSON round trip), not the object handed in.
+    const stored: AuditRecord = JSON.parse(JSON.stringify(entry)) as AuditRecord;
+    this.#db.prepare(`INSERT INTO audit (id, at, user, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts,
+        prev_digest, digest)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(entry.id, entry.at, entry.actor.user, JSON.stringify(entry.actor), entry.action, entry.outcome, entry.context ?? null, entry.clusterUrl ?? null,
         entry.clusterKey ?? null, entry.connector ?? null, entry.runId ?? null, entry.snapshotId ?? null, entry.message ?? null,
-        entry.diff ? JSON.stringify(entry.diff) : null, entry.counts ? JSON.stringify(entry.counts) : null);
+        entry.diff ? JSON.stringify(entry.diff) : null, entry.counts ? JSON.stringify(entry.counts) : null, prev, auditDigest(stored, undefined, prev));
+  }
+
+  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
+    return this.#async(() => (this.#db.prepare('SELECT rowid AS seq, * FROM audit WHERE rowid > ? ORDER BY rowid LIMIT ?').all(afterSeq, limit) as Row[])
+      .map((r) => ({ seq: Number(r['seq']), record: toAudit(r), prev: r['prev_digest'] == null ? null : String(r['prev_digest']), digest: r['digest'] == null ? null : String(r['digest']) })));
   }
 
   listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
@@ -420,7 +432,7 @@ export class SqliteStore implements Store {
       }),
       importAudit: (entry) => this.#async(() => {
         if (this.#db.prepare('SELECT 1 FROM audit WHERE id = ?').get(entry.id)) return false;
-        this.#insertAudit(entry);
+        this.#immediate(() => this.#insertAudit(entry));
         return true;
       }),
     });

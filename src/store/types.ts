@@ -333,6 +333,18 @@ export interface NewAuditEntry {
   counts?: Record<string, number>;
 }
 
+/** One entry as the audit's hash chain holds it (src/store/audit-chain.ts). */
+export interface AuditChainRow {
+  /** Position in insertion order (rowid or seq). */
+  seq: number;
+  record: AuditRecord;
+  /** The database login that wrote it, where the store records one (PostgreSQL). */
+  dbUser?: string;
+  /** The digest of the entry before it ('' for the first entry of the chain); null before the chain began. */
+  prev: string | null;
+  digest: string | null;
+}
+
 export interface AuditRecord extends NewAuditEntry {
   id: string;
   at: string;
@@ -402,6 +414,8 @@ export interface Store {
   recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord>;
   /** Newest first. */
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
+  /** Up to `limit` entries after position `afterSeq`, in insertion order, with their chain digests (`audit verify`). */
+  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]>;
   /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */
   deleteSnapshots(ids: string[]): Promise<number>;
   /** Every lock held now, live or stale (`offsetctl store status`). */

@@ -4,6 +4,7 @@
 // (`offsetctl audit --since 1h -o json >> audit.jsonl`).
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { registerVerify } from './audit-verify.js';
 
 interface AuditOptions extends ConnectionOptions {
   connector?: string;
@@ -12,9 +13,10 @@ interface AuditOptions extends ConnectionOptions {
 }
 
 export function register(program: Command): void {
+  const audit = program.command('audit');
+  registerVerify(audit);
   addConnectionOptions(
-    program
-      .command('audit')
+    audit
       .option('--connector <name>', 'only entries about this connector')
       .option('--since <time>', 'only entries at or after this time: an ISO time with a zone (2026-11-30T09:00:00Z) or an age (90m, 12h, 7d)')
       .option('--limit <n>', 'at most the N newest entries (default 1000)')

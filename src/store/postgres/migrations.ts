@@ -173,7 +173,17 @@ export const PG_MIGRATIONS: string[] = [
   // 4: change requests (CHANGE_REQUESTS above). Kept whole in one constant so that a migration
   // merged before it (the audit trail) moves it one place down with nothing else to edit.
   CHANGE_REQUESTS,
+  // 5: the audit trail's hash chain (src/store/audit-chain.ts): each entry's digest over its
+  // content (db_user included) and the digest of the entry before it, written under
+  // AUDIT_CHAIN_LOCK_KEY so the chain's order is seq's. Entries written before stay unchained.
+  `
+  ALTER TABLE audit ADD COLUMN prev_digest text;
+  ALTER TABLE audit ADD COLUMN digest text;
+  `,
 ];
+
+/** The transaction-level advisory lock every audit insert takes, so entries chain in seq order. */
+export const AUDIT_CHAIN_LOCK_KEY = 0x0ff5e7a0;
 
 /** Creates the version table; run under the migration lock, only when it is missing. */
 export const CREATE_SCHEMA_TABLE = `

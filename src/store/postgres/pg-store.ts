@@ -25,13 +25,15 @@ import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
 import { urlKey } from '../schema.js';
 import type {
-  Actor, ActorSource, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord, NewAuditEntry, NewBatch,
+  Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder,
+  LockRecord, NewAuditEntry, NewBatch,
   NewChangeRequest, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreDescription, StoreOptions,
 } from '../types.js';
 import type { PgSettings } from './connection.js';
 import { loadPg, type PgClient, type PgPass, type PgPool } from './driver.js';
-import { CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
+import { AUDIT_CHAIN_LOCK_KEY, CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
+import { auditDigest } from '../audit-chain.js';
 
 type Row = Record<string, unknown>;
 
@@ -417,17 +419,42 @@ export class PostgresStore implements Store {
     for (let attempt = 0; ; attempt += 1) {
       const id = newId('audit', now ?? new Date());
       try {
-        const rows = await this.#tx(async (c) => (await c.query(`INSERT INTO audit (id, at, user_name, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts)
-          VALUES ($1, COALESCE($2::timestamptz, now()), $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING at`,
-        [id, now?.toISOString() ?? null, entry.actor.user, JSON.stringify(entry.actor), entry.action, entry.outcome, entry.context ?? null, entry.clusterUrl ?? null,
-          entry.clusterKey ?? null, entry.connector ?? null, entry.runId ?? null, entry.snapshotId ?? null, entry.message ?? null,
-          entry.diff ? JSON.stringify(entry.diff) : null, entry.counts ? JSON.stringify(entry.counts) : null])).rows);
-        return { ...entry, id, at: iso(rows[0]!.at) };
+        return await this.#tx(async (c) => (await this.#appendAudit(c, { ...entry, id }, now?.toISOString()))!);
       } catch (err) {
         if (err instanceof IdTaken && attempt < 5) continue;
         throw err;
       }
     }
+  }
+
+  /**
+   * Appends one entry to the audit's hash chain inside a transaction: under the chain's advisory
+   * lock, reads the newest digest, the login (session_user, which the row records) and the time,
+   * and writes the entry with its digest. Resolves undefined when an entry of that id exists.
+   */
+  async #appendAudit(c: PgClient, entry: NewAuditEntry & { id: string }, at: string | undefined, ifAbsent = false): Promise<AuditRecord | undefined> {
+    await c.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK_KEY]);
+    const head = (await c.query(`SELECT (SELECT digest FROM audit WHERE digest IS NOT NULL ORDER BY seq DESC LIMIT 1) AS prev, session_user::text AS db_user,
+      date_trunc('milliseconds', now()) AS now`)).rows[0]!;
+    const prev = head['prev'] == null ? '' : String(head['prev']);
+    // The digest covers the entry as it reads back (a JSON round trip; jsonb's key order does not matter to it).
+    const record = JSON.parse(JSON.stringify({ ...entry, at: at ?? iso(head['now']) })) as AuditRecord;
+    const digest = auditDigest(record, String(head['db_user']), prev);
+    const e = record;
+    const inserted = await c.query(`INSERT INTO audit (id, at, user_name, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts,
+        prev_digest, digest)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)${ifAbsent ? ' ON CONFLICT (id) DO NOTHING' : ''}`,
+    [e.id, e.at, e.actor.user, JSON.stringify(e.actor), e.action, e.outcome, e.context ?? null, e.clusterUrl ?? null, e.clusterKey ?? null, e.connector ?? null,
+      e.runId ?? null, e.snapshotId ?? null, e.message ?? null, e.diff ? JSON.stringify(e.diff) : null, e.counts ? JSON.stringify(e.counts) : null, prev, digest]);
+    return (inserted.rowCount ?? 0) > 0 ? record : undefined;
+  }
+
+  async readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
+    const rows = await this.#query('SELECT * FROM audit WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
+    return rows.map((r) => ({
+      seq: Number(r['seq']), record: toAudit(r), dbUser: String(r['db_user']),
+      prev: r['prev_digest'] == null ? null : String(r['prev_digest']), digest: r['digest'] == null ? null : String(r['digest']),
+    }));
   }
 
   async listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
@@ -470,10 +497,7 @@ export class PostgresStore implements Store {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
       [snap.id, snap.runId ?? null, snap.clusterUrl, snap.clusterKey, snap.connector, snap.connectorType, snap.stateBefore, JSON.stringify(snap.offsets), snap.partitions, snap.takenAt])).rowCount ?? 0) > 0),
       // db_user is the importing login (the server fills it in): who brought the entry, not who acted.
-      importAudit: (e) => this.#tx(async (c) => ((await c.query(`INSERT INTO audit (id, at, user_name, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
-      [e.id, e.at, e.actor.user, JSON.stringify(e.actor), e.action, e.outcome, e.context ?? null, e.clusterUrl ?? null, e.clusterKey ?? null, e.connector ?? null,
-        e.runId ?? null, e.snapshotId ?? null, e.message ?? null, e.diff ? JSON.stringify(e.diff) : null, e.counts ? JSON.stringify(e.counts) : null])).rowCount ?? 0) > 0),
+      importAudit: (e) => this.#tx(async (c) => (await this.#appendAudit(c, e, e.at, true)) !== undefined),
     });
   }
 
