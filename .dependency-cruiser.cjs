@@ -36,7 +36,7 @@ const OPS_ROOMS = {
   workflows: [],
   plan: ['offsets', 'connect', 'cluster', 'positions', 'workflows'],
   run: ['offsets', 'connect', 'positions', 'workflows', 'plan'],
-  audit: ['plan', 'run'],
+  audit: ['plan', 'run', 'lifecycle', 'cluster'],
   // positions: a batch rewind to a position gives each connector its own targets (their table travels in the plan).
   batch: ['offsets', 'connect', 'positions', 'plan', 'run', 'audit'],
   // audit: every step of a change request (requested, approved, rejected, applied) is an audit entry.

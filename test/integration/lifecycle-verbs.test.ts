@@ -131,3 +131,37 @@ test('first contact: https to a plain-HTTP worker, colour rules of the diff, san
   assert.match(logs.stderr, /no sandbox process "nope": the processes are broker, worker-1/);
   assert.doesNotMatch(logs.stderr, /sandbox up/);
 });
+
+test('stop and resume by bob on the team store are in the audit under bob: state before → after, refusals too', { timeout: 300_000 }, async (t) => {
+  const { newDatabase, addOperator } = await import('../support/postgres.js');
+  const { connect } = await getSandbox();
+  const rest = await sandboxRest();
+  const pipeline = await startPipeline(rest, 'life-audit', numberedLines('life-audit', 2), { withSink: false });
+  t.after(() => pipeline.remove());
+  const db = await newDatabase('lifeaudit');
+  const bob = await addOperator(db, 'bob');
+  const bobCli = (args: string[]) => runCli([...args, '--url', connect[1] ?? connect[0] ?? '', '--store', db.urlFor(bob), '--state-dir', tempDir('offsetctl-bob-')], {
+    env: { OFFSETCTL_STORE: undefined, PGPASSWORD: bob.password },
+  });
+  const stop = await bobCli(['stop', pipeline.source]);
+  assert.equal(stop.status, 0, stop.stderr);
+  const resume = await bobCli(['resume', pipeline.source]);
+  assert.equal(resume.status, 0, resume.stderr);
+  assert.equal((await bobCli(['pause', 'no-such-connector-y'])).status, 2);
+  // Alice reads the team's audit: three entries, each under bob's database login.
+  const audit = await runCli(['audit', '-o', 'json', '--store', db.url, '--url', connect[0] ?? ''], { env: { OFFSETCTL_STORE: undefined, PGPASSWORD: db.owner.password } });
+  assert.equal(audit.status, 0, audit.stderr);
+  const entries = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; message?: string; clusterKey?: string; actor: { user: string; dbUser?: string } });
+  const mine = entries.filter((e) => ['stop', 'resume', 'pause'].includes(e.action));
+  assert.deepEqual(mine.map((e) => [e.action, e.outcome, e.connector]), [
+    ['stop', 'done', pipeline.source], ['resume', 'done', pipeline.source], ['pause', 'refused', 'no-such-connector-y'],
+  ]);
+  assert.ok(mine.every((e) => e.actor.dbUser === bob.user), JSON.stringify(mine.map((e) => e.actor)));
+  assert.match(mine[0]!.message ?? '', /^RUNNING → STOPPED/);
+  assert.match(mine[1]!.message ?? '', /^STOPPED → RUNNING/);
+  assert.match(mine[0]!.clusterKey ?? '', /^kafka:/);
+  // And the chain they were written into verifies.
+  const verify = await runCli(['audit', 'verify', '--store', db.url, '--url', connect[0] ?? ''], { env: { OFFSETCTL_STORE: undefined, PGPASSWORD: db.owner.password } });
+  assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+  assert.match(verify.stdout, /verifies: 3 chained entries/);
+});

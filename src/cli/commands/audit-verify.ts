@@ -9,7 +9,8 @@ export function registerVerify(audit: Command): void {
     audit
       .command('verify')
       .description('check the audit trail\'s hash chain: names the first entry deleted, edited or inserted out of order (exit 1)'),
-  ).action(async (opts: ConnectionOptions) => verifyAudit(opts));
+  // The parent `audit` takes the same connection flags, so commander may hand them to it: read both.
+  ).action(async (_opts: ConnectionOptions, command: Command) => verifyAudit(command.optsWithGlobals() as ConnectionOptions));
 }
 
 async function verifyAudit(opts: ConnectionOptions): Promise<void> {

@@ -36,17 +36,29 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const timeoutS = Number(opts.timeoutS ?? '120');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new OpsError('E_USAGE', `--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`, { field: 'timeout-s' });
   const { resolveConnection } = await import('../connection.js');
-  const { changeConnectorState } = await import('../../ops/lifecycle/index.js');
+  const { changeStateAudited } = await import('../../ops/audit/index.js');
+  const { openCommandStore } = await import('../store-choice.js');
   const c = await resolveConnection(opts);
+  // Every state change is audited (who stopped a production connector must be findable): the
+  // store is the one a change would use, and it is opened before anything is sent.
+  let store;
+  try {
+    store = await openCommandStore(c.store);
+  } catch (err) {
+    await c.http.close();
+    throw err;
+  }
+  const scope = { actor: await (await import('../actor.js')).cliActorFor(store), ...(c.contextName ? { context: c.contextName } : {}) };
   const progress = waitPrinter(connector);
   try {
-    const result = await changeConnectorState({ url: c.url, http: c.http }, connector, verb, {
+    const result = await changeStateAudited({ url: c.url, http: c.http, store }, scope, connector, verb, {
       ...(opts.includeTasks ? { includeTasks: true } : {}),
       ...(opts.onlyFailed ? { onlyFailed: true } : {}),
       timeoutMs: timeoutS * 1000,
       onWait: progress.onWait,
     });
     progress.done();
+    for (const w of result.warnings) stderr(`warning: ${w}\n`);
     if (c.output === 'json') {
       stdout(`${JSON.stringify(result, null, 2)}\n`);
       return;
@@ -61,6 +73,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     throw err;
   } finally {
     await c.http.close();
+    await store.close();
   }
 }
 

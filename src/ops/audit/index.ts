@@ -2,3 +2,4 @@
 // applyAudited leaves an entry when its run opens and one with its outcome; auditRefusal records
 // a refused change. The actor is the face's (the one that authenticated it).
 export { applyAudited, auditDiff, auditRefusal, runAudited, wasAudited, type AuditedRun, type AuditScope } from './audit.js';
+export { changeStateAudited } from './lifecycle-audit.js';
