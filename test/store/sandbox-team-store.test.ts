@@ -23,16 +23,22 @@ test('the sandbox team store: two operator logins from its pgpass file, password
   assert.match(team.urls.alice, /^postgres:\/\/alice@127\.0\.0\.1:\d+\/offsetctl$/);
   assert.equal(statSync(team.pgpass).mode & 0o777, 0o600, 'the passwords file is readable by its owner only');
   const passwords = readFileSync(team.pgpass, 'utf8').trim().split('\n').map((line) => line.split(':').at(-1)!);
-  assert.equal(passwords.length, 2);
+  assert.equal(passwords.length, 3, 'alice, bob and the admin login');
 
   const env = { PGPASSFILE: team.pgpass, PGPASSWORD: undefined, OFFSETCTL_STORE: undefined, OFFSETCTL_STATE_DIR: join(dir, 'state') };
+  // An operator may not create the tables (they belong to the owner role): the admin login migrates.
+  const early = await runCli(['store', 'migrate', '--store', team.urls.alice], { env });
+  assert.equal(early.status, 2, early.stdout);
+  assert.match(early.stderr, /may not create tables there/);
+  const admin = await runCli(['store', 'migrate', '--store', team.urls.admin], { env });
+  assert.equal(admin.status, 0, admin.stderr);
   for (const [user, url] of Object.entries(team.urls)) {
     const migrate = await runCli(['store', 'migrate', '--store', url], { env });
     assert.equal(migrate.status, 0, migrate.stderr);
     const status = await runCli(['store', 'status', '--store', url, '-o', 'json'], { env });
     assert.equal(status.status, 0, status.stderr);
     const parsed = JSON.parse(status.stdout) as { backend: string; dbUser: string; locks: unknown[] };
-    assert.deepEqual([parsed.backend, parsed.dbUser, parsed.locks], ['postgres', user, []], 'each operator signs in as themself');
+    assert.deepEqual([parsed.backend, parsed.dbUser, parsed.locks], ['postgres', user === 'admin' ? 'offsetctl_admin' : user, []], 'each login signs in as itself');
     for (const password of passwords) {
       for (const form of [password, Buffer.from(password).toString('base64'), encodeURIComponent(password)]) {
         assert.ok(!`${migrate.stdout}${migrate.stderr}${status.stdout}${status.stderr}`.includes(form), 'a password appeared in the output');

@@ -53,7 +53,7 @@ export function register(program: Command): void {
         ...(opts.brokerPort ? { brokerPort: opts.brokerPort } : {}),
         ...(opts.connectPort ? { connectPort: opts.connectPort } : {}),
       });
-      const team = opts.postgres || opts.postgresPort ? await (await import('../../sandbox/index.js')).teamStoreUp(resolveSandboxDir(opts.dir), opts.postgresPort) : undefined;
+      const team = opts.postgres || opts.postgresPort ? await (await import('../../sandbox/index.js')).teamStoreUp(resolveSandboxDir(opts.dir), opts.postgresPort, migrateTeamStore) : undefined;
       if (opts.output === 'json') {
         process.stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
         return;
@@ -128,4 +128,12 @@ export function register(program: Command): void {
       const { runSandboxDemo } = await import('../../sandbox/index.js');
       await runSandboxDemo({ write: (text) => process.stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
     });
+}
+
+/** The sandbox team store's schema, migrated as its admin login (operators may not create tables). */
+async function migrateTeamStore(adminUrl: string, pgpass: string): Promise<void> {
+  const { openPostgresStore } = await import('../../store/postgres/index.js');
+  const env: NodeJS.ProcessEnv = { ...process.env, PGPASSFILE: pgpass };
+  delete env['PGPASSWORD'];
+  await (await openPostgresStore(adminUrl, { env })).close();
 }

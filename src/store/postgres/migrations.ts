@@ -180,6 +180,22 @@ export const PG_MIGRATIONS: string[] = [
   ALTER TABLE audit ADD COLUMN prev_digest text;
   ALTER TABLE audit ADD COLUMN digest text;
   `,
+  // 6: no role but the owner's keeps UPDATE, DELETE or TRUNCATE on the audit trail, whatever
+  // granted them: the operators' role gets its rights on the tables from the owner's default
+  // privileges (docs/team.md, the role setup), which grant those too when migration 3 creates
+  // the table. The owner's own were revoked by migration 3; only a superuser can edit entries.
+  `
+  DO $$
+  DECLARE grantee text;
+  BEGIN
+    FOR grantee IN SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
+        WHERE g.table_schema = current_schema() AND g.table_name = 'audit' AND g.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE') AND g.grantee <> 'PUBLIC'
+    LOOP
+      EXECUTE format('REVOKE UPDATE, DELETE, TRUNCATE ON audit FROM %I', grantee);
+    END LOOP;
+  END
+  $$;
+  `,
 ];
 
 /** The transaction-level advisory lock every audit insert takes, so entries chain in seq order. */
