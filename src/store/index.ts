@@ -10,10 +10,10 @@ export { urlKey } from './schema.js';
 export { parseAge, snapshotsToPrune, type PruneRule } from './prune.js';
 export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
 export { actorName, describeActor } from './actor.js';
-export { verifyStoreAudit, verifyAuditChain, type AuditChainReport } from './audit-chain.js';
+export { canonicalJson, verifyStoreAudit, verifyAuditChain, type AuditChainReport } from './audit-chain.js';
 export { openChosenStore, isTeamStore, type StoreChoice } from './open.js';
 export type {
-  Actor, ActorSource, AuditAction, AuditActor, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
+  Actor, ActorSource, AuditAction, AuditActor, AuditChainRow, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
   BatchMember, BatchRecord, ChangeOperation, ImportCounts, StoreDescription, EventRecord, LockHolder, LockRecord, NewBatch, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
   ChangeRequestStatus, ChangeRequestEvent, NewChangeRequest, ChangeRequestRecord, ChangeRequestFilter, ChangeRequestMove,

@@ -93,6 +93,22 @@ test('a request made by alice is refused for her own approval, approved by bob, 
   const runJson = JSON.parse((await b(['runs', 'show', run!.id, '-o', 'json'])).stdout) as { context: { requestId?: string; snapshotId?: string } };
   assert.equal(runJson.context.requestId, request.id);
   assert.ok(runJson.context.snapshotId);
+  // The run's evidence, for an auditor offline: digests of the offsets before and after, who
+  // approved it, and its audit entries in a chain that verifies.
+  const shownEvidence = await b(['runs', 'show', run!.id, '--evidence']);
+  assert.equal(shownEvidence.status, 0, shownEvidence.stderr);
+  const evidence = JSON.parse(shownEvidence.stdout) as {
+    plan: { inputsDigest: string; requestId?: string }; offsets: { before?: { snapshotId: string; digest: string }; after?: { digest: string; step: string } };
+    approvals: Array<{ action: string; actor: { dbUser?: string } }>; audit: Array<{ action: string; outcome: string; digest: string | null }>; chain: { ok: boolean };
+  };
+  assert.equal(evidence.plan.requestId, request.id);
+  assert.equal(evidence.offsets.before?.snapshotId, runJson.context.snapshotId);
+  assert.equal(evidence.offsets.after?.step, 'verifyOffsets');
+  assert.notEqual(evidence.offsets.before?.digest, evidence.offsets.after?.digest, 'the offsets changed');
+  assert.deepEqual(evidence.approvals.slice(0, 2).map((a) => [a.action, a.actor.dbUser]), [['requested', alice.user], ['approved', bob.user]]);
+  assert.deepEqual(evidence.audit.map((e) => [e.action, e.outcome]), [['rewind', 'started'], ['rewind', 'succeeded'], ['change-request', 'succeeded']]);
+  assert.ok(evidence.audit.every((e) => /^[0-9a-f]{64}$/.test(e.digest ?? '')));
+  assert.equal(evidence.chain.ok, true);
 
   const history = JSON.parse((await b(['changes', 'show', request.id, '-o', 'json'])).stdout) as { status: string; history: Array<{ action: string; actor: { user: string; dbUser: string }; runIds?: string[] }> };
   assert.equal(history.status, 'applied');

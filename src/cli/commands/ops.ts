@@ -111,7 +111,13 @@ export function register(program: Command): void {
       .option('--limit <n>', 'only the N newest runs (default 1000)')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
   ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await import('./history-actions.js')).listRuns(opts));
-  addShowCommand(runs, 'run id', 'show a run: its steps and journal', async (id, opts) => (await import('./history-actions.js')).showRun(id, opts));
+  addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal')
+    .option('--evidence', 'the run\'s evidence as JSON: plan and snapshot digests, approvals, lock holder, audit entries with their chain digests'))
+    .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
+      const opts = withParentOptions(cmd) as ConnectionOptions & { evidence?: boolean };
+      if (opts.evidence) return (await import('./run-evidence.js')).showRunEvidence(id, opts);
+      return (await import('./history-actions.js')).showRun(id, opts);
+    });
   addConnectionOptions(runs.command('abandon').argument('<id>', 'run id')
     .option('--reason <text>', 'why the run is abandoned (required; recorded with the run and who abandoned it)')
     .option('--yes', 'do not ask for confirmation (scripts)')

@@ -3,3 +3,4 @@
 // a refused change. The actor is the face's (the one that authenticated it).
 export { applyAudited, auditDiff, auditRefusal, runAudited, wasAudited, type AuditedRun, type AuditScope } from './audit.js';
 export { changeStateAudited } from './lifecycle-audit.js';
+export { runEvidence, type RunEvidence } from './evidence.js';
