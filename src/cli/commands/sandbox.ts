@@ -132,8 +132,17 @@ export function register(program: Command): void {
 
 /** The sandbox team store's schema, migrated as its admin login (operators may not create tables). */
 async function migrateTeamStore(adminUrl: string, pgpass: string): Promise<void> {
-  const { openPostgresStore } = await import('../../store/postgres/index.js');
-  const env: NodeJS.ProcessEnv = { ...process.env, PGPASSFILE: pgpass };
-  delete env['PGPASSWORD'];
-  await (await openPostgresStore(adminUrl, { env })).close();
+  const { openChosenStore } = await import('../../store/index.js');
+  // The admin's password is in the sandbox's pgpass file, read the way libpq reads one; the
+  // operator's own PGPASSWORD must not be tried for it. Both are put back afterwards.
+  const saved = { file: process.env['PGPASSFILE'], password: process.env['PGPASSWORD'] };
+  process.env['PGPASSFILE'] = pgpass;
+  delete process.env['PGPASSWORD'];
+  try {
+    await (await openChosenStore({ store: adminUrl, stateDir: '' })).close();
+  } finally {
+    if (saved.file === undefined) delete process.env['PGPASSFILE'];
+    else process.env['PGPASSFILE'] = saved.file;
+    if (saved.password !== undefined) process.env['PGPASSWORD'] = saved.password;
+  }
 }
