@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { HttpAuth, HttpClient, HttpTls } from '../http/client.js';
+import type { HttpAuth, HttpClient, HttpSender, HttpTls } from '../http/client.js';
 import type { FailoverClient } from '../http/failover.js';
 import type { NodeHttpClient } from '../http/node-client.js';
 import type { ForwardRetryClient } from '../http/forward-retry.js';
@@ -45,6 +45,10 @@ export interface Connection {
   output: OutputFormat;
   /** The worker that answered last (with several URLs, the one failed over to), for what a face prints. */
   answeringWorker: () => string;
+  /** `required` when the context that applies, or any context that governs this URL's cluster, requires approval. */
+  approval?: 'required';
+  /** The contexts that govern this URL's cluster (governing-context.ts), when another than the one selected does. */
+  governedBy?: string[];
 }
 
 const SECRET_HELP = `
@@ -143,9 +147,60 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => process.stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
   const { storeChoice } = await import('./store-choice.js');
-  const store = storeChoice(opts, ctx, stateDir, env);
+  // The console's service config (how.config) lists its contexts on purpose, one per page choice:
+  // they are not yet matched by identity (docs/team.md says what is left).
+  const ruled = how.config
+    ? { ...(ctx?.approval === 'required' ? { approval: 'required' as const } : {}), governedBy: [] }
+    : await governedChoice({ url, ctx, contextName, config: await load(), http: reachable, env, explicitStore: opts.store });
+  const store = storeChoice(opts, ruled.storeContext ?? ctx, stateDir, env);
   const answeringWorker = urls.length > 1 ? () => (reachable as FailoverClient).current : () => url;
-  return { url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, store, output, answeringWorker };
+  return {
+    url, urls, http, ...(contextName === undefined ? {} : { contextName }), ...(ctx === undefined ? {} : { context: ctx }), stateDir, store, output, answeringWorker,
+    ...(ruled.approval ? { approval: ruled.approval } : {}), ...(ruled.governedBy.length > 0 ? { governedBy: ruled.governedBy } : {}),
+  };
+}
+
+/**
+ * The store and rules of the cluster the URL reaches, whichever URL was typed: a context that
+ * governs that cluster (a team store or required approval; governing-context.ts) supplies them
+ * when the selected context does not; two that would write to different stores, or a --store
+ * that differs from the governing one, are refused (exit 2) naming both. Its credentials never go
+ * to the URL at hand: only its store and rules apply.
+ */
+async function governedChoice(
+  at: { url: string; ctx: ConnectionContext | undefined; contextName: string | undefined; config: OffsetctlConfig; http: HttpSender; env: NodeJS.ProcessEnv; explicitStore: string | undefined },
+): Promise<{ storeContext?: Pick<ConnectionContext, 'store' | 'storePasswordEnv'>; approval?: 'required'; governedBy: string[] }> {
+  const { governs, governingContexts } = await import('./governing-context.js');
+  const own = at.ctx?.approval === 'required' ? { approval: 'required' as const } : {};
+  const others = Object.entries(at.config.contexts).filter(([name, c]) => name !== at.contextName && governs(c));
+  if (others.length === 0) return { ...own, governedBy: [] };
+  // The URL at hand is asked through the command's own connection; each context's URL with its own credentials.
+  const senderFor = async (c: ConnectionContext | undefined): Promise<HttpSender & { close?: () => Promise<void> }> => {
+    if (c === undefined) return { send: (r) => at.http.send(r) };
+    const auth = await resolveAuth({}, c, at.env);
+    return new (await import('../http/node-client.js')).NodeHttpClient({ ...(auth ? { auth } : {}), tls: await resolveTls({}, c), timeoutMs: 3000 });
+  };
+  const found = await governingContexts(at.url, { ...at.config, contexts: Object.fromEntries(others) }, senderFor);
+  for (const name of found.unreachable) process.stderr.write(`warning: context ${name} governs a cluster (team store or approval) but its URL did not answer: if it is this cluster, its rules were not checked\n`);
+  if (found.contexts.length === 0) return { ...own, governedBy: [] };
+  const storeOf = (c: Pick<ConnectionContext, 'store'> | undefined): string => (c?.store && c.store !== 'sqlite' ? c.store : 'the state folder\'s SQLite file');
+  const all = [...(at.ctx && at.contextName !== undefined && governs(at.ctx) ? [{ name: at.contextName, context: at.ctx }] : []), ...found.contexts];
+  const stores = new Set(all.map((g) => storeOf(g.context)));
+  if (stores.size > 1) {
+    const [a, b] = [all[0]!, all.find((g) => storeOf(g.context) !== storeOf(all[0]!.context))!];
+    throw new OpsError('E_CONFIG', `${at.url} reaches ${found.clusterKey}, which contexts ${a.name} (store ${storeOf(a.context)}) and ${b.name} (store ${storeOf(b.context)}) both govern: one cluster has one store; fix one of the contexts (offsetctl config set-context)`, { field: 'context' });
+  }
+  const governing = all[0]!;
+  const explicit = at.explicitStore !== undefined && at.explicitStore !== '' ? at.explicitStore : at.env.OFFSETCTL_STORE || undefined;
+  if (explicit !== undefined && storeOf({ store: explicit }) !== storeOf(governing.context)) {
+    throw new OpsError('E_CONFIG', `${at.url} reaches ${found.clusterKey}, which context ${governing.name} governs with store ${storeOf(governing.context)}; ${at.explicitStore ? '--store' : 'OFFSETCTL_STORE'} names ${storeOf({ store: explicit })}: changes to that cluster go to its store (leave --store out, or use --context ${governing.name})`, { field: 'store' });
+  }
+  const approval = own.approval ?? (all.some((g) => g.context.approval === 'required') ? 'required' : undefined);
+  return {
+    ...(at.ctx?.store ? {} : { storeContext: governing.context }),
+    ...(approval ? { approval } : {}),
+    governedBy: found.contexts.map((g) => g.name),
+  };
 }
 
 /**

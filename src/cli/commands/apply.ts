@@ -174,7 +174,7 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
     else out(why);
     return;
   }
-  if (conn.context?.approval === 'required' && how.requestId === undefined) {
+  if (conn.approval === 'required' && how.requestId === undefined) {
     // Four-eyes: the saved plan, as it is, becomes a request someone else approves.
     const { requestInstead } = await import('../change-request.js');
     await requestInstead(conn, ctx, saved, out);

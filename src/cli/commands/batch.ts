@@ -85,7 +85,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       out(await writeSavedPlan(opts.planOut, todo, ctx.store, chosen));
       return;
     }
-    if (conn.context?.approval === 'required' && !opts.dryRun) {
+    if (conn.approval === 'required' && !opts.dryRun) {
       // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
       const todo = planned.plans.filter((p) => !p.nothingToChange);
       if (todo.length > 0) {

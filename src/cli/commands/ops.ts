@@ -231,7 +231,7 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
       info(await writeSavedPlan(opts.planOut, [plan], store));
       return;
     }
-    if (conn.context?.approval === 'required' && face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange) {
+    if (conn.approval === 'required' && face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange) {
       // Four-eyes: the change becomes a request someone else approves; nothing changes now.
       const { requestInstead } = await import('../change-request.js');
       await requestInstead(conn, ctx, face.saved ?? [plan], info);

@@ -187,5 +187,5 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
 
 /** A context with `approval: required`: the console turns its changes into change requests, as the CLI does. */
 function approvalOf(conn: Connection): { approval?: 'required' } {
-  return conn.context?.approval === 'required' ? { approval: 'required' } : {};
+  return conn.approval === 'required' ? { approval: 'required' } : {};
 }

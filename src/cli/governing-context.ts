@@ -1,0 +1,93 @@
+// Which context governs the cluster a URL reaches. A context with a team store or `approval:
+// required` governs its cluster, not only the URL text it was written with: `--url` of another
+// worker of that cluster, or `localhost` for `127.0.0.1`, must not bypass its store and rules.
+// The cluster is what the workers report: the Kafka cluster (`GET /` → kafka_cluster_id,
+// ops/cluster) and, to tell two Connect clusters on one Kafka cluster apart, their members — the
+// worker reached (its address, host names resolved) and every worker Connect names as running a
+// connector or task (`GET /connectors?expand=status` → worker_id). Two URLs reach one Connect
+// cluster when their Kafka clusters are one and their members meet: a connector being changed is
+// assigned to a worker, which both see. Each governing context's own URL is asked with its own
+// credentials, the URL at hand through the command's connection, all at once with a short
+// timeout. A context whose cluster cannot be reached is named in a warning.
+import { lookup } from 'node:dns/promises';
+import type { HttpSender } from '../http/client.js';
+import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
+
+export interface Governance {
+  /** The contexts that govern the URL's cluster (same Kafka cluster id), by name. */
+  contexts: Array<{ name: string; context: ConnectionContext }>;
+  /** The cluster's key (`kafka:<id>`), when the URL answered. */
+  clusterKey?: string;
+  /** Governing contexts whose own URL did not answer: their rules could not be checked. */
+  unreachable: string[];
+}
+
+/** A context that carries rules: a team store or required approval. */
+export const governs = (ctx: ConnectionContext): boolean => (ctx.store !== undefined && ctx.store !== '' && ctx.store !== 'sqlite') || ctx.approval === 'required';
+
+/**
+ * The governing contexts of the cluster `url` reaches. `senderFor` builds a sender for a
+ * context's own URL with its own credentials (or for the URL at hand without any).
+ */
+export async function governingContexts(
+  url: string, config: OffsetctlConfig, senderFor: (ctx: ConnectionContext | undefined) => Promise<HttpSender & { close?: () => Promise<void> }>,
+): Promise<Governance> {
+  const candidates = Object.entries(config.contexts).filter(([, ctx]) => governs(ctx));
+  if (candidates.length === 0) return { contexts: [], unreachable: [] };
+  const { clusterIdentity, WorkerRoot } = await import('../ops/cluster/index.js');
+  const seen = async (target: string, ctx: ConnectionContext | undefined): Promise<Seen | undefined> => {
+    const sender = await senderFor(ctx);
+    try {
+      const identity = await clusterIdentity(new WorkerRoot(sender, target));
+      if (!identity.kafkaClusterId) return undefined;
+      return { key: identity.key, members: await members(sender, target) };
+    } finally {
+      await sender.close?.();
+    }
+  };
+  const first = (list: string): string => list.split(',')[0]!.trim();
+  const [own, ...theirs] = await Promise.all([seen(url, undefined), ...candidates.map(([, ctx]) => seen(first(ctx.url), ctx).catch(() => undefined))]);
+  const unreachable = candidates.filter((_c, i) => theirs[i] === undefined).map(([name]) => name);
+  if (own === undefined) return { contexts: [], unreachable };
+  const same = (other: Seen | undefined): boolean => other !== undefined && other.key === own.key && [...other.members].some((m) => own.members.has(m));
+  return {
+    contexts: candidates.filter((_c, i) => same(theirs[i])).map(([name, context]) => ({ name, context })),
+    clusterKey: own.key,
+    unreachable,
+  };
+}
+
+interface Seen {
+  key: string;
+  /** `address:port` of the workers seen: the one reached and those running a connector or task. */
+  members: Set<string>;
+}
+
+/** The workers of the Connect cluster `url` reaches, as `address:port` with host names resolved. */
+async function members(http: HttpSender, url: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const add = async (host: string, port: string): Promise<void> => {
+    const bare = host.replace(/^\[|\]$/g, '');
+    const addresses = await lookup(bare, { all: true }).catch(() => [{ address: bare }]);
+    for (const a of addresses) out.add(`${a.address}:${port}`);
+  };
+  const reached = new URL(url);
+  await add(reached.hostname, reached.port || (reached.protocol === 'https:' ? '443' : '80'));
+  try {
+    const res = await http.send({ method: 'GET', url: `${url.replace(/\/+$/, '')}/connectors?expand=status`, headers: { accept: 'application/json' } });
+    if (res.status !== 200) return out;
+    const body = JSON.parse(res.body.toString('utf8')) as Record<string, { status?: { connector?: { worker_id?: string }; tasks?: Array<{ worker_id?: string }> } }>;
+    const ids = new Set<string>();
+    for (const c of Object.values(body)) {
+      if (c.status?.connector?.worker_id) ids.add(c.status.connector.worker_id);
+      for (const t of c.status?.tasks ?? []) if (t.worker_id) ids.add(t.worker_id);
+    }
+    for (const id of ids) {
+      const at = id.lastIndexOf(':');
+      if (at > 0) await add(id.slice(0, at), id.slice(at + 1));
+    }
+  } catch {
+    // Only the worker reached is known: compared by its address alone.
+  }
+  return out;
+}
