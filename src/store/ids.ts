@@ -2,7 +2,7 @@
 // Sorting them as strings sorts them by time.
 import { randomBytes } from 'node:crypto';
 
-export function newId(kind: 'run' | 'snap' | 'chg' | 'audit', now: Date = new Date()): string {
+export function newId(kind: 'run' | 'snap' | 'chg' | 'audit' | 'pol', now: Date = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   // Audit entries come many to a second (a batch, sign-ins): 8 hex digits keep them apart.
   return `${kind}-${stamp}-${randomBytes(kind === 'audit' ? 4 : 2).toString('hex')}`;

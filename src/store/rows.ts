@@ -1,7 +1,7 @@
 // Rows of the audit, batch and run-step tables into records, the same for both backends. Each backend
 // decodes only what its driver hands back differently: SQLite gives JSON columns as text and times
 // as ISO text; node-postgres gives jsonb already parsed and timestamptz as a Date.
-import type { AuditRecord, BatchRecord, NewAuditEntry, StepRecord } from './types.js';
+import type { Actor, AuditRecord, BatchRecord, NewAuditEntry, NewPolicy, PolicyRecord, StepRecord } from './types.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,5 +34,20 @@ export function stepFromRow(r: Row): StepRecord {
     outputs: JSON.parse(String(r.outputs)) as Record<string, unknown>,
     ...(r.error ? { error: JSON.parse(String(r.error)) as StepRecord['error'] } : {}),
     finishedAt: String(r.finished_at),
+  };
+}
+
+/** A policy's scope within its cluster: the connector pattern and the actions, as one unique text. */
+export function policyScope(p: Pick<NewPolicy, 'connectors' | 'actions'>): string {
+  return `${p.connectors ?? ''}\u0001${[...(p.actions ?? [])].sort().join(',')}`;
+}
+
+/** A policies row; `decoded` holds the columns whose type differs between the backends. */
+export function policyFromRow(r: Row, decoded: { setAt: string; setBy: unknown; actions: unknown }): PolicyRecord {
+  return {
+    id: String(r.id), clusterKey: String(r.cluster_key), requireApproval: r.require_approval === true || r.require_approval === 1,
+    ...(r.context != null ? { context: String(r.context) } : {}), ...(r.cluster_url != null ? { clusterUrl: String(r.cluster_url) } : {}),
+    ...(r.connectors != null ? { connectors: String(r.connectors) } : {}), ...(decoded.actions != null ? { actions: decoded.actions as string[] } : {}),
+    setBy: decoded.setBy as Actor, setAt: decoded.setAt,
   };
 }

@@ -168,6 +168,23 @@ ${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_key, connector)
   ALTER TABLE audit ADD COLUMN prev_digest TEXT;
   ALTER TABLE audit ADD COLUMN digest TEXT;
   `,
+  // 8: policies (issue 32): per cluster, connector pattern and actions, whether changes need
+  // approval. A local store keeps them only so the contract is one; they bind on a team store.
+  `
+  CREATE TABLE policies (
+    id          TEXT PRIMARY KEY,
+    cluster_key TEXT NOT NULL,
+    scope       TEXT NOT NULL,
+    context     TEXT,
+    cluster_url TEXT,
+    connectors  TEXT,
+    actions     TEXT,
+    require_approval INTEGER NOT NULL,
+    set_by      TEXT NOT NULL,
+    set_at      TEXT NOT NULL,
+    UNIQUE (cluster_key, scope)
+  );
+  `,
 ];
 
 /** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */

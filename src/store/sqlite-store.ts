@@ -15,7 +15,7 @@ import { displayStatus, movedMeanwhile, moveEvent } from './change-requests.js';
 import { StoreError } from './errors.js';
 import { newId } from './ids.js';
 import { auditDigest } from './audit-chain.js';
-import { auditFromRow, batchFromRow, stepFromRow } from './rows.js';
+import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from './rows.js';
 import { importStore } from './import.js';
 import { lockedError } from './lock-text.js';
 import { localHolderAlive, thisProcess } from './process.js';
@@ -23,7 +23,7 @@ import { MIGRATIONS, urlKey } from './schema.js';
 import { openDatabase, type SqliteDatabase } from './sqlite.js';
 import type {
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord,
-  NewAuditEntry, NewBatch, NewChangeRequest, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus, SnapshotFilter, SnapshotRecord, StepRecord, Store,
+  NewAuditEntry, NewBatch, NewChangeRequest, NewPolicy, PolicyRecord, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus, SnapshotFilter, SnapshotRecord, StepRecord, Store,
   StoreDescription, StoreOptions,
 } from './types.js';
 
@@ -325,6 +325,29 @@ export class SqliteStore implements Store {
     });
   }
 
+  // ---- policies ---------------------------------------------------------------------
+
+  setPolicy(policy: NewPolicy, now: Date = new Date()): Promise<PolicyRecord> {
+    return this.#async(() => {
+      const setBy = actorOf(this.#owner, { ...this.#actor, ...policy.actor });
+      const id = newId('pol', now);
+      this.#immediate(() => {
+        this.#db.prepare(`INSERT INTO policies (id, cluster_key, scope, context, cluster_url, connectors, actions, require_approval, set_by, set_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ON CONFLICT (cluster_key, scope) DO UPDATE SET id = excluded.id, context = excluded.context, cluster_url = excluded.cluster_url,
+            require_approval = excluded.require_approval, set_by = excluded.set_by, set_at = excluded.set_at`)
+          .run(id, policy.clusterKey, policyScope(policy), policy.context ?? null, policy.clusterUrl ?? null, policy.connectors ?? null,
+            policy.actions ? JSON.stringify([...policy.actions].sort()) : null, policy.requireApproval ? 1 : 0, JSON.stringify(setBy), now.toISOString());
+      });
+      return toPolicy(this.#db.prepare('SELECT * FROM policies WHERE id = ?').get(id) as Row);
+    });
+  }
+
+  listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
+    return this.#async(() => (this.#db.prepare(`SELECT * FROM policies WHERE (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?))) ORDER BY cluster_key, scope`)
+      .all(filter.clusterKeys ? 1 : null, JSON.stringify(filter.clusterKeys ?? [])) as Row[]).map(toPolicy));
+  }
+
   // ---- change requests --------------------------------------------------------------
 
   createChangeRequest(request: NewChangeRequest, now: Date = new Date()): Promise<ChangeRequestRecord> {
@@ -584,6 +607,10 @@ function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
     offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],
     partitions: Number(r.partitions), takenAt: String(r.taken_at),
   };
+}
+
+function toPolicy(r: Row): PolicyRecord {
+  return policyFromRow(r, { setAt: String(r.set_at), setBy: JSON.parse(String(r.set_by)), actions: r.actions != null ? JSON.parse(String(r.actions)) : undefined });
 }
 
 function toAudit(r: Row): AuditRecord {

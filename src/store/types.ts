@@ -333,6 +333,31 @@ export interface NewAuditEntry {
   counts?: Record<string, number>;
 }
 
+/**
+ * A team's rule for a Connect cluster, kept in the team store so it binds every operator and
+ * console on it whatever their local config says: changes of the named actions (all offset
+ * changes when none are named) to connectors matching the pattern (all when none) need approval.
+ */
+export interface NewPolicy {
+  /** The cluster's key (as runs and locks), learned from the cluster through the context named. */
+  clusterKey: string;
+  /** The context it was set through, for people reading `policy show`. */
+  context?: string;
+  clusterUrl?: string;
+  /** A regular expression over connector names (whole name); none: every connector. */
+  connectors?: string;
+  /** The actions it governs (rewind, reset, rollback, apply, move, copy, import, stop, …); none: every offset change. */
+  actions?: string[];
+  requireApproval: boolean;
+  actor?: ActorSource;
+}
+
+export interface PolicyRecord extends Omit<NewPolicy, 'actor'> {
+  id: string;
+  setBy: Actor;
+  setAt: string;
+}
+
 /** One entry as the audit's hash chain holds it (src/store/audit-chain.ts). */
 export interface AuditChainRow {
   /** Position in insertion order (rowid or seq). */
@@ -414,6 +439,13 @@ export interface Store {
   recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord>;
   /** Newest first. */
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
+  /**
+   * Sets the policy of one scope (cluster, connector pattern, actions), replacing the one there.
+   * On a team store only the owner role's members may (the database refuses the others: E_STORE).
+   */
+  setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord>;
+  /** Every policy, or those of one cluster key. */
+  listPolicies(filter?: { clusterKeys?: string[] }): Promise<PolicyRecord[]>;
   /** Up to `limit` entries after position `afterSeq`, in insertion order, with their chain digests (`audit verify`). */
   readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]>;
   /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */

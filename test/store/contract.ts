@@ -11,6 +11,8 @@ export interface StoreBackend {
   /** A fresh, empty location (a folder, a database name). */
   newLocation(): string;
   open(location: string, options?: StoreOptions): Store;
+  /** A store on that location whose login may set policies, where the backend's operators may not (PostgreSQL's split roles). */
+  openAdmin?(location: string): Store;
 }
 
 const CLUSTER = 'http://127.0.0.1:8083';
@@ -37,7 +39,7 @@ function liveness(): { dead: Set<number>; options: (owner?: LockHolder) => Store
 
 export function storeContract(backend: StoreBackend): void {
   describe(`Store contract: ${backend.name}`, () => {
-    async function withStore(fn: (store: Store, open: (owner?: LockHolder) => Store, l: ReturnType<typeof liveness>) => Promise<void>): Promise<void> {
+    async function withStore(fn: (store: Store, open: (owner?: LockHolder) => Store, l: ReturnType<typeof liveness>, location: string) => Promise<void>): Promise<void> {
       const location = backend.newLocation();
       const l = liveness();
       const opened: Store[] = [];
@@ -47,7 +49,7 @@ export function storeContract(backend: StoreBackend): void {
         return s;
       };
       try {
-        await fn(open(), open, l);
+        await fn(open(), open, l, location);
       } finally {
         for (const s of opened) await s.close();
       }
@@ -355,5 +357,25 @@ export function storeContract(backend: StoreBackend): void {
         await bob.close();
       }
     });
+
+    test('policies: one per cluster, connector pattern and actions, replaced when set again, listed by cluster, seen by another store', () =>
+      withStore(async (operator, open, _l, location) => {
+        const store = backend.openAdmin?.(location) ?? operator;
+        const a = await store.setPolicy({ clusterKey: 'kafka:one', context: 'prod', connectors: '^orders-', requireApproval: true, actor: { via: 'cli' } });
+        assert.match(a.id, /^pol-/);
+        assert.deepEqual([a.clusterKey, a.connectors, a.actions, a.requireApproval, a.context], ['kafka:one', '^orders-', undefined, true, 'prod']);
+        assert.equal(typeof a.setBy.user, 'string');
+        await store.setPolicy({ clusterKey: 'kafka:one', actions: ['stop', 'rewind'], requireApproval: true });
+        await store.setPolicy({ clusterKey: 'kafka:two', requireApproval: true });
+        // The same scope again (actions in another order) replaces it.
+        const off = await store.setPolicy({ clusterKey: 'kafka:one', actions: ['rewind', 'stop'], requireApproval: false });
+        const other = open();
+        const one = await other.listPolicies({ clusterKeys: ['kafka:one'] });
+        assert.deepEqual(one.map((p) => [p.connectors ?? '', p.actions ?? [], p.requireApproval]).sort(), [['', ['rewind', 'stop'], false], ['^orders-', [], true]]);
+        assert.ok(one.some((p) => p.id === off.id));
+        assert.equal((await other.listPolicies()).length, 3);
+        assert.deepEqual(await other.listPolicies({ clusterKeys: [] }), []);
+        if (store !== operator) await store.close();
+      }));
   });
 }

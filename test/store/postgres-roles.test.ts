@@ -44,7 +44,7 @@ async function splitDatabase(): Promise<SplitDatabase> {
   return { name, admin, operator, url };
 }
 
-const databases = await Promise.all(Array.from({ length: 14 }, () => splitDatabase()));
+const databases = await Promise.all(Array.from({ length: 15 }, () => splitDatabase()));
 const byUrl = new Map(databases.map((d) => [d.url(d.operator), d]));
 const opened: PostgresStore[] = [];
 after(async () => {
@@ -63,6 +63,11 @@ storeContract({
     const store = new PostgresStore(pgSettings(location, { passwordEnv: 'P', env: { P: db.operator.password } }), options);
     opened.push(store);
     return store;
+  },
+  // Policies are set by the admin login (acting as the owner role); operators only read them.
+  openAdmin: (location) => {
+    const db = byUrl.get(location)!;
+    return new PostgresStore(pgSettings(db.url(db.admin), { passwordEnv: 'P', env: { P: db.admin.password } }), {});
   },
 });
 
@@ -88,6 +93,20 @@ test('an operator\'s login appends to the audit but cannot edit it, nor disable 
     await refused('TRUNCATE audit', /permission denied for table audit/);
     await refused(`SET ROLE ${db.name}_owner`, /permission denied to set role/);
     assert.equal((await store.listAudit()).length, 1);
+    // Policies: the operator reads them, only the admin (acting as the owner role) sets them.
+    await assert.rejects(store.setPolicy({ clusterKey: 'kafka:x', requireApproval: true }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'E_STORE');
+      assert.match(err.message, /may not set a policy .*permission denied for table policies.*only the team's admin role may/);
+      return true;
+    });
+    await refused(`INSERT INTO policies (id, cluster_key, scope, require_approval, set_by) VALUES ('p', 'kafka:x', '', false, '{}')`, /permission denied for table policies/);
+    const admin = new PostgresStore(pgSettings(db.url(db.admin), { passwordEnv: 'P', env: { P: db.admin.password } }), {});
+    try {
+      await admin.setPolicy({ clusterKey: 'kafka:x', requireApproval: true });
+    } finally {
+      await admin.close();
+    }
+    assert.deepEqual((await store.listPolicies()).map((p) => [p.clusterKey, p.requireApproval]), [['kafka:x', true]]);
   } finally {
     await pool.end();
     await store.close();

@@ -196,6 +196,37 @@ export const PG_MIGRATIONS: string[] = [
   END
   $$;
   `,
+  // 7: policies (issue 32): per cluster, connector pattern and actions, whether changes need
+  // approval; binding every operator and console on this store. Only the owner role writes them
+  // (the admin login, acting as the owner): every other role's rights to write are taken back,
+  // as migration 6 does for the audit, so an operator's login can read a policy, not change it.
+  `
+  CREATE TABLE policies (
+    id          text PRIMARY KEY,
+    cluster_key text NOT NULL,
+    scope       text NOT NULL,
+    context     text,
+    cluster_url text,
+    connectors  text,
+    actions     jsonb,
+    require_approval boolean NOT NULL,
+    set_by      jsonb NOT NULL,
+    set_at      timestamptz NOT NULL DEFAULT now(),
+    db_user     text NOT NULL DEFAULT session_user,
+    UNIQUE (cluster_key, scope)
+  );
+  DO $$
+  DECLARE grantee text;
+  BEGIN
+    FOR grantee IN SELECT DISTINCT g.grantee FROM information_schema.role_table_grants g
+        WHERE g.table_schema = current_schema() AND g.table_name = 'policies' AND g.privilege_type IN ('INSERT', 'UPDATE', 'DELETE', 'TRUNCATE')
+          AND g.grantee <> 'PUBLIC' AND g.grantee <> current_user
+    LOOP
+      EXECUTE format('REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON policies FROM %I', grantee);
+    END LOOP;
+  END
+  $$;
+  `,
 ];
 
 /** The transaction-level advisory lock every audit insert takes, so entries chain in seq order. */

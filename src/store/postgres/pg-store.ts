@@ -17,7 +17,7 @@
 //   actor; the client never sends a name the server records as a user.
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
-import { auditFromRow, batchFromRow, stepFromRow } from '../rows.js';
+import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from '../rows.js';
 import { importStore } from '../import.js';
 import { actorOf, actorName } from '../actor.js';
 import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js';
@@ -26,7 +26,7 @@ import { thisProcess } from '../process.js';
 import { urlKey } from '../schema.js';
 import type {
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder,
-  LockRecord, NewAuditEntry, NewBatch,
+  LockRecord, NewAuditEntry, NewBatch, NewPolicy, PolicyRecord,
   NewChangeRequest, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreDescription, StoreOptions,
 } from '../types.js';
@@ -570,6 +570,38 @@ export class PostgresStore implements Store {
     return toChangeRequest(rows[0]!, now);
   }
 
+  // ---- policies -------------------------------------------------------------------------
+
+  async setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
+    await this.#ready;
+    const setBy = this.#actor(policy.actor);
+    const id = newId('pol', now ?? new Date());
+    try {
+      return await this.#tx(async (c) => {
+        // The owner role writes policies (migration 7): the admin login acts as it; an operator's login cannot.
+        await this.#actAsDatabaseOwner(c);
+        const rows = (await c.query(`INSERT INTO policies (id, cluster_key, scope, context, cluster_url, connectors, actions, require_approval, set_by, set_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now()))
+          ON CONFLICT (cluster_key, scope) DO UPDATE SET id = excluded.id, context = excluded.context, cluster_url = excluded.cluster_url,
+            require_approval = excluded.require_approval, set_by = excluded.set_by, set_at = excluded.set_at, db_user = session_user RETURNING *`,
+        [id, policy.clusterKey, policyScope(policy), policy.context ?? null, policy.clusterUrl ?? null, policy.connectors ?? null,
+          policy.actions ? JSON.stringify([...policy.actions].sort()) : null, policy.requireApproval, JSON.stringify(setBy), now?.toISOString() ?? null])).rows;
+        return toPolicy(rows[0]!);
+      });
+    } catch (err) {
+      const e = err as { code?: string; cause?: { code?: string } };
+      if (e.code === '42501' || e.cause?.code === '42501') {
+        throw new StoreError('E_STORE', `${this.#dbUser} may not set a policy in the team store ${this.location} (${(err as Error).message}): only the team's admin role may; ask whoever holds the admin login (docs/team.md)`, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  async listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
+    const rows = await this.#query('SELECT * FROM policies WHERE ($1::text[] IS NULL OR cluster_key = ANY($1::text[])) ORDER BY cluster_key, scope', [filter.clusterKeys ?? null]);
+    return rows.map(toPolicy);
+  }
+
   async listChangeRequests(filter: ChangeRequestFilter = {}, now: Date = new Date()): Promise<ChangeRequestRecord[]> {
     const rows = await this.#query(`SELECT * FROM change_requests WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR connectors ? $2)
       ORDER BY requested_at DESC, seq DESC LIMIT $3`, [filter.status ?? null, filter.connector ?? null, filter.limit ?? 1000]);
@@ -785,6 +817,10 @@ function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
     offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],
     partitions: Number(r.partitions), takenAt: iso(r.taken_at),
   };
+}
+
+function toPolicy(r: Row): PolicyRecord {
+  return policyFromRow(r, { setAt: iso(r.set_at), setBy: r.set_by, actions: r.actions });
 }
 
 function toAudit(r: Row): AuditRecord {
