@@ -103,6 +103,21 @@ const roomRules = Object.entries(OPS_ROOMS).flatMap(([room, uses]) => [{
   to: { path: [`^src/ops/(?!${oneOf([room, ...uses])}/)[a-z-]+/`, '^src/ops/index\\.ts$'] },
 }]);
 
+/**
+ * The unguarded doors: applying a plan (ops/run) or changing a connector's state (ops/lifecycle)
+ * without the policy, lock and audit of ops/audit. A face applies through ops/audit's
+ * applyAudited, runAudited and changeStateAudited (src/ops/index.ts exports neither applyPlan
+ * nor changeConnectorState); it may import these rooms' types only.
+ */
+const UNGUARDED = ['src/ops/run', 'src/ops/lifecycle'];
+const guardRules = FACES.map((face) => ({
+  name: `guard:${face}`,
+  comment: `the ${face} face applies changes only through ops/audit (the one door: policy, approval, lock, audit); ${UNGUARDED.join(' and ')} are for types only`,
+  severity: 'error',
+  from: { path: `^src/${esc(face)}/` },
+  to: { path: `^${oneOf(UNGUARDED)}/`, dependencyTypesNot: ['type-only'] },
+}));
+
 const doorRules = Object.entries(DOORS).map(([folder, d]) => {
   const doors = ['index.ts', ...(d.errors ? ['errors.ts'] : []), ...(d.side ?? []), ...(d.sideInRooms ?? []), ...(d.rooms ?? []).map((r) => `${r}/index.ts`)];
   return {
@@ -126,6 +141,7 @@ module.exports = {
     ...layerRules,
     ...faceRules,
     ...roomRules,
+    ...guardRules,
     ...doorRules,
   ],
   options: {

@@ -7,7 +7,23 @@ import type { SavedPlan } from '../ops/changes/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
 
-export async function requestInstead(conn: Connection, ctx: OpsContext, plans: readonly Plan[] | SavedPlan, info: (text: string) => unknown, selection?: string): Promise<void> {
+/**
+ * Why these plans need someone else's approval, or undefined: the context that applies (or one
+ * that governs the cluster) says `approval: required`, or the team store's policy covers one of
+ * them. A resumed run is not gated (its start was).
+ */
+export async function approvalReason(conn: Connection, store: OpsContext['store'], plans: ReadonlyArray<Pick<Plan, 'clusterKey' | 'connector' | 'operation' | 'runId'>>): Promise<string | undefined> {
+  if (conn.approval === 'required') return 'context';
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  for (const p of plans) {
+    if (p.runId !== undefined) continue;
+    const rule = await approvalRule(store, { clusterKey: p.clusterKey, connector: p.connector, action: p.operation });
+    if (rule) return `the team's policy: ${describePolicy(rule)}`;
+  }
+  return undefined;
+}
+
+export async function requestInstead(conn: Connection, ctx: OpsContext, plans: readonly Plan[] | SavedPlan, info: (text: string) => unknown, selection?: string, reason?: string): Promise<void> {
   const { requestChange, savePlan } = await import('../ops/changes/index.js');
   const saved = Array.isArray(plans) ? savePlan(plans as Plan[], { plannedBy: await storeActor(ctx.store), ...(selection ? { selection } : {}) }) : plans as SavedPlan;
   const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
@@ -17,7 +33,8 @@ export async function requestInstead(conn: Connection, ctx: OpsContext, plans: r
   if (conn.output === 'json') {
     process.stdout.write(`${JSON.stringify({ status: 'requested', request: { id: request.id, status: request.status, operation: request.operation, connectors: request.connectors, requestedBy: request.requestedBy.user, requestedAt: request.requestedAt, expiresAt: request.expiresAt, digest: request.digest } }, null, 2)}\n`);
   }
-  const rule = by === undefined ? 'This cluster requires approval' : by === conn.contextName ? `Context ${by} requires approval` : `${conn.url} is a worker of the cluster context ${by} governs, which requires approval`;
+  const rule = reason !== undefined && reason !== 'context' ? `This change requires approval (${reason})`
+    : by === undefined ? 'This cluster requires approval' : by === conn.contextName ? `Context ${by} requires approval` : `${conn.url} is a worker of the cluster context ${by} governs, which requires approval`;
   info(`${rule}: change request ${request.id} (${what}) recorded in ${ctx.store.location} by ${request.requestedBy.user}; nothing was changed.\n` +
     `It needs the approval of someone other than ${request.requestedBy.user} before ${request.expiresAt}: \`offsetctl changes approve ${request.id}\`, then \`offsetctl changes apply ${request.id}\`.`);
 }

@@ -40,6 +40,7 @@ export const EXIT_STATUS: Record<ErrorCode, 0 | 1 | 2> = {
   E_CONNECT_API: 1,
   E_PLAN_INVALID: 2,
   E_PLAN_STALE: 2,
+  E_APPROVAL_REQUIRED: 2,
   E_PLAN_MOVED: 2,
   // the Kafka client layer: every read happens while planning, before any change
   E_KAFKA: 2,

@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<void> {
       import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/move.js'),
       import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
       import('./commands/apply.js'), import('./commands/changes.js'), import('./commands/audit.js'),
-      import('./commands/store.js'),
+      import('./commands/store.js'), import('./commands/policy.js'),
     ]);
   for (const group of groups) group.register(program);
   if (groups.length > 1) groupVerbsByTask(program, Help);
@@ -94,6 +94,7 @@ export const OWN_GROUP: Record<string, () => Promise<{ register(program: Command
   snapshots: () => import('./commands/ops.js'),
   audit: () => import('./commands/audit.js'),
   store: () => import('./commands/store.js'),
+  policy: () => import('./commands/policy.js'),
   move: () => import('./commands/move.js'),
   copy: () => import('./commands/move.js'),
   export: () => import('./commands/move.js'),
@@ -123,7 +124,7 @@ const HELP_GROUPS: ReadonlyArray<readonly [heading: string, verbs: readonly stri
   ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
   ['Across clusters:', ['move', 'copy', 'export', 'import']],
   ['History:', ['runs', 'snapshots', 'audit']],
-  ['Team store:', ['store']],
+  ['Team store:', ['store', 'policy']],
   ['Connector lifecycle:', ['stop', 'pause', 'resume', 'restart']],
   ['Workflows:', ['workflow']],
   ['Local cluster:', ['sandbox']],

@@ -13,7 +13,8 @@ export type OpsErrorCode =
   | 'E_UNREACHABLE' // a read before any change could not reach Kafka Connect (refused, timed out, TLS)
   | 'E_PLAN_INVALID' // a saved plan that is not one, or whose digest does not match its content (edited)
   | 'E_PLAN_STALE' // a saved plan or request for another connector or cluster, too old, or already applied
-  | 'E_PLAN_MOVED'; // a saved plan whose starting offsets moved in a way that changes what it does
+  | 'E_PLAN_MOVED' // a saved plan whose starting offsets moved in a way that changes what it does
+  | 'E_APPROVAL_REQUIRED'; // the team store's policy requires approval and the change was not an approved request
 
 /** What usually fixes the error, for a face to turn into its own advice (never flag names here). */
 export type OpsHint = 'credentials' | 'client-certificate' | 'tls-trust';

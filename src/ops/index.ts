@@ -7,10 +7,13 @@ export { OpsError, type OpsErrorCode, type OpsHint } from './errors.js';
 export * from './offsets/index.js';
 export * from './connect/index.js';
 export * from './cluster/index.js';
-export * from './lifecycle/index.js';
+// The lifecycle and run rooms' changes are applied through ops/audit (the one door: policy,
+// approval, lock, audit): only what reads or describes is exported from them here.
+export type { LifecycleVerb, LifecycleOptions, LifecycleWait, LifecycleResult } from './lifecycle/index.js';
 export * from './positions/index.js';
 export * from './plan/index.js';
-export * from './run/index.js';
+export { dryRunOutcome, unchangedOutcome, planAbandon, abandonRun, DEFAULT_VERIFY_TIMEOUT_MS, verifyTimeoutMs, describeState } from './run/index.js';
+export type { ApplyOptions, OpsEvent, OpsRunEvent, AbandonPlan, AbandonRequest, OperationOutcome, RecoveryOutcome } from './run/index.js';
 export * from './batch/index.js';
 export * from './changes/index.js';
 export * from './audit/index.js';

@@ -12,7 +12,7 @@ import {
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
-export { actorName, applyAudited, applyPlan, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
+export { actorName, applyAudited, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
 export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, savePlan, startApplying } from '../ops/index.js';
 export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';

@@ -3,7 +3,8 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { applyPlan, OpsError, planReset, planResume, planRewind, planRollback, type OpsEvent } from '../../src/ops/index.js';
+import { OpsError, planReset, planResume, planRewind, planRollback, type OpsEvent } from '../../src/ops/index.js';
+import { applyPlan } from '../../src/ops/run/index.js';
 import { EXIT_STATUS } from '../../src/cli/exit-status.js';
 import { sortedOffsets, uniqueName } from '../support/connect.js';
 import { startOpsContext, type OpsTestContext } from '../support/ops-context.js';

@@ -60,6 +60,9 @@ test('the rules catch a circle, an upward import, a face importing a face and a 
     // A face importing the other face, and a side entry into a room of ops.
     'src/web/w.ts': "import { c } from '../cli/c.js';\nexport const w = c;\n",
     'src/cli/c.ts': "import { r } from '../ops/run/r.js';\nexport const c = r;\n",
+    // A face applying through the unguarded door (ops/run) instead of ops/audit; its types are fine.
+    'src/cli/apply.ts': "import { r } from '../ops/run/index.js';\nimport type { R } from '../ops/run/types.js';\nexport const a = r;\nexport type A = R;\n",
+    'src/ops/run/types.ts': 'export type R = number;\n',
   };
   try {
     for (const [path, text] of Object.entries(files)) {
@@ -68,9 +71,10 @@ test('the rules catch a circle, an upward import, a face importing a face and a 
     }
     const violations = await houseViolations(dir);
     for (const broken of ['no-circle: src/store/a.ts → src/store/b.ts', 'layer:store: src/store/up.ts → src/ops/index.ts', 'room:ops/plan: src/ops/plan/p.ts → src/ops/run/index.ts',
-      'face:web: src/web/w.ts → src/cli/c.ts', 'door:src/ops/run: src/cli/c.ts → src/ops/run/r.ts']) {
+      'face:web: src/web/w.ts → src/cli/c.ts', 'door:src/ops/run: src/cli/c.ts → src/ops/run/r.ts', 'guard:cli: src/cli/apply.ts → src/ops/run/index.ts']) {
       assert.ok(violations.some((v) => v.startsWith(broken)), `expected ${broken}; got:\n${violations.join('\n')}`);
     }
+    assert.ok(!violations.some((v) => v.startsWith('guard:cli: src/cli/apply.ts → src/ops/run/types.ts')), 'a type-only import of the run room is allowed');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

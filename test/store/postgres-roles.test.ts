@@ -5,43 +5,17 @@
 // edit the audit trail nor disable or drop its guards (PostgreSQL's own refusals asserted).
 import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { pgSettings } from '../../src/store/postgres/connection.js';
-import { adminPool, loginPool, testPgServer, type TestLogin } from '../support/postgres.js';
+import { loginPool, newSplitDatabase, type TestLogin } from '../support/postgres.js';
 import { storeContract } from './contract.js';
 
 interface SplitDatabase { name: string; admin: TestLogin; operator: TestLogin; url(login: TestLogin): string }
 
 /** docs/team.md's SQL block, run by the superuser, then the schema migrated by the admin login. */
 async function splitDatabase(): Promise<SplitDatabase> {
-  const s = await testPgServer();
-  const name = `roles_${randomBytes(5).toString('hex')}`;
-  const login = (): TestLogin => ({ user: `${name}_${randomBytes(3).toString('hex')}`, password: randomBytes(12).toString('base64url') });
-  const admin = login();
-  const operator = login();
-  const su = await adminPool();
-  try {
-    await su.query(`CREATE ROLE ${name}_owner NOLOGIN`);
-    await su.query(`CREATE ROLE ${name}_operators NOLOGIN`);
-    await su.query(`CREATE DATABASE ${name} OWNER ${name}_owner`);
-    await su.query(`CREATE ROLE ${admin.user} LOGIN PASSWORD '${admin.password}' IN ROLE ${name}_owner`);
-    await su.query(`CREATE ROLE ${operator.user} LOGIN PASSWORD '${operator.password}' IN ROLE ${name}_operators`);
-  } finally {
-    await su.end();
-  }
-  const inDb = await adminPool(name);
-  try {
-    await inDb.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${name}_owner GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${name}_operators`);
-    await inDb.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${name}_owner GRANT USAGE, SELECT ON SEQUENCES TO ${name}_operators`);
-  } finally {
-    await inDb.end();
-  }
-  const url = (l: TestLogin): string => `postgres://${l.user}@${s.host}:${s.port}/${name}`;
-  const migrator = new PostgresStore(pgSettings(url(admin), { passwordEnv: 'P', env: { P: admin.password } }), {});
-  await migrator.describe();
-  await migrator.close();
-  return { name, admin, operator, url };
+  const db = await newSplitDatabase(1);
+  return { name: db.name, admin: db.admin, operator: db.operators[0]!, url: db.url };
 }
 
 const databases = await Promise.all(Array.from({ length: 15 }, () => splitDatabase()));

@@ -100,3 +100,45 @@ export async function newDatabase(prefix = 'offsetctl'): Promise<TestDatabase> {
 export async function addOperator(db: Pick<TestDatabase, 'name'>, prefix = 'bob'): Promise<TestLogin> {
   return newLogin(prefix, `IN ROLE ${db.name}_team`);
 }
+
+/** A database set up as docs/team.md's role block: an owner role, an operators role, an admin login (a member of the owner) that migrated it, and operators. */
+export interface SplitDatabase {
+  name: string;
+  admin: TestLogin;
+  operators: TestLogin[];
+  url(login: TestLogin): string;
+}
+
+export async function newSplitDatabase(operatorCount = 1): Promise<SplitDatabase> {
+  const s = await testPgServer();
+  const name = unique('roles');
+  const login = (): TestLogin => ({ user: `${name}_${randomBytes(3).toString('hex')}`, password: randomBytes(12).toString('base64url') });
+  const admin = login();
+  const operators = Array.from({ length: operatorCount }, login);
+  const su = await adminPool();
+  try {
+    await su.query(`CREATE ROLE ${name}_owner NOLOGIN`);
+    await su.query(`CREATE ROLE ${name}_operators NOLOGIN`);
+    await su.query(`CREATE DATABASE ${name} OWNER ${name}_owner`);
+    await su.query(`CREATE ROLE ${admin.user} LOGIN PASSWORD '${admin.password}' IN ROLE ${name}_owner`);
+    for (const o of operators) await su.query(`CREATE ROLE ${o.user} LOGIN PASSWORD '${o.password}' IN ROLE ${name}_operators`);
+  } finally {
+    await su.end();
+  }
+  const inDb = await adminPool(name);
+  try {
+    await inDb.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${name}_owner GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO ${name}_operators`);
+    await inDb.query(`ALTER DEFAULT PRIVILEGES FOR ROLE ${name}_owner GRANT USAGE, SELECT ON SEQUENCES TO ${name}_operators`);
+  } finally {
+    await inDb.end();
+  }
+  const url = (l: TestLogin): string => `postgres://${l.user}@${s.host}:${s.port}/${name}`;
+  const { PostgresStore, pgSettings } = await import('../../src/store/postgres/index.js');
+  const migrator = new PostgresStore(pgSettings(url(admin), { passwordEnv: 'P', env: { P: admin.password } }), {});
+  try {
+    await migrator.describe();
+  } finally {
+    await migrator.close();
+  }
+  return { name, admin, operators, url };
+}

@@ -174,10 +174,11 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
     else out(why);
     return;
   }
-  if (conn.approval === 'required' && how.requestId === undefined) {
+  const { approvalReason, requestInstead } = await import('../change-request.js');
+  const reason = how.requestId === undefined ? await approvalReason(conn, ctx.store, todo) : undefined;
+  if (reason !== undefined) {
     // Four-eyes: the saved plan, as it is, becomes a request someone else approves.
-    const { requestInstead } = await import('../change-request.js');
-    await requestInstead(conn, ctx, saved, out);
+    await requestInstead(conn, ctx, saved, out, undefined, reason);
     return;
   }
   await acceptMoved(checked, opts);

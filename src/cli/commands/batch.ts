@@ -85,15 +85,15 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       out(await writeSavedPlan(opts.planOut, todo, ctx.store, chosen));
       return;
     }
-    if (conn.approval === 'required' && !opts.dryRun) {
+    const todoNow = planned.plans.filter((p) => !p.nothingToChange);
+    const { approvalReason } = await import('../change-request.js');
+    const reason = !opts.dryRun && todoNow.length > 0 ? await approvalReason(conn, ctx.store, todoNow) : undefined;
+    if (reason !== undefined) {
       // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
-      const todo = planned.plans.filter((p) => !p.nothingToChange);
-      if (todo.length > 0) {
-        const { requestInstead } = await import('../change-request.js');
-        const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
-        await requestInstead(conn, ctx, todo, out, chosen);
-        return;
-      }
+      const { requestInstead } = await import('../change-request.js');
+      const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
+      await requestInstead(conn, ctx, todoNow, out, chosen, reason);
+      return;
     }
     if (opts.dryRun) {
       if (json) process.stdout.write(`${JSON.stringify({ batchId, operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);

@@ -231,10 +231,11 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
       info(await writeSavedPlan(opts.planOut, [plan], store));
       return;
     }
-    if (conn.approval === 'required' && face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange) {
+    const { approvalReason, requestInstead } = await import('../change-request.js');
+    const reason = face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange ? await approvalReason(conn, store, [plan]) : undefined;
+    if (reason !== undefined) {
       // Four-eyes: the change becomes a request someone else approves; nothing changes now.
-      const { requestInstead } = await import('../change-request.js');
-      await requestInstead(conn, ctx, face.saved ?? [plan], info);
+      await requestInstead(conn, ctx, face.saved ?? [plan], info, undefined, reason);
       return;
     }
     let outcome: OperationOutcome;

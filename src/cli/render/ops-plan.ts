@@ -1,6 +1,6 @@
 // The text of a plan: the heading above the diff, and the question before a change.
 import type { Plan } from '../../ops/index.js';
-import { describeState } from '../../ops/run/index.js';
+import { describeState } from '../../ops/index.js';
 
 /**
  * `answeredBy`: the worker that answered the plan's reads. With several URLs it is the one failed

@@ -9,6 +9,7 @@ import type { ActorSource, AuditActor, AuditDiffEntry, AuditRecord, NewAuditEntr
 import { applyPlan, type ApplyOptions, type OperationOutcome } from '../run/index.js';
 import type { OpsContext } from '../context.js';
 import type { Plan } from '../plan/index.js';
+import { requireNoPolicy } from './policy.js';
 
 /** Errors already written to the audit (by applyAudited), so a face does not write them twice. */
 const audited = new WeakSet<object>();
@@ -45,6 +46,8 @@ export async function applyAudited(ctx: OpsContext, plan: Plan, scope: AuditScop
     action: plan.operation, connector: plan.connector, clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey,
     ...(plan.runId ? { runId: plan.runId } : {}), ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}), diff, counts,
   };
+  // A resumed run finishes a change already begun (and put back when cancelled): its start was the gate.
+  what.policy = { reviewed: options.reviewed?.requestId !== undefined || plan.runId !== undefined };
   return runAudited(ctx, scope, what, (started) => applyPlan(ctx, plan, {
     ...options,
     ...runActor(scope.actor),
@@ -68,6 +71,12 @@ export interface AuditedRun {
   message?: string;
   diff?: AuditDiffEntry[];
   counts?: Record<string, number>;
+  /**
+   * The change is gated by the team store's policy (policy.ts): refused (and audited as refused)
+   * before it starts when a policy covers it and it is not an approved request. `clusterKeys`:
+   * every cluster it changes (a move: both), else `clusterKey`.
+   */
+  policy?: { reviewed: boolean; clusterKeys?: string[] };
 }
 
 /**
@@ -94,6 +103,11 @@ export async function runAudited<T extends { status: string; message: string; wa
   let started: Promise<void> = Promise.resolve();
   let outcome: T;
   try {
+    if (what.policy) {
+      for (const key of what.policy.clusterKeys ?? (what.clusterKey ? [what.clusterKey] : [])) {
+        await requireNoPolicy(ctx.store, { clusterKey: key, connector: what.connector, action: what.action }, what.policy.reviewed);
+      }
+    }
     outcome = await run((runId) => {
       started = write({
         ...base, outcome: 'started', runId, ...(what.snapshotId ? { snapshotId: what.snapshotId } : {}),

@@ -4,3 +4,4 @@
 export { applyAudited, auditDiff, auditRefusal, runAudited, wasAudited, type AuditedRun, type AuditScope } from './audit.js';
 export { changeStateAudited } from './lifecycle-audit.js';
 export { runEvidence, type RunEvidence } from './evidence.js';
+export { approvalRule, covers, describePolicy, requireNoPolicy, setPolicyAudited, OFFSET_ACTIONS, POLICY_ACTIONS } from './policy.js';

@@ -7,9 +7,10 @@ import { clusterIdentity, WorkerRoot } from '../cluster/index.js';
 import type { OpsContext } from '../context.js';
 import { changeConnectorState, type LifecycleOptions, type LifecycleResult, type LifecycleVerb } from '../lifecycle/index.js';
 import type { AuditScope } from './audit.js';
+import { requireNoPolicy } from './policy.js';
 
 /** Codes that mean nothing was sent (bad input, unknown connector, an unreachable worker). */
-const REFUSALS = new Set(['E_USAGE', 'E_CONNECTOR_NOT_FOUND', 'E_PREFLIGHT', 'E_UNREACHABLE', 'E_CONFIG']);
+const REFUSALS = new Set(['E_USAGE', 'E_CONNECTOR_NOT_FOUND', 'E_PREFLIGHT', 'E_UNREACHABLE', 'E_CONFIG', 'E_APPROVAL_REQUIRED']);
 
 /**
  * changeConnectorState with an audit entry of its outcome: `done` (before → after), `unchanged`
@@ -30,6 +31,8 @@ export async function changeStateAudited(
   });
   let result: LifecycleResult;
   try {
+    // Gated only where a policy names the verb (policy.ts): a stop cannot be a change request yet.
+    if (identity?.kafkaClusterId) await requireNoPolicy(ctx.store, { clusterKey: identity.key, connector, action: verb }, false);
     result = await changeConnectorState(ctx, connector, verb, options);
   } catch (err) {
     const e = err as { code?: string; message?: string };

@@ -16,6 +16,7 @@ export function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: MovePla
     message: `${plan.operation} to ${plan.to.url}${as} (${plan.currentOffsets.length} partition(s) when planned)`,
     // From the target's side every partition is added; their values are read after the stop.
     counts: { added: plan.currentOffsets.length },
+    policy: { reviewed: false, clusterKeys: [...new Set([plan.from.key, plan.to.key])] },
   }, (started) => applyMove(from, to, plan, {
     ...options,
     onEvent: (event) => {
@@ -31,6 +32,7 @@ export function applyImportItemAudited(ctx: OpsContext, plan: ImportPlan, item: 
     action: 'import', connector: item.connector, clusterUrl: plan.to.url, clusterKey: plan.to.key,
     message: `import to ${plan.to.url}${item.replaces ? ', replacing the connector of that name' : ''} (${item.offsets.length} partition(s), then ${item.stateAfter})`,
     counts: { added: item.offsets.length },
+    policy: { reviewed: false },
   }, (started) => applyImportItem(ctx, plan, item, {
     ...options,
     onRunStarted: (runId) => {

@@ -1,0 +1,82 @@
+// `offsetctl policy set <context> …` and `offsetctl policy show`: the team's rules for a Connect
+// cluster, kept in the team store, binding every operator and console on it (ops/audit/policy.ts).
+// Only the team's admin role may set one (the database refuses the others); each is audited.
+import type { Command } from 'commander';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+
+interface PolicyFlags extends ConnectionOptions {
+  requireApproval?: boolean;
+  connectors?: string;
+  actions?: string;
+}
+
+export function register(program: Command): void {
+  const policy = program.command('policy').description('the team store\'s rules per Connect cluster: which changes need someone else\'s approval');
+  addConnectionOptions(policy.command('set').argument('<context>', 'the context whose cluster and team store the policy is for')
+    .option('--require-approval', 'changes covered need an approved change request')
+    .option('--no-require-approval', 'changes covered apply after the usual confirmation (removes the rule of that scope)')
+    .option('--connectors <regex>', 'only connectors whose name matches (default: every connector)')
+    .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, stop, pause, resume, restart (default: every offset change)')
+    .description('set the policy of a cluster (admin role only; audited)'))
+    .action(async (context: string, _o: PolicyFlags, cmd: Command) => setPolicy(context, cmd.optsWithGlobals() as PolicyFlags));
+  addConnectionOptions(policy.command('show').description('list the team store\'s policies (-o json: an array)'))
+    .action(async (_o: ConnectionOptions, cmd: Command) => showPolicies(cmd.optsWithGlobals() as ConnectionOptions));
+}
+
+async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
+  const { OpsError } = await import('../../ops/errors.js');
+  const { POLICY_ACTIONS, describePolicy, setPolicyAudited } = await import('../../ops/audit/index.js');
+  if (opts.requireApproval === undefined) throw new OpsError('E_USAGE', 'say what the policy is: --require-approval or --no-require-approval', { field: 'require-approval' });
+  if (opts.connectors !== undefined) {
+    try {
+      new RegExp(opts.connectors);
+    } catch (err) {
+      throw new OpsError('E_USAGE', `--connectors ${JSON.stringify(opts.connectors)} is not a regular expression: ${(err as Error).message}`, { field: 'connectors' });
+    }
+  }
+  const actions = opts.actions === undefined ? undefined : opts.actions.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  const unknown = actions?.filter((a) => !(POLICY_ACTIONS as readonly string[]).includes(a)) ?? [];
+  if (actions?.length === 0 || unknown.length > 0) {
+    throw new OpsError('E_USAGE', `--actions: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}` : 'empty'}; name some of ${POLICY_ACTIONS.join(', ')}`, { field: 'actions' });
+  }
+  const { resolveConnection } = await import('../connection.js');
+  const conn = await resolveConnection({ ...opts, context });
+  const { isTeamStore } = await import('../../store/index.js');
+  if (!isTeamStore(conn.store)) {
+    await conn.http.close();
+    throw new OpsError('E_USAGE', `context ${context} has no team store: policies live in the team store, where they bind every operator (offsetctl config set-context ${context} --store postgres://…)`, { field: 'context' });
+  }
+  const { clusterIdentity, WorkerRoot } = await import('../../ops/cluster/index.js');
+  const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url));
+  await conn.http.close();
+  if (!identity.kafkaClusterId) throw new OpsError('E_UNREACHABLE', `context ${context}: ${conn.url} did not say which cluster it is (GET /): nothing was set`, { field: 'context' });
+  const { openCommandStore } = await import('../store-choice.js');
+  const store = await openCommandStore(conn.store);
+  try {
+    const actor = await (await import('../actor.js')).cliActorFor(store);
+    const set = await setPolicyAudited(store, actor, {
+      clusterKey: identity.key, clusterUrl: conn.url, context, requireApproval: opts.requireApproval,
+      ...(opts.connectors !== undefined ? { connectors: opts.connectors } : {}), ...(actions ? { actions } : {}),
+    });
+    const { stdout } = await import('./say.js');
+    stdout(conn.output === 'json' ? `${JSON.stringify(set, null, 2)}\n` : `policy ${set.id} in ${store.location}: ${describePolicy(set)}; set by ${set.setBy.user}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function showPolicies(opts: ConnectionOptions): Promise<void> {
+  const { openHistory } = await import('./history-actions.js');
+  const { stdout } = await import('./say.js');
+  const { store, json } = await openHistory(opts);
+  try {
+    const list = await store.listPolicies();
+    if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
+    if (list.length === 0) return void stdout(`no policies in ${store.location}\n`);
+    const { renderTable } = await import('../render/table.js');
+    stdout(`${renderTable(['CLUSTER', 'CONNECTORS', 'ACTIONS', 'APPROVAL', 'CONTEXT', 'SET BY', 'SET AT'],
+      list.map((p) => [p.clusterKey, p.connectors ?? '(all)', (p.actions ?? ['(offset changes)']).join(','), p.requireApproval ? 'required' : 'not required', p.context ?? '', p.setBy.user, p.setAt]))}\n`);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,100 @@
+// Real parts: the sandbox's Kafka and Connect workers, the tests' PostgreSQL with docs/team.md's
+// role split (an admin login, operators alice and bob), each operator a process with its own
+// config, state folder and login. A policy set by the admin in the team store binds bob, whose
+// context says nothing about approval: a covered rewind becomes a request, an uncovered one
+// applies; a stop a policy names is refused; bob cannot set a policy (the database refuses);
+// every policy act is in the audit.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
+import { newSplitDatabase, type SplitDatabase, type TestLogin } from '../support/postgres.js';
+
+let cluster: ConnectFixture;
+let db: SplitDatabase;
+before(async () => {
+  cluster = await connectFixture();
+  db = await newSplitDatabase(2);
+});
+after(async () => cluster?.cleanup());
+
+/** One person: own config (context prod: this cluster, the team store as their login, no approval), state folder and password. */
+async function person(login: TestLogin): Promise<(args: string[], stdin?: string) => ReturnType<typeof runCli>> {
+  const dir = tempDir(`offsetctl-policy-${login.user}-`);
+  const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: login.password };
+  const made = await runCli(['config', 'set-context', 'prod', '--url', cluster.url, '--store', db.url(login)], { env });
+  assert.equal(made.status, 0, made.stderr);
+  return (args, stdin) => runCli([...args, '--state-dir', join(dir, 'state')], { env, ...(stdin !== undefined ? { stdin } : {}) });
+}
+
+const target = (file: string, position: number): string => JSON.stringify({ offsets: [{ partition: { filename: file }, offset: { position } }] });
+
+test('a policy set by the admin binds bob: a covered rewind becomes a request, an uncovered one applies, a named stop is refused; bob may not set one', async () => {
+  const admin = await person(db.admin);
+  const bob = await person(db.operators[1]!);
+  const governed = await cluster.createSource(4, { name: uniqueName('gov') });
+  const free = await cluster.createSource(4, { name: uniqueName('free') });
+
+  const denied = await bob(['policy', 'set', 'prod', '--require-approval']);
+  assert.equal(denied.status, 2, denied.stdout);
+  assert.match(denied.stderr, /may not set a policy .*permission denied for table policies.*only the team's admin role may/);
+  const bad = await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'rewind,explode']);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--actions: unknown explode/);
+
+  const set = await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^gov-']);
+  assert.equal(set.status, 0, set.stderr);
+  assert.match(set.stdout, /approval required for every offset change of connectors matching \^gov- on kafka:/);
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'stop', '--connectors', '^gov-'])).status, 0);
+
+  // Bob's context says nothing about approval: the store's policy applies all the same.
+  const before = sortedOffsets(await cluster.offsets(governed.name));
+  const asked = await bob(['rewind', governed.name, '--offsets', '-', '--yes', '-o', 'json'], target(governed.file, 0));
+  assert.equal(asked.status, 0, asked.stderr);
+  assert.equal((JSON.parse(asked.stdout) as { status: string }).status, 'requested');
+  assert.match(asked.stderr, /This change requires approval \(the team's policy: approval required .* \^gov-/);
+  assert.deepEqual(sortedOffsets(await cluster.offsets(governed.name)), before, 'nothing changed');
+  const direct = await bob(['rewind', free.name, '--offsets', '-', '--yes', '-o', 'json'], target(free.file, 0));
+  assert.equal(direct.status, 0, direct.stderr);
+  assert.equal((JSON.parse(direct.stdout) as { status: string }).status, 'succeeded');
+
+  const stop = await bob(['stop', governed.name]);
+  assert.equal(stop.status, 2, stop.stdout);
+  assert.match(stop.stderr, /E_APPROVAL_REQUIRED|requires approval/);
+  assert.equal((await cluster.status(governed.name)).connector.state, 'RUNNING');
+
+  const shown = JSON.parse((await bob(['policy', 'show', '-o', 'json'])).stdout) as Array<{ connectors?: string; actions?: string[]; requireApproval: boolean; setBy: { dbUser?: string } }>;
+  assert.deepEqual(shown.map((p) => [p.connectors, p.actions, p.requireApproval, p.setBy.dbUser]).sort(), [['^gov-', undefined, true, db.admin.user], ['^gov-', ['stop'], true, db.admin.user]]);
+  const audit = (await bob(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { dbUser?: string } });
+  assert.deepEqual(audit.filter((e) => e.action === 'policy').map((e) => [e.outcome, e.actor.dbUser]), [
+    ['refused', db.operators[1]!.user], ['done', db.admin.user], ['done', db.admin.user],
+  ]);
+  assert.deepEqual(audit.filter((e) => e.action === 'stop').map((e) => [e.outcome, e.connector]), [['refused', governed.name]]);
+});
+
+test('the door enforces it, not the face: applyAudited refuses a covered plan that is not an approved request, audits the refusal, changes nothing; an approved one applies', async () => {
+  const { startOpsContext } = await import('../support/ops-context.js');
+  const { applyAudited, planRewind } = await import('../../src/ops/index.js');
+  const t = await startOpsContext('offsetctl-policy-door-');
+  try {
+    const source = await t.cluster.createSource(3, { name: uniqueName('door') });
+    const plan = await planRewind(t.ctx, { connector: source.name, offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] });
+    await t.ctx.store.setPolicy({ clusterKey: plan.clusterKey, requireApproval: true, actions: ['rewind'] });
+    const scope = { actor: { user: 'face-that-forgot@test', via: 'cli' as const } };
+    const before = sortedOffsets(await t.cluster.offsets(source.name));
+    await assert.rejects(applyAudited(t.ctx, plan, scope), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'E_APPROVAL_REQUIRED');
+      assert.match(err.message, /requires approval \(approval required for rewind of every connector/);
+      return true;
+    });
+    assert.deepEqual(sortedOffsets(await t.cluster.offsets(source.name)), before);
+    assert.deepEqual((await t.ctx.store.listRuns({ connector: source.name })).length, 0, 'no run opened');
+    const refused = (await t.ctx.store.listAudit({ connector: source.name })).map((e) => [e.action, e.outcome]);
+    assert.deepEqual(refused, [['rewind', 'refused']]);
+    const applied = await applyAudited(t.ctx, plan, scope, { reviewed: { planDigest: 'd', requestId: 'chg-approved' } });
+    assert.equal(applied.status, 'succeeded', applied.message);
+  } finally {
+    await t.close();
+  }
+});
