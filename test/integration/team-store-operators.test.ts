@@ -1,0 +1,76 @@
+// The third operator pass (issue 30) on the team store: two operators as two processes (alice,
+// bob: own state folders, own config files, own database logins) on a real PostgreSQL, the
+// sandbox's real workers. Here: giving up a run another operator's killed process left, through
+// the team store named by a context (the database stopped mid-run is team-store-lost.test.ts).
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { addOperator, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
+
+let w1: ConnectFixture;
+let db: TestDatabase;
+let alice: TestLogin;
+let bob: TestLogin;
+
+before(async () => {
+  w1 = await connectFixture(0);
+  db = await newDatabase('ops3');
+  alice = db.owner;
+  bob = await addOperator(db);
+});
+after(async () => w1?.cleanup());
+
+/**
+ * One operator: own state folder and own config file whose current context `team` names the
+ * worker and the team store (so no --store on the command line), own password.
+ */
+function operator(login: TestLogin, env: NodeJS.ProcessEnv = {}): (args: string[], stdin?: string) => Promise<CliResult> {
+  const home = tempDir(`offsetctl-${login.user}-`);
+  const config = join(home, 'config.yaml');
+  writeFileSync(config, `current-context: team\ncontexts:\n  team:\n    url: ${w1.url}\n    store: ${db.urlFor(login)}\n`);
+  return (args, stdin) => runCli([...args, '--state-dir', join(home, 'state')], {
+    ...(stdin !== undefined ? { stdin } : {}),
+    env: { OFFSETCTL_STORE: undefined, OFFSETCTL_CONFIG: config, PGPASSWORD: login.password, OFFSETCTL_STORE_LEASE_SECONDS: '3', ...env },
+  });
+}
+
+test('alice killed after waitForStopped: bob sees the run interrupted with resume or abandon (not rollback), abandons it through his context, and the lock is free', async () => {
+  const a = operator(alice, { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'captureOffsets' });
+  const b = operator(bob);
+  const source = await w1.createSource(3);
+  const before = await w1.offsets(source.name);
+  const killed = await a(['rewind', source.name, '--offsets', '-', '--yes'], JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] }));
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const run = await waitFor('alice\'s run to read interrupted for bob', async () => {
+    const list = JSON.parse((await b(['runs', '--connector', source.name, '-o', 'json'])).stdout) as Array<{ id: string; status: string }>;
+    return list.find((r) => r.status === 'interrupted');
+  }, 60_000, 500);
+  // Point 15: no snapshot was stored, so rollback would refuse; runs show gives the choices that work.
+  const shown = await b(['runs', 'show', run.id]);
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.match(shown.stdout, new RegExp(`status +interrupted \\(pid \\d+ is gone; finish with \`offsetctl runs resume ${run.id}\`, or give it up .*\`offsetctl runs abandon ${run.id} --reason <why>\``));
+  assert.doesNotMatch(shown.stdout, /offsetctl rollback/);
+  // Point 1: the abandon reaches the team store the context names (it looked in bob's state folder).
+  const abandoned = await b(['runs', 'abandon', run.id, '--reason', 't', '--yes']);
+  assert.equal(abandoned.status, 0, abandoned.stderr);
+  assert.match(abandoned.stdout, new RegExp(`Run ${run.id} abandoned by .*: t\\. The lock on ${source.name} is free`));
+  const status = await b(['store', 'status', '-o', 'json']);
+  assert.equal(status.status, 0, status.stderr);
+  const locks = (JSON.parse(status.stdout) as { locks?: Array<{ connector: string }> }).locks ?? [];
+  assert.ok(!locks.some((l) => l.connector === source.name), `no lock left on ${source.name}: ${status.stdout}`);
+  // Point 11: shown as abandoned (not resumed), by bob's login, with the version of offsetctl.
+  const after = await a(['runs', 'show', run.id]);
+  assert.match(after.stdout, /status +abandoned/);
+  assert.match(after.stdout, new RegExp(`abandoned by ${bob.user}@\\S+ \\(OS user [^,]+, pid \\d+, offsetctl \\d+\\.\\d+\\.\\d+\\S* via cli\\)`));
+  assert.doesNotMatch(after.stdout, /resumed by|offsetctl unknown/);
+  assert.match(after.stdout, new RegExp(`message +abandoned by ${bob.user}@\\S+: t `));
+  // The connector is free for the next change: bob brings it back and rewinds it.
+  assert.equal((await b(['resume', source.name])).status, 0);
+  await w1.waitRunning(source.name);
+  assert.deepEqual(sortedOffsets(await w1.offsets(source.name)), sortedOffsets(before), 'abandoning changed no offset');
+  const next = await b(['rewind', source.name, '--offsets', '-', '--yes'], JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 1 } }] }));
+  assert.equal(next.status, 0, next.stderr);
+});
