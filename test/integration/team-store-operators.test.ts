@@ -1,13 +1,16 @@
 // The third operator pass (issue 30) on the team store: two operators as two processes (alice,
 // bob: own state folders, own config files, own database logins) on a real PostgreSQL, the
 // sandbox's real workers. Here: giving up a run another operator's killed process left, through
-// the team store named by a context (the database stopped mid-run is team-store-lost.test.ts).
+// the team store named by a context, and Ctrl-C twice (the database stopped mid-run is
+// team-store-lost.test.ts).
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, type CliResult } from '../support/cli.js';
+import { offsetsFile, startCli } from './defects-support.js';
 import { addOperator, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
 
 let w1: ConnectFixture;
@@ -73,4 +76,47 @@ test('alice killed after waitForStopped: bob sees the run interrupted with resum
   assert.deepEqual(sortedOffsets(await w1.offsets(source.name)), sortedOffsets(before), 'abandoning changed no offset');
   const next = await b(['rewind', source.name, '--offsets', '-', '--yes'], JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 1 } }] }));
   assert.equal(next.status, 0, next.stderr);
+});
+
+test('point 4: Ctrl-C twice 50 ms apart: the run stops at once, and what the second Ctrl-C says (left interrupted, the lock held, the state) is what the store and Connect say after', async () => {
+  const source = await w1.createSource(3);
+  const before = await w1.offsets(source.name);
+  const home = tempDir('offsetctl-twice-');
+  const config = join(home, 'config.yaml');
+  writeFileSync(config, `current-context: team\ncontexts:\n  team:\n    url: ${w1.url}\n    store: ${db.urlFor(alice)}\n`);
+  // Held before the snapshot step so both Ctrl-C land there; the second one's account takes 4 s
+  // (a slow worker): before the fix the recovery ended the run meanwhile, and the account said
+  // "left interrupted, holding the lock" of a run recorded failed, its lock freed.
+  const run = startCli(['rewind', source.name, '--offsets', offsetsFile([{ partition: { filename: source.file }, offset: { position: 1 } }]), '--yes', '--state-dir', join(home, 'state')], {
+    OFFSETCTL_STORE: undefined, OFFSETCTL_CONFIG: config, PGPASSWORD: alice.password, OFFSETCTL_STORE_LEASE_SECONDS: '3',
+    OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'captureOffsets', OFFSETCTL_TEST_PAUSE_MS: '1500', OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS: '4000',
+  });
+  let seen = '';
+  run.child.stderr!.on('data', (c: Buffer) => (seen += c.toString('utf8')));
+  await waitFor('✓ waitForStopped', async () => /✓ waitForStopped/.test(seen), 120_000, 50);
+  run.child.kill('SIGINT');
+  await sleep(50);
+  run.child.kill('SIGINT');
+  const r = await run.done;
+  assert.equal(r.status, 130, r.stderr);
+  const id = new RegExp(`Run (run-\\S+) is left interrupted, holding the lock on ${source.name}`).exec(r.stderr)?.[1];
+  assert.ok(id, r.stderr);
+  assert.doesNotMatch(r.stderr, /workflow restore-connector-offsets/, 'nothing more was done after the second Ctrl-C');
+  const said = new RegExp(`${source.name} is (\\w+)`).exec(r.stderr)?.[1];
+  assert.equal(said, (await w1.status(source.name)).connector.state, 'the state said is the state Connect reports');
+  const b = operator(bob);
+  const status = JSON.parse((await b(['store', 'status', '-o', 'json'])).stdout) as { locks: Array<{ connector: string; runId: string }> };
+  assert.ok(status.locks.some((l) => l.connector === source.name && l.runId === id), 'holding the lock, as said');
+  // Not ended (failed or succeeded): running until alice's lease passes, then interrupted.
+  await waitFor('the run to read interrupted, as said', async () => {
+    const listed = JSON.parse((await b(['runs', '--connector', source.name, '-o', 'json'])).stdout) as Array<{ id: string; status: string }>;
+    const mine = listed.find((x) => x.id === id)?.status;
+    assert.ok(mine === 'running' || mine === 'interrupted', `run ${id} is ${mine}`);
+    return mine === 'interrupted';
+  }, 60_000, 500);
+  // The ways out it named work: runs resume finishes the recovery (the cancelled rewind is not made).
+  const resumed = await b(['runs', 'resume', id, '--yes']);
+  assert.equal(resumed.status, 0, resumed.stderr);
+  await w1.waitRunning(source.name);
+  assert.deepEqual(sortedOffsets(await w1.offsets(source.name)), sortedOffsets(before));
 });
