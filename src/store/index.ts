@@ -10,6 +10,7 @@ export { urlKey } from './schema.js';
 export { parseAge, snapshotsToPrune, type PruneRule } from './prune.js';
 export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
 export { actorName, describeActor } from './actor.js';
+export { lockedError } from './lock-text.js';
 export { openChosenStore, isTeamStore, type StoreChoice } from './open.js';
 export type {
   Actor, ActorSource, AuditAction, AuditActor, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,

@@ -120,3 +120,24 @@ test('point 4: Ctrl-C twice 50 ms apart: the run stops at once, and what the sec
   await w1.waitRunning(source.name);
   assert.deepEqual(sortedOffsets(await w1.offsets(source.name)), sortedOffsets(before));
 });
+
+test('point 9: a rollback while the killed holder\'s lease lives is refused E_LOCKED every time, and its dry run says so', async () => {
+  const a = operator(alice, { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'captureOffsets', OFFSETCTL_STORE_LEASE_SECONDS: '60' });
+  const b = operator(bob);
+  const source = await w1.createSource(3);
+  // An older snapshot exists: the rollback has something it could restore.
+  assert.equal((await b(['rewind', source.name, '--offsets', '-', '--yes'], JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 2 } }] }))).status, 0);
+  await w1.waitRunning(source.name);
+  const killed = await a(['rewind', source.name, '--offsets', '-', '--yes'], JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] }));
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr);
+  const offsetsBefore = await w1.offsets(source.name);
+  // Four tries, dry runs among them, while alice's lease (60 s) lives: each the same refusal.
+  for (const args of [['rollback', source.name, '--dry-run'], ['rollback', source.name, '--yes'], ['rollback', source.name, '--yes'], ['rollback', source.name, '--dry-run']]) {
+    const r = await b(args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`E_LOCKED.*${source.name} .*is busy: run run-\\S+ of ${alice.user}@.*lease until .*A rollback is refused while it holds the connector; nothing was changed`), r.stderr);
+    assert.doesNotMatch(r.stdout, /No change|dry run: nothing was changed/);
+  }
+  assert.equal((await w1.status(source.name)).connector.state, 'STOPPED');
+  assert.deepEqual(await w1.offsets(source.name), offsetsBefore);
+});
