@@ -14,7 +14,12 @@ import { runCli, type CliResult } from '../support/cli.js';
 import { restartPgServer, startPgServer, stopPgServer, type PgServer } from '../../src/sandbox/postgres-server.js';
 
 const requireCjs = createRequire(import.meta.url);
-interface Client { query(q: string, v?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>; connect(): Promise<void>; end(): Promise<void>; on(e: string, f: () => void): void }
+interface Client {
+  query(q: string, v?: unknown[]): Promise<{ rows: Array<Record<string, unknown>> }>;
+  connect(): Promise<void>;
+  end(): Promise<void>;
+  on(e: string, f: () => void): void;
+}
 interface Login { user: string; password: string }
 
 let w1: ConnectFixture;
@@ -62,9 +67,12 @@ const target = (file: string, position: number): string => JSON.stringify({ offs
  * Alice's rewind to position 0, held before `step` (with its lock, its lease renewed) until the
  * test has stopped the server; then it goes on without a store.
  */
-async function rewindLosingStore(source: { name: string; file: string }, step: string, lastStep: string, leaseSeconds: number, extra: string[] = []): Promise<{ running: Promise<CliResult>; release: string }> {
+async function rewindLosingStore(
+  source: { name: string; file: string }, step: string, lastStep: string, leaseSeconds: number, extra: string[] = [],
+): Promise<{ running: Promise<CliResult>; release: string }> {
   const release = join(tempDir('offsetctl-release-'), 'go');
-  const a = operator(alice, { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: step, OFFSETCTL_TEST_RELEASE_FILE: release, OFFSETCTL_STORE_LEASE_SECONDS: String(leaseSeconds) });
+  const lease = String(leaseSeconds);
+  const a = operator(alice, { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: step, OFFSETCTL_TEST_RELEASE_FILE: release, OFFSETCTL_STORE_LEASE_SECONDS: lease });
   const running = a(['rewind', source.name, '--offsets', '-', '--yes', ...extra], target(source.file, 0));
   const watch = await admin();
   try {
@@ -89,7 +97,7 @@ async function locksOn(connector: string): Promise<number> {
   }
 }
 
-test('point 2: the store stops after waitForStopped and stays down: the connector is put back, exit 1, and the advised `runs abandon` frees the lock once it is back', async () => {
+test('point 2: the store stops after waitForStopped and stays down: the connector is put back, exit 1; the advised `runs abandon` frees the lock', async () => {
   const source = await w1.createSource(3);
   const before = await w1.offsets(source.name);
   const { running } = await rewindLosingStore(source, 'captureOffsets', 'waitForStopped', 3);
@@ -133,7 +141,7 @@ test('point 2: the store stops after waitForStopped and is back within the lease
   assert.match(runs[0]?.message ?? '', /Recovery put the connector back \(RUNNING\)/);
 });
 
-test('point 3: the store stops after the change was written: the account says the offsets were changed, the connector is left as the plan said, exit 1; rollback undoes it once the store is back', async () => {
+test('point 3: the store stops after the write: the account says the offsets changed, the connector is as planned, exit 1; rollback undoes it', async () => {
   const source = await w1.createSource(3);
   const before = await w1.offsets(source.name);
   // --leave-stopped: the plan ends STOPPED, so the offsets written stay as they are to be read.
@@ -142,7 +150,8 @@ test('point 3: the store stops after the change was written: the account says th
   restartPgServer(own);
   assert.equal(r.status, 1, `exit 1 (never 2 after a change): ${r.stderr}`);
   assert.match(r.stderr, /rewind of \S+ failed at step verifyOffsets: the team store did not take a write/);
-  assert.match(r.stderr, /The change itself was made: the offsets of 1 partition\(s\) read back as the target, so they were kept\. The connector was put back as the plan said \(STOPPED\)\./);
+  assert.match(r.stderr, /The change itself was made: the offsets of 1 partition\(s\) read back as the target, so they were kept \(not undone\)\./);
+  assert.match(r.stderr, /kept \(not undone\)\. The connector was put back as the plan said \(STOPPED\)\./);
   assert.doesNotMatch(r.stderr, /Offsets had not been changed|LEFT STOPPED|Recovery failed/);
   assert.match(r.stderr, /could not be recorded .*`offsetctl rollback \S+` \(snapshot snap-\S+\)/);
   assert.equal((await w1.status(source.name)).connector.state, 'STOPPED');

@@ -149,7 +149,9 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
       `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; ${interruptedChoices(run)})` : ''}`,
       `  started     ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})`,
       `  started by  ${describeActor(run.actor)}`,
-      ...(run.resumedBy ? [`  ${takenOverAs(run)} ${describeActor(run.resumedBy)}${run.takenOverFrom ? `, taking it over from ${describeActor(run.takenOverFrom)}` : ''}`] : []),
+      ...(run.resumedBy
+        ? [`  ${takenOverAs(run)} ${describeActor(run.resumedBy)}${run.takenOverFrom ? `, taking it over from ${describeActor(run.takenOverFrom)}` : ''}`]
+        : []),
       `  workflow    ${run.workflowId} (${run.workflowFile})`,
       `  last step   ${run.lastStep ?? '(none finished)'}`,
       ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
@@ -167,13 +169,15 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
 
 /**
  * What frees an interrupted run, as the refusals say it: one that stored its snapshot can be
- * rolled back; one interrupted before it changed nothing, and rollback refuses it ("nothing of it
+ * rolled back; one interrupted before its snapshot changed nothing, and rollback refuses it ("nothing of it
  * to roll back"), so its choices are resume or abandon (issue 30).
  */
 function interruptedChoices(run: RunRecord): string {
   const resume = `finish with \`offsetctl runs resume ${run.id}\``;
-  if (run.context.snapshotId || (run.operation === 'rollback' && run.context.restoringSnapshotId)) return `${resume} or undo with \`offsetctl rollback ${run.connector}\``;
-  return `${resume}, or give it up without changing anything with \`offsetctl runs abandon ${run.id} --reason <why>\` (it stored no snapshot and changed no offsets, so there is nothing to roll back)`;
+  const ownSnapshot = run.context.snapshotId || (run.operation === 'rollback' && run.context.restoringSnapshotId);
+  if (ownSnapshot) return `${resume} or undo with \`offsetctl rollback ${run.connector}\``;
+  return `${resume}, or give it up without changing anything with \`offsetctl runs abandon ${run.id} --reason <why>\`` +
+    ' (it stored no snapshot and changed no offsets, so there is nothing to roll back)';
 }
 
 /** A run taken over to be given up (`runs abandon`) was not resumed: its line says so. */

@@ -323,7 +323,8 @@ async function leaveInterrupted(ops: OpsModule, ctx: OpsContext, plan: Plan, run
   // A write under way when the second Ctrl-C came may have ended the run.
   const run = runId ? await ctx.store.getRun(runId).then((r) => r, (err: unknown) => err as Error) : undefined;
   if (run instanceof Error) {
-    stderr(`\ninterrupted again: offsetctl stops now. ${state}. Run ${runId} could not be read (${run.message}): \`offsetctl runs show ${runId}\` says how it ended.\n`);
+    stderr(`\ninterrupted again: offsetctl stops now. ${state}. Run ${runId} could not be read (${run.message}): ` +
+      `\`offsetctl runs show ${runId}\` says how it ended.\n`);
     return;
   }
   if (run && run.status !== 'running') {

@@ -4,7 +4,9 @@
 // and the store, and refuses bad input with an OpsError whose code exits 2.
 import type { ResumePoint } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
-import { actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord } from '../../store/index.js';
+import {
+  actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord,
+} from '../../store/index.js';
 import { clusterIdentity, lookupKeys, requireSupportedWorker, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';

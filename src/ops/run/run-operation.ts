@@ -187,7 +187,9 @@ async function afterStoreFailed(req: OperationRun, journal: RunJournal | undefin
   const now = await readState(req.http, run.clusterUrl, run.connector);
   const snapshotId = journal?.snapshotId ?? stringOrUndefined(run.context.snapshotId);
   const account = [
-    failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: undefined, currentStep: journal?.currentStep, why: redactText(err.message) }),
+    failureHeadline({
+      operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: undefined, currentStep: journal?.currentStep, why: redactText(err.message),
+    }),
     changed ? changeKeptSentence(requested.length, recovery) : describeRecovery(recovery, true),
     endStateSentence(now?.text, changed ? undefined : journal?.initialStateText),
     leftStoppedAdvice(run, now?.state, changed ? planned : journal?.initialState, recovery),
