@@ -1,7 +1,8 @@
 // `runs abandon <id> --reason <text>`: the way out of an interrupted run that changes no offsets.
 // Shows the run and the connector's live state first, asks (or --yes), then records who abandoned
 // it (the database login on the team store, else the OS login, with the host: what authenticated
-// this person here) and why, and frees the connector's lock. The connector is left exactly as it is; the text says how to bring it back.
+// this person here) and why, and frees the connector's lock. The connector is left exactly as it
+// is; the text says how to bring it back.
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { OpsError } from '../../ops/errors.js';
 import { stdout } from './say.js';
