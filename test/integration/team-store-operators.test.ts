@@ -107,7 +107,9 @@ test('point 4: Ctrl-C twice 50 ms apart: the run stops at once; what the second 
   assert.ok(id, r.stderr);
   assert.doesNotMatch(r.stderr, /workflow restore-connector-offsets/, 'nothing more was done after the second Ctrl-C');
   const said = new RegExp(`${source.name} is (\\w+)`).exec(r.stderr)?.[1];
-  assert.equal(said, (await w1.status(source.name)).connector.state, 'the state said is the state Connect reports');
+  // A worker busy with a neighbour's rebalance may not answer within the 3 s the account allows: then it says so.
+  if (said === undefined) assert.match(r.stderr, new RegExp(`the state of ${source.name} could not be read`), r.stderr);
+  else assert.equal(said, (await w1.status(source.name)).connector.state, `the state said is the state Connect reports: ${r.stderr.slice(-1500)}`);
   const b = operator(bob);
   const status = JSON.parse((await b(['store', 'status', '-o', 'json'])).stdout) as { locks: Array<{ connector: string; runId: string }> };
   assert.ok(status.locks.some((l) => l.connector === source.name && l.runId === id), 'holding the lock, as said');
