@@ -11,6 +11,9 @@
 //                                               or POST on /connectors (a move's create), before
 //                                               offsetctl reads the answer: the change was made,
 //                                               its answer is lost (docs/reliability.md)
+//   OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS=<ms>   the account of a second Ctrl-C waits this long
+//                                               before it reads the connector and the run, as a
+//                                               slow worker would make it (the run must not go on)
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpSender } from '../http/client.js';
@@ -55,4 +58,10 @@ export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = 
       return res;
     },
   };
+}
+
+/** OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS: the second Ctrl-C's account waits this long first. */
+export async function secondSignalDelayFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const ms = Number(env.OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS ?? 0);
+  if (ms > 0) await sleep(ms);
 }

@@ -1,9 +1,9 @@
 // `runs abandon <id> --reason <text>`: the way out of an interrupted run that changes no offsets.
-// Shows the run and the connector's live state first, asks (or --yes), then records who
-// abandoned it (the OS login and host: what authenticated this person here) and why, and frees
-// the connector's lock. The connector is left exactly as it is; the text says how to bring it back.
-import { hostname, userInfo } from 'node:os';
-import type { ConnectionOptions } from '../connection.js';
+// Shows the run and the connector's live state first, asks (or --yes), then records who abandoned
+// it (the database login on the team store, else the OS login, with the host: what authenticated
+// this person here) and why, and frees the connector's lock. The connector is left exactly as it
+// is; the text says how to bring it back.
+import type { Connection, ConnectionOptions } from '../connection.js';
 import { OpsError } from '../../ops/errors.js';
 import { stdout } from './say.js';
 
@@ -16,22 +16,24 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
   if (opts.reason === undefined || opts.reason.trim() === '') {
     throw new OpsError('E_USAGE', '--reason <text> is required: say why the run is abandoned (it is recorded with the run, with who abandoned it)', { field: 'reason' });
   }
+  // The run is abandoned in the store it was found in (the team store named by --store,
+  // OFFSETCTL_STORE or the context): opening the state folder's file instead refused every run
+  // of the team store ("no run … in …/offsetctl.db") and left its lock for good (issue 30).
   const { openHistory, refusal } = await import('./history-actions.js');
   const { store } = await openHistory(opts);
-  let clusterUrl: string;
+  let conn: Connection;
   try {
-    clusterUrl = (await store.getRun(id)).clusterUrl;
+    const { clusterUrl } = await store.getRun(id).catch((err: unknown) => {
+      throw refusal(err);
+    });
+    const { resolveConnection } = await import('../connection.js');
+    conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: clusterUrl });
   } catch (err) {
-    throw refusal(err);
-  } finally {
     await store.close();
+    throw err;
   }
-  const { resolveConnection } = await import('../connection.js');
-  const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: clusterUrl });
-  const { openStore } = await import('../../store/index.js');
   const ops = await import('../../ops/index.js');
-  const history = openStore(conn.stateDir);
-  const ctx = { url: conn.url, http: conn.http, store: history };
+  const ctx = { url: conn.url, http: conn.http, store };
   try {
     const plan = await ops.planAbandon(ctx, id);
     const run = plan.run;
@@ -49,11 +51,13 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
     ].join('\n'));
     const { confirm } = await import('../confirm.js');
     await confirm(`Abandon run ${run.id}?`, { yes: opts.yes === true });
-    const by = `${userInfo().username}@${hostname()}`;
+    // On the team store the database login names who gave it up (as in `runs`' BY column), else the OS login.
+    const actor = await (await import('../actor.js')).cliActorFor(store);
+    const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;
     const done = await ops.abandonRun(ctx, plan, { by, reason: opts.reason });
     stdout(`Run ${done.id} abandoned by ${by}: ${opts.reason.trim()}. The lock on ${c} is free.\n`);
   } finally {
-    await history.close();
+    await store.close();
     await conn.http.close();
   }
 }

@@ -146,10 +146,12 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
     if (json) return void stdout(`${JSON.stringify({ ...runSummary(run), inputs: run.inputs, context: run.context, steps, events }, null, 2)}\n`);
     const lines = [
       `run ${run.id}: ${run.operation} of ${run.connector} on ${run.clusterUrl}`,
-      `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; finish with \`offsetctl runs resume ${run.id}\` or undo with \`offsetctl rollback ${run.connector}\`)` : ''}`,
+      `  status      ${run.displayStatus}${run.displayStatus === 'interrupted' ? ` (pid ${run.pid} is gone; ${interruptedChoices(run)})` : ''}`,
       `  started     ${run.startedAt}${run.finishedAt ? `, finished ${run.finishedAt}` : ''} (pid ${run.pid})`,
       `  started by  ${describeActor(run.actor)}`,
-      ...(run.resumedBy ? [`  resumed by  ${describeActor(run.resumedBy)}${run.takenOverFrom ? `, taking it over from ${describeActor(run.takenOverFrom)}` : ''}`] : []),
+      ...(run.resumedBy
+        ? [`  ${takenOverAs(run)} ${describeActor(run.resumedBy)}${run.takenOverFrom ? `, taking it over from ${describeActor(run.takenOverFrom)}` : ''}`]
+        : []),
       `  workflow    ${run.workflowId} (${run.workflowFile})`,
       `  last step   ${run.lastStep ?? '(none finished)'}`,
       ...(run.context.snapshotId ? [`  snapshot    ${run.context.snapshotId}`] : []),
@@ -163,6 +165,24 @@ export async function showRun(id: string, opts: ConnectionOptions): Promise<void
   } finally {
     await store.close();
   }
+}
+
+/**
+ * What frees an interrupted run, as the refusals say it: one that stored its snapshot can be
+ * rolled back; one interrupted before its snapshot changed nothing, and rollback refuses it ("nothing of it
+ * to roll back"), so its choices are resume or abandon (issue 30).
+ */
+function interruptedChoices(run: RunRecord): string {
+  const resume = `finish with \`offsetctl runs resume ${run.id}\``;
+  const ownSnapshot = run.context.snapshotId || (run.operation === 'rollback' && run.context.restoringSnapshotId);
+  if (ownSnapshot) return `${resume} or undo with \`offsetctl rollback ${run.connector}\``;
+  return `${resume}, or give it up without changing anything with \`offsetctl runs abandon ${run.id} --reason <why>\`` +
+    ' (it stored no snapshot and changed no offsets, so there is nothing to roll back)';
+}
+
+/** A run taken over to be given up (`runs abandon`) was not resumed: its line says so. */
+function takenOverAs(run: RunRecord): string {
+  return run.status === 'abandoned' && run.context.abandoned ? 'abandoned by' : 'resumed by ';
 }
 
 function runSummary(r: RunRecord): Record<string, unknown> & { id: string; connector: string; operation: string; status: string; startedAt: string; lastStep?: string; connectorState?: string; actor: RunRecord['actor'] } {

@@ -281,6 +281,10 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
   const controller = new AbortController();
   let runId: string | undefined;
   let leaving = false;
+  // The second Ctrl-C halts the run's own requests and store calls (src/cli/halt.ts); the account
+  // is made with the ungated ones.
+  const { Halt } = await import('../halt.js');
+  const halt = new Halt();
   const onSignal = (): void => {
     if (!controller.signal.aborted) {
       stderr(`\ninterrupted: putting ${plan.connector} back as it was (press Ctrl-C again to stop at once, leaving the run for \`offsetctl runs resume\`)\n`);
@@ -289,7 +293,8 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
     }
     if (leaving) return;
     leaving = true;
-    void leaveInterrupted(ops, ctx, plan, runId).finally(() => process.exit(130));
+    halt.halt();
+    void leaveInterrupted(ops, ctx, plan, runId, halt).finally(() => process.exit(130));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -298,7 +303,7 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
   const progress = progressPrinter(info);
   try {
     const verifyTimeoutMs = ops.verifyTimeoutMs(process.env);
-    return await ops.applyAudited({ ...ctx, http: killAfterSendFromEnv(ctx.http) }, plan, audit, {
+    return await ops.applyAudited({ ...ctx, http: killAfterSendFromEnv(halt.sender(ctx.http)), store: halt.store(ctx.store) }, plan, audit, {
       onEvent: (event) => {
         if (event.type === 'ops.run.started') runId = event.runId;
         progress(event);
@@ -312,14 +317,23 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
 }
 
 /** The account printed on the second Ctrl-C: the run left interrupted, the connector's state now, the ways out. */
-async function leaveInterrupted(ops: OpsModule, ctx: OpsContext, plan: Plan, runId: string | undefined): Promise<void> {
+async function leaveInterrupted(ops: OpsModule, ctx: OpsContext, plan: Plan, runId: string | undefined, halt: import('../halt.js').Halt): Promise<void> {
   const c = plan.connector;
+  // A request or store write already under way ends first, so the state and the run read below include it.
+  await halt.settled(3000);
+  const { secondSignalDelayFromEnv } = await import('../test-hooks.js');
+  await secondSignalDelayFromEnv();
   const state = await Promise.race([
     ops.getConnectorInfo(ctx.http, ctx.url, c).then((i) => `${c} is ${i.state}${i.state === 'STOPPED' && plan.stateBefore !== 'STOPPED' ? ` (it was ${plan.stateBefore} before)` : ''}`, (err: unknown) => `the state of ${c} could not be read (${(err as Error).message})`),
     new Promise<string>((resolve) => setTimeout(() => resolve(`the state of ${c} could not be read within 3 s`), 3000).unref()),
   ]);
-  // The recovery went on while the state was read: it may have finished meanwhile.
-  const run = runId ? await ctx.store.getRun(runId).catch(() => undefined) : undefined;
+  // A write under way when the second Ctrl-C came may have ended the run.
+  const run = runId ? await ctx.store.getRun(runId).then((r) => r, (err: unknown) => err as Error) : undefined;
+  if (run instanceof Error) {
+    stderr(`\ninterrupted again: offsetctl stops now. ${state}. Run ${runId} could not be read (${run.message}): ` +
+      `\`offsetctl runs show ${runId}\` says how it ended.\n`);
+    return;
+  }
   if (run && run.status !== 'running') {
     stderr(`\ninterrupted again: offsetctl stops now; the run had just ended (${run.status}): ${state}.\n`);
     return;

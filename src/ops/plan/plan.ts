@@ -4,7 +4,9 @@
 // and the store, and refuses bad input with an OpsError whose code exits 2.
 import type { ResumePoint } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
-import { actorName, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord } from '../../store/index.js';
+import {
+  actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord,
+} from '../../store/index.js';
 import { clusterIdentity, lookupKeys, requireSupportedWorker, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
@@ -178,6 +180,7 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
 export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promise<Plan> {
   const root = new WorkerRoot(ctx.http, ctx.url);
   const cluster = await clusterIdentity(root);
+  await refuseWhileHeld(ctx, cluster, req.connector);
   const warnings: string[] = [];
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
   // Taking over an interrupted run: the connector's state now (STOPPED by the crash, most often)
@@ -387,6 +390,18 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     throw new OpsError('E_PREFLIGHT', `no snapshot of ${req.connector} on ${ctx.url} in ${ctx.store.location}: snapshots are taken by rewind, reset and rollback (list them with \`offsetctl snapshots\`)`);
   }
   return latest;
+}
+
+/**
+ * A live holder (its process running; on the team store, its lease not yet passed) refuses a
+ * rollback before anything else is looked at, its dry run too: the same E_LOCKED every time while
+ * the lease lives, never "nothing of it to roll back" once and E_LOCKED the next (issue 30).
+ */
+async function refuseWhileHeld(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<void> {
+  for (const key of lookupKeys(cluster)) {
+    const lock = await ctx.store.lockOf(key, connector);
+    if (lock?.alive) throw new StoreError('E_LOCKED', `${lockedError(lock).message} A rollback is refused while it holds the connector; nothing was changed.`);
+  }
 }
 
 /** The run whose process died while holding this connector's lock (`interrupted` in `runs`), if any. */

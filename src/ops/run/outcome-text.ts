@@ -57,3 +57,26 @@ export function describeRecovery(recovery: RecoveryOutcome | undefined, stopped:
     ? `Recovery put the connector back (${recovery.targetState}). ${offsets}${unjournaled}`
     : `Recovery failed: ${recovery.error}. ${offsets}${unjournaled}`;
 }
+
+/**
+ * The store failed after a change Connect took and a read shows (issue 30): the change stays, and
+ * the connector is brought where the plan said. "Offsets had not been changed" would be false.
+ */
+export function changeKeptSentence(partitions: number, recovery: RecoveryOutcome): string {
+  const change = `The change itself was made: the offsets of ${partitions} partition(s) read back as the target, so they were kept (not undone).`;
+  return recovery.succeeded
+    ? `${change} The connector was put back as the plan said (${recovery.targetState}).`
+    : `${change} Bringing the connector to ${recovery.targetState}, as the plan said, failed: ${recovery.error}.`;
+}
+
+/**
+ * The run's end could not be recorded (the store did not answer again in time): it will read
+ * interrupted and hold the connector's lock once the store is back. `runs abandon` frees it and
+ * changes nothing (the connector was already put back); `runs resume` would make the change.
+ */
+export function unrecordedSentence(run: Pick<RunRecord, 'id' | 'connector'>, why: string, changedWithSnapshot?: string): string {
+  return `The run's end could not be recorded (${why}): ` +
+    `once the store answers again, run ${run.id} reads interrupted and holds the lock on ${run.connector}; ` +
+    `see it with \`offsetctl runs show ${run.id}\` and free the lock without changing anything with \`offsetctl runs abandon ${run.id} --reason <why>\`` +
+    (changedWithSnapshot ? `, or undo the change with \`offsetctl rollback ${run.connector}\` (snapshot ${changedWithSnapshot}).` : '.');
+}

@@ -10,7 +10,7 @@ import { describeFailure } from './failure-text.js';
 import { RunJournal, type RunParts } from './journal.js';
 import { getOffsets } from '../connect/index.js';
 import { findMismatches, offsetEntries, planUndoOfWrite, type OffsetEntry } from '../offsets/index.js';
-import { RECOVERY, targetStateFor, loadOpsWorkflow } from '../workflows/index.js';
+import { RECOVERY, targetStateFor, loadOpsWorkflow, type TargetState } from '../workflows/index.js';
 import { readBackUntilMatch } from './verify-read.js';
 
 export interface RecoveryOutcome {
@@ -48,6 +48,17 @@ export interface RecoveryRequest extends RunParts {
   writeUnproven?: boolean;
   /** How long a read-back may take to show a write (src/ops/run/verify-read.ts). */
   verifyTimeoutMs?: number;
+  /**
+   * What the failed run's own process knows without the store: the snapshot it stored (id and
+   * offsets, as read by its snapshot step). Putting a connector back needs Connect, not the
+   * store: a team store that stopped answering must not leave the connector STOPPED (issue 30).
+   */
+  known?: { snapshotId?: string; snapshotOffsets?: unknown[] };
+  /**
+   * The change was made and a read shows it (the store failed after it): nothing is undone, and
+   * the connector is brought to this state, the one its plan ends in.
+   */
+  keepChange?: TargetState;
 }
 
 /**
@@ -66,8 +77,13 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   // disk) must not leave the connector STOPPED. Its write errors are kept and reported instead.
   let journalError: string | undefined;
   const store = journalTolerant(req.store, (err) => (journalError ??= (err as Error).message));
-  const context = (await store.getRun(run.id)).context;
-  const targetState = targetStateFor(req.initialState ?? context.stateBefore);
+  // The store that failed the run may not answer: then the run as it was opened, and what this
+  // process knows (its snapshot, whether the change step started), decide alone.
+  const context = await store.getRun(run.id).then((r) => r.context, (err: unknown) => {
+    journalError ??= (err as Error).message;
+    return { ...run.context, ...(req.known?.snapshotId ? { snapshotId: req.known.snapshotId } : {}) };
+  });
+  const targetState = req.keepChange ?? targetStateFor(req.initialState ?? context.stateBefore);
   let offsets: OffsetEntry[] = [];
   let offsetsUnrecoverable = false;
   let offsetsUnchanged = false;
@@ -75,10 +91,11 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
   const mayHaveChanged = req.mutationStarted || context.offsetsMayHaveChanged === true;
   // Never undo a write that was not proven wrong: when the run failed only because its read-back
   // lagged, read once more; if the write shows now, it stays and only the state is put back.
-  if (mayHaveChanged && req.writeUnproven && spec.operation !== 'reset' && await writeShows(req)) offsetsKept = true;
+  if (req.keepChange) offsetsKept = true;
+  else if (mayHaveChanged && req.writeUnproven && spec.operation !== 'reset' && await writeShows(req)) offsetsKept = true;
   else if (mayHaveChanged) {
     if (context.snapshotId) {
-      const snapshot = offsetEntries((await store.getSnapshot(context.snapshotId)).offsets);
+      const snapshot = offsetEntries(await snapshotOffsets(store, context.snapshotId, req.known));
       offsets = spec.operation === 'reset' ? snapshot : planUndoOfWrite(offsetEntries(req.inputs.offsets ?? []), snapshot);
       // A change Connect refused left the offsets alone: then only the state needs restoring
       // (writing them anyway could fail the same way and strand the connector STOPPED). A change
@@ -126,6 +143,16 @@ export async function recoverConnector(req: RecoveryRequest): Promise<RecoveryOu
     offsetsWritten: journal.mutationPassed,
     ...(journalError ? { journalError } : {}),
   };
+}
+
+/** The snapshot's offsets from the store, else (the store does not answer) as this process read and stored them. */
+async function snapshotOffsets(store: Store, id: string, known: RecoveryRequest['known']): Promise<unknown[]> {
+  try {
+    return (await store.getSnapshot(id)).offsets;
+  } catch (err) {
+    if (known?.snapshotId === id && known.snapshotOffsets) return known.snapshotOffsets;
+    throw err;
+  }
 }
 
 /** The store with its journal writes made best-effort (reads and everything else unchanged). */

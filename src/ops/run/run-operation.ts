@@ -7,8 +7,9 @@ import { runWorkflowInChunks } from './chunked-write.js';
 import { getConnectorInfo } from '../connect/index.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal, type RunParts } from './journal.js';
-import { loadOpsWorkflow, type OperationSpec } from '../workflows/index.js';
-import { describeRecovery, endStateSentence, failureHeadline, leftStoppedAdvice } from './outcome-text.js';
+import { loadOpsWorkflow, targetStateFor, type OperationSpec, type TargetState } from '../workflows/index.js';
+import { offsetEntries } from '../offsets/index.js';
+import { changeKeptSentence, describeRecovery, endStateSentence, failureHeadline, leftStoppedAdvice, unrecordedSentence } from './outcome-text.js';
 import { recoverConnector, recoveryAsBefore, type RecoveryOutcome } from './recover.js';
 import type { PositionTargets } from '../positions/index.js';
 import { readBackUntilMatch } from './verify-read.js';
@@ -113,13 +114,18 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     // A store that cannot write (a full disk) must not hide the account of the connector's state.
     // The run's message is for people (runs show): masked, like the journal's event details.
     const unrecorded = await store.finishRun(run.id, { status: 'failed', message: redactText(message), ...(connectorState ? { connectorState } : {}) })
-      .then(() => '', (err: unknown) => ` The run's end could not be recorded in the state store: ${(err as Error).message}.`);
+      .then(() => '', (err: unknown) => ` ${unrecordedSentence(run, redactText((err as Error).message), recovery?.offsetsKept ? snapshotId : undefined)}`);
     return {
       ...base, status: 'failed', ...(snapshotId ? { snapshotId } : {}), ...(connectorState ? { connectorState } : {}),
       message: `${message}${unrecorded}`, warnings: journal.warnings, outputs: result.outputs, ...(failedStep ? { failedStep } : {}), ...(cancelledByUser ? { cancelled: true } : {}), ...(recovery ? { recovery } : {}),
     };
   } catch (err) {
-    // An unexpected error (a full disk while journaling): once the connector was stopped it is
+    // The store failed once the connector was stopped (the team store's server gone, a full disk):
+    // the run has an account (exit 1, "run failed"), never a refusal's exit 2 (issue 30).
+    if ((journal?.stopStarted || req.resume) && (err as { code?: string }).code === 'E_STORE') {
+      return afterStoreFailed(req, journal, err as Error, cancelledByUser);
+    }
+    // An unexpected error: once the connector was stopped it is
     // put back all the same (the recovery journals only as far as the store lets it).
     let recovery: RecoveryOutcome | undefined;
     if (journal?.stopStarted || req.resume) recovery = await recover(req, journal);
@@ -164,8 +170,48 @@ export async function finishRecovery(req: OperationRun): Promise<OperationOutcom
   };
 }
 
+/**
+ * The store stopped taking the run's writes after the connector was stopped. Putting it back
+ * needs Connect, not the store. A change Connect took and a read shows is kept, and the
+ * connector brought to the state the plan said; anything else is undone from the snapshot this
+ * process stored (its offsets are known here). The end is recorded if the store answers again
+ * within a lease, else the account says so and which command frees the run's lock.
+ */
+async function afterStoreFailed(req: OperationRun, journal: RunJournal | undefined, err: Error, cancelledByUser: boolean): Promise<OperationOutcome> {
+  const { store, run, spec } = req;
+  const requested = offsetEntries(req.inputs.offsets ?? []);
+  const changed = journal?.mutationPassed === true && !cancelledByUser && await readBackUntilMatch(req.http, run.clusterUrl, run.connector, requested,
+    req.verifyTimeoutMs !== undefined ? { timeoutMs: req.verifyTimeoutMs } : {}).then((left) => left.length === 0, () => false);
+  const planned = plannedEndState(req.inputs, journal?.initialState ?? req.initialState);
+  const recovery = changed ? await recover({ ...req, keepChange: planned }, journal) : await recover(req, journal);
+  const now = await readState(req.http, run.clusterUrl, run.connector);
+  const snapshotId = journal?.snapshotId ?? stringOrUndefined(run.context.snapshotId);
+  const account = [
+    failureHeadline({
+      operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: undefined, currentStep: journal?.currentStep, why: redactText(err.message),
+    }),
+    changed ? changeKeptSentence(requested.length, recovery) : describeRecovery(recovery, true),
+    endStateSentence(now?.text, changed ? undefined : journal?.initialStateText),
+    leftStoppedAdvice(run, now?.state, changed ? planned : journal?.initialState, recovery),
+  ].filter(Boolean).join(' ');
+  const recorded = await store.finishRun(run.id, { status: 'failed', message: redactText(account), ...(now ? { connectorState: now.state } : {}) })
+    .then(() => undefined, (e: unknown) => e as Error);
+  const message = recorded ? `${account} ${unrecordedSentence(run, redactText(recorded.message), changed ? snapshotId : undefined)}` : account;
+  return {
+    operation: spec.operation, connector: run.connector, clusterUrl: run.clusterUrl, runId: run.id, status: 'failed',
+    ...(snapshotId ? { snapshotId } : {}), ...(now ? { connectorState: now.state } : {}), message, warnings: journal?.warnings ?? [],
+    ...(journal?.currentStep ? { failedStep: journal.currentStep } : {}), ...(cancelledByUser ? { cancelled: true } : {}), recovery,
+  };
+}
+
+/** Where the plan leaves the connector: a rollback's `targetState`; `resumeAfter` never → STOPPED, always → RUNNING, else the state it had. */
+function plannedEndState(inputs: Record<string, unknown>, before: string | undefined): TargetState {
+  if (inputs.targetState === 'RUNNING' || inputs.targetState === 'PAUSED' || inputs.targetState === 'STOPPED') return inputs.targetState;
+  return inputs.resumeAfter === 'never' ? 'STOPPED' : inputs.resumeAfter === 'always' ? 'RUNNING' : targetStateFor(before);
+}
+
 /** The recovery of a failed run; never throws (its failure is part of the account). */
-async function recover(req: OperationRun, journal: RunJournal | undefined): Promise<RecoveryOutcome> {
+async function recover(req: OperationRun & { keepChange?: TargetState }, journal: RunJournal | undefined): Promise<RecoveryOutcome> {
   try {
     return await recoverConnector({
       store: req.store, http: req.http, run: req.run, spec: req.spec, connectorType: req.connectorType, inputs: req.inputs,
@@ -174,6 +220,8 @@ async function recover(req: OperationRun, journal: RunJournal | undefined): Prom
       ...(req.chunkSize ? { chunkSize: req.chunkSize } : {}),
       ...(req.verifyTimeoutMs !== undefined ? { verifyTimeoutMs: req.verifyTimeoutMs } : {}),
       ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+      ...(req.keepChange ? { keepChange: req.keepChange } : {}),
+      ...(journal?.snapshotId && journal.capturedOffsets ? { known: { snapshotId: journal.snapshotId, snapshotOffsets: journal.capturedOffsets } } : {}),
     });
   } catch (err) {
     return { restoredOffsets: [], targetState: 'STOPPED', succeeded: false, offsetsWritten: false, error: (err as Error).message };

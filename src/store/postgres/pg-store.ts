@@ -15,6 +15,7 @@
 //   WAL before the promise resolves; journal lines commit asynchronously (see recordStep).
 // - Identity: the database login (session_user, authenticated by the server) goes into every
 //   actor; the client never sends a name the server records as a user.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
 import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from '../rows.js';
@@ -259,13 +260,28 @@ export class PostgresStore implements Store {
   }
 
   async finishRun(runId: string, outcome: RunOutcome): Promise<void> {
-    await this.#forRun(runId, () => this.#tx(async (c) => {
+    const finish = (): Promise<void> => this.#forRun(runId, () => this.#tx(async (c) => {
       const updated = await c.query(`UPDATE runs SET status = $2, finished_at = now(), message = $3, connector_state = $4
         WHERE id = $1 AND (status <> 'running' OR (pid = $5 AND hostname = $6))`,
       [runId, outcome.status, outcome.message ?? null, outcome.connectorState ?? null, this.#owner.pid, this.#owner.hostname]);
       if (updated.rowCount === 0) await this.#refuseLostRun(c, runId);
       await c.query('DELETE FROM locks WHERE run_id = $1 AND pid = $2 AND hostname = $3', [runId, this.#owner.pid, this.#owner.hostname]);
     }));
+    // The end of a run is what frees its lock: a server that is gone for a moment (restarted,
+    // failed over) is waited for, up to one lease, before the run is left to read interrupted.
+    const deadline = Date.now() + this.#leaseSeconds * 1000;
+    for (;;) {
+      try {
+        await finish();
+        break;
+      } catch (err) {
+        if (!serverLost(err)) throw err;
+        if (Date.now() + FINISH_RETRY_MS > deadline) {
+          throw new StoreError('E_STORE', `${(err as Error).message}; tried again for ${this.#leaseSeconds} s (one lease)`, { cause: err });
+        }
+        await sleep(FINISH_RETRY_MS);
+      }
+    }
     this.#releaseLease(runId);
   }
 
@@ -825,4 +841,15 @@ function toPolicy(r: Row): PolicyRecord {
 
 function toAudit(r: Row): AuditRecord {
   return auditFromRow(r, { at: iso(r.at), actor: r.actor, counts: r.counts });
+}
+
+/** Between two tries to record a run's end while the server does not answer. */
+const FINISH_RETRY_MS = 1000;
+
+/** The server could not be reached or the connection dropped (not a refusal, a timeout or a fence). */
+function serverLost(err: unknown): boolean {
+  if (!(err instanceof StoreError) || err.code !== 'E_STORE') return false;
+  const cause = err.cause as { code?: string; message?: string } | undefined;
+  return /ECONNREFUSED|ECONNRESET|EPIPE|EHOSTUNREACH|ENOTFOUND|terminated|shutting down|57P0[123]|the database system is (starting up|in recovery mode)|57P03/i
+    .test(`${cause?.code ?? ''} ${cause?.message ?? ''}`);
 }
