@@ -5,6 +5,7 @@
 // own validation), the name free (or --replace), its secrets given, and a sink's offsets
 // belonging to that cluster's Kafka cluster. `rollback` of an import deletes what it created.
 import type { RunEvent } from '../../arazzo/index.js';
+import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
 import type { Operation, RunRecord } from '../../store/index.js';
 import type { OpsContext } from '../context.js';
@@ -21,6 +22,7 @@ import { maskedConfig, secretValues, SECRET_PLACEHOLDER } from './config-secrets
 import { MoveJournal } from './move-journal.js';
 import { importDone, importFailed, importUndone, type ImportFailure } from './outcome-text.js';
 import { landingProblems } from './preflight.js';
+import { BesideOriginal } from './beside.js';
 import { DELETE_SPEC, IMPORT_SPEC, IMPORT_WORKFLOW, loadDeleteWorkflow, loadImportWorkflow } from './workflow.js';
 
 export interface ImportRequest {
@@ -33,6 +35,10 @@ export interface ImportRequest {
   secrets?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   allowPluginVersionChange?: boolean;
   limits?: OffsetLimits;
+  /** The target's Kafka cluster: a sink's consumer group is asked whether its original still runs (beside.ts). */
+  kafka?: KafkaSettings;
+  /** A source is imported onto the Kafka cluster of its original even if that one may still run. */
+  allowDuplicateSource?: boolean;
 }
 
 export interface ImportItem {
@@ -72,6 +78,8 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
   const warnings: string[] = [];
   const refused: string[] = [];
   const items: ImportItem[] = [];
+  const admins = new BesideOriginal(req.kafka, req.allowDuplicateSource === true);
+  try {
   for (const c of chosen) {
     const problems: string[] = [];
     const given = req.secrets?.[c.name] ?? {};
@@ -85,6 +93,11 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
     if (c.type === 'sink' && !c.ownKafkaCluster && c.offsets.length > 0 && c.kafkaClusterId && facts.kafkaClusterId && c.kafkaClusterId !== facts.kafkaClusterId) {
       problems.push(`it is a sink whose offsets belong to Kafka cluster ${c.kafkaClusterId}, but ${ctx.url} works with Kafka cluster ${facts.kafkaClusterId}, where they mean nothing (they would skip or replay records); import it where its Kafka cluster is, or move it with MirrorMaker 2's translated offsets (\`offsetctl move --translate-offsets\`)`);
     }
+    if (!exists) {
+      const beside = await admins.check(c, req.backup, facts);
+      problems.push(...beside.problems);
+      warnings.push(...beside.warnings);
+    }
     if (problems.length > 0) {
       refused.push(`${c.name}: ${problems.join('; ')}`);
       continue;
@@ -97,6 +110,9 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
       connector: c.name, connectorType: c.type, stateBefore: c.state, stateAfter, plugin: c.plugin, config, secretKeys, offsets: c.offsets, replaces: exists, offsetsRead: c.offsetsRead,
       inputs: { connectorName: c.name, config, offsets: c.offsets, targetState: stateAfter, replaceExisting: exists && req.replace === true, clearStaleOffsets: true },
     });
+  }
+  } finally {
+    await admins.close();
   }
   if (refused.length > 0) {
     throw new OpsError('E_PREFLIGHT', `the import to ${ctx.url} is refused before anything was created (${refused.length} of ${chosen.length} connector(s)):\n  ${refused.join('\n  ')}\nNothing was changed.`, { field: 'backup' });
