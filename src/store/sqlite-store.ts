@@ -283,6 +283,10 @@ export class SqliteStore implements Store {
     });
   }
 
+  listBatches(): Promise<BatchRecord[]> {
+    return this.#async(() => (this.#db.prepare('SELECT * FROM batches ORDER BY created_at, id').all() as Row[]).map((row) => batchFromRow(row, String(row['created_at']))));
+  }
+
   // ---- the audit trail ---------------------------------------------------------------
 
   recordAudit(entry: NewAuditEntry, now: Date = new Date()): Promise<AuditRecord> {
@@ -423,6 +427,9 @@ export class SqliteStore implements Store {
         this.#insertAudit(entry);
         return true;
       }),
+      importBatch: (batch) => this.#async(() => this.#db.prepare(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+        .run(batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), batch.createdAt).changes > 0),
     });
   }
 

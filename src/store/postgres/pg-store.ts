@@ -410,6 +410,11 @@ export class PostgresStore implements Store {
     return batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at']));
   }
 
+  async listBatches(): Promise<BatchRecord[]> {
+    const rows = await this.#query('SELECT * FROM batches ORDER BY created_at, id', []);
+    return rows.map((row) => batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at'])));
+  }
+
   // ---- the audit trail -------------------------------------------------------------------
 
   async recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
@@ -474,6 +479,9 @@ export class PostgresStore implements Store {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
       [e.id, e.at, e.actor.user, JSON.stringify(e.actor), e.action, e.outcome, e.context ?? null, e.clusterUrl ?? null, e.clusterKey ?? null, e.connector ?? null,
         e.runId ?? null, e.snapshotId ?? null, e.message ?? null, e.diff ? JSON.stringify(e.diff) : null, e.counts ? JSON.stringify(e.counts) : null])).rowCount ?? 0) > 0),
+      importBatch: (b) => this.#tx(async (c) => ((await c.query(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+      [b.id, b.clusterUrl, b.clusterKey, b.operation, b.resumeAfter, JSON.stringify(b.members), b.createdAt])).rowCount ?? 0) > 0),
     });
   }
 
