@@ -69,10 +69,16 @@ test('an import with a missing plugin, another plugin version, an invalid config
   assert.match(r.stderr, new RegExp(`${n}-foreign-sink: it is a sink whose offsets belong to Kafka cluster AnotherKafkaClusterId0`));
   assert.doesNotMatch(r.stderr, new RegExp(`${n}-fine:`), 'the one that is fine is not refused');
   assert.deepEqual((await clusters.second.listConnectors()).sort(), before, 'nothing was created');
-  // The refused import is one refused entry in the audit trail, under the OS user, like a refused batch.
-  const audit = (await cli(['audit', '-o', 'json'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { action: string; outcome: string; message: string; actor: { via: string } });
-  assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.actor.via]), [['import', 'refused', 'cli']], JSON.stringify(audit));
-  assert.match(audit[0]!.message, /refused before anything was created \(5 of 6/);
+  // The refused import is one refused entry per refused connector, each with its name and reason, under the OS user.
+  const audit = (await cli(['audit', '-o', 'json'])).stdout.trim().split('\n').filter(Boolean)
+    .map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; message: string; actor: { via: string } });
+  const refusedNames = [`${n}-missing`, `${n}-version`, `${n}-invalid`, taken, `${n}-foreign-sink`];
+  assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.actor.via, e.connector]), refusedNames.map((c) => ['import', 'refused', 'cli', c]), JSON.stringify(audit));
+  assert.match(audit.find((e) => e.connector === `${n}-missing`)!.message, /^\[E_PREFLIGHT\] plugin com\.example\.connect\.NoSuchSourceConnector is not installed there/);
+  const one = await cli(['audit', '--connector', `${n}-invalid`]);
+  assert.equal(one.status, 0, one.stderr);
+  assert.equal(one.stdout.trim().split('\n').length, 2, `a header and one line: ${one.stdout}`);
+  assert.match(one.stdout, /import\s+refused\s+\S+-invalid .*Kafka Connect there does not accept its configuration/);
 
   // The plugin version is waived on request; the rest stay refused.
   const waived = await cli(['import', file, '--to', clusters.secondUrls, '--only', `${n}-version`, '--allow-plugin-version-change', '--dry-run']);

@@ -9,7 +9,7 @@ import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
 import type { Operation, RunRecord } from '../../store/index.js';
 import type { OpsContext } from '../context.js';
-import { OpsError } from '../errors.js';
+import { OpsError, type ConnectorRefusal } from '../errors.js';
 import { describeFailure } from '../run/index.js';
 import { checkPartitionCount, DEFAULT_LIMITS, type OffsetLimits } from '../offsets/index.js';
 import type { OffsetEntry } from '../offsets/index.js';
@@ -76,7 +76,7 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
   if (chosen.length === 0) throw new OpsError('E_USAGE', 'the backup has no connectors to import', { field: 'backup' });
   const plugins = await listPlugins(ctx.http, ctx.url);
   const warnings: string[] = [];
-  const refused: string[] = [];
+  const refused: ConnectorRefusal[] = [];
   const items: ImportItem[] = [];
   const admins = new BesideOriginal(req.kafka, req.allowDuplicateSource === true);
   try {
@@ -99,7 +99,7 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
       warnings.push(...beside.warnings);
     }
     if (problems.length > 0) {
-      refused.push(`${c.name}: ${problems.join('; ')}`);
+      refused.push({ connector: c.name, reason: problems.join('; ') });
       continue;
     }
     if (c.offsetsRead === 'running') warnings.push(`${c.name}: its offsets were read while it ran (export --consistent reads them stopped); it continues from there`);
@@ -115,7 +115,8 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
     await admins.close();
   }
   if (refused.length > 0) {
-    throw new OpsError('E_PREFLIGHT', `the import to ${ctx.url} is refused before anything was created (${refused.length} of ${chosen.length} connector(s)):\n  ${refused.join('\n  ')}\nNothing was changed.`, { field: 'backup' });
+    const lines = refused.map((r) => `${r.connector}: ${r.reason}`);
+    throw new OpsError('E_PREFLIGHT', `the import to ${ctx.url} is refused before anything was created (${refused.length} of ${chosen.length} connector(s)):\n  ${lines.join('\n  ')}\nNothing was changed.`, { field: 'backup', connectors: refused });
   }
   return { to: facts, items, warnings, workflow: { ...IMPORT_WORKFLOW } };
 }
