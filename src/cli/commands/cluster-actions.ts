@@ -91,9 +91,11 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
     const ctx = config.contexts[name];
     const auth = ctx?.auth === 'basic' ? `basic (${ctx.user})` : ctx?.auth ?? 'none';
     const tls = [ctx?.ca ? 'ca' : '', ctx?.cert ? 'client-cert' : '', ctx?.insecure ? 'INSECURE' : ''].filter(Boolean).join(',');
-    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls, ctx?.approval ?? ''];
+    // Which store the context writes to: its team store's URL (never a password), else the state folder's file.
+    const store = ctx?.store === undefined || ctx.store === 'sqlite' ? 'local' : ctx.store;
+    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls, store, ctx?.approval ?? ''];
   });
-  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS', 'APPROVAL'], rows));
+  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS', 'STORE', 'APPROVAL'], rows));
 }
 
 export async function currentContextCommand(opts: { output?: 'text' | 'json' } = {}): Promise<void> {

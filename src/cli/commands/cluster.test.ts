@@ -72,7 +72,7 @@ test('contexts: set-context, get-contexts, use-context, current-context, delete-
   let run = await offsetctl(['config', 'set-context', 'lab', '--url', 'http://127.0.0.1:8083', '--user', 'ops', '--password-env', 'LAB_PW']);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /Context lab created .* and made current/);
-  run = await offsetctl(['config', 'set-context', 'prod', '--url', 'https://connect.example:8443', '--token-file', 'token.txt', '--ca', 'ca.pem']);
+  run = await offsetctl(['config', 'set-context', 'prod', '--url', 'https://connect.example:8443', '--token-file', 'token.txt', '--ca', 'ca.pem', '--store', 'postgres://alice@db.example:5432/offsetctl']);
   assert.equal(run.code, 0, run.stderr);
   run = await offsetctl(['config', 'get-contexts', '--output', 'json']);
   const list = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
@@ -83,7 +83,10 @@ test('contexts: set-context, get-contexts, use-context, current-context, delete-
   assert.equal(run.code, 0, run.stderr);
   assert.equal((await offsetctl(['config', 'current-context'])).stdout, 'prod\n');
   run = await offsetctl(['config', 'get-contexts']);
-  assert.match(run.stdout, /^\*\s+prod\s+https:\/\/connect\.example:8443\s+bearer\s+ca$/m);
+  // The STORE column says which context writes to the team store (issue 30, point 12).
+  assert.match(run.stdout, /^CURRENT\s+NAME\s+URL\s+AUTH\s+TLS\s+STORE\s+APPROVAL$/m);
+  assert.match(run.stdout, /^\*\s+prod\s+https:\/\/connect\.example:8443\s+bearer\s+ca\s+postgres:\/\/alice@db\.example:5432\/offsetctl$/m);
+  assert.match(run.stdout, /^\s+lab\s+http:\/\/127\.0\.0\.1:8083\s+basic \(ops\)\s+local$/m);
   run = await offsetctl(['config', 'use-context', 'nope']);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /context "nope" not found .*known: lab, prod/);
