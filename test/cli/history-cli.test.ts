@@ -1,0 +1,32 @@
+// The history commands' text and JSON on a SQLite store of their own: one order for `audit`'s
+// text and JSON (oldest first; --reverse newest first) (issue 30, point 23).
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../src/store/index.js';
+import { runCli } from '../support/cli.js';
+
+function isolated(): NodeJS.ProcessEnv {
+  const home = mkdtempSync(join(tmpdir(), 'offsetctl-history-cli-'));
+  return { OFFSETCTL_STORE: undefined, HOME: home, OFFSETCTL_CONFIG: join(home, 'config.yaml'), OFFSETCTL_STATE_DIR: join(home, 'state') };
+}
+
+test('audit: text and JSON in one order, oldest first; --reverse newest first in both; --limit keeps the newest', async () => {
+  const env = isolated();
+  const store = openSqliteStore(env.OFFSETCTL_STATE_DIR!);
+  for (const [i, connector] of ['first', 'second', 'third'].entries()) {
+    await store.recordAudit({ actor: { user: 'ops@laptop', via: 'cli' }, action: 'rewind', outcome: 'succeeded', connector }, new Date(Date.UTC(2026, 11, 4, 6, i)));
+  }
+  await store.close();
+  const order = (text: string): string[] => [...text.matchAll(/\b(first|second|third)\b/g)].map((m) => m[1]!);
+  const text = await runCli(['audit'], { env });
+  assert.equal(text.status, 0, text.stderr);
+  assert.deepEqual(order(text.stdout), ['first', 'second', 'third']);
+  const json = await runCli(['audit', '-o', 'json'], { env });
+  assert.deepEqual(json.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector), ['first', 'second', 'third']);
+  assert.deepEqual(order((await runCli(['audit', '--reverse'], { env })).stdout), ['third', 'second', 'first']);
+  assert.deepEqual((await runCli(['audit', '--reverse', '-o', 'json'], { env })).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector), ['third', 'second', 'first']);
+  assert.deepEqual(order((await runCli(['audit', '--limit', '2'], { env })).stdout), ['second', 'third'], 'the two newest, oldest first');
+});
