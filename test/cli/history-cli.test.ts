@@ -30,3 +30,21 @@ test('audit: text and JSON in one order, oldest first; --reverse newest first in
   assert.deepEqual((await runCli(['audit', '--reverse', '-o', 'json'], { env })).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector), ['third', 'second', 'first']);
   assert.deepEqual(order((await runCli(['audit', '--limit', '2'], { env })).stdout), ['second', 'third'], 'the two newest, oldest first');
 });
+
+test('snapshots: a BY column, as runs has, naming who took each (the actor of its run) (issue 30, point 22)', async () => {
+  const env = isolated();
+  const store = openSqliteStore(env.OFFSETCTL_STATE_DIR!);
+  const run = await store.beginRun({ clusterUrl: 'http://127.0.0.1:8083', connector: 'orders', operation: 'rewind', workflowFile: 'w', workflowId: 'w', inputs: {} });
+  await store.saveSnapshot({ runId: run.id, clusterUrl: 'http://127.0.0.1:8083', connector: 'orders', connectorType: 'source', stateBefore: 'RUNNING', offsets: [] });
+  await store.saveSnapshot({ clusterUrl: 'http://127.0.0.1:8083', connector: 'loose', connectorType: 'source', stateBefore: 'RUNNING', offsets: [] });
+  await store.finishRun(run.id, { status: 'succeeded' });
+  await store.close();
+  const by = `${run.actor.user}@${run.actor.host}`;
+  const text = await runCli(['snapshots'], { env });
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^ID\s+CONNECTOR\s+TYPE\s+STATE BEFORE\s+PARTITIONS\s+TAKEN AT\s+BY\s+RUN\s+CLUSTER$/m);
+  assert.match(text.stdout, new RegExp(`\\borders\\b.*\\s${by.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s+${run.id}\\s`));
+  assert.match(text.stdout, /\bloose\b.*Z\s+-\s+http:/, 'a snapshot of no run: -');
+  const json = JSON.parse((await runCli(['snapshots', '-o', 'json'], { env })).stdout) as Array<{ connector: string; by?: { user: string } }>;
+  assert.equal(json.find((s) => s.connector === 'orders')?.by?.user, run.actor.user);
+});
