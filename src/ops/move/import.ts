@@ -78,41 +78,42 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
   const warnings: string[] = [];
   const refused: ConnectorRefusal[] = [];
   const items: ImportItem[] = [];
-  const admins = new BesideOriginal(req.kafka, req.allowDuplicateSource === true);
+  const beside = new BesideOriginal(req.kafka, req.allowDuplicateSource === true);
   try {
-  for (const c of chosen) {
-    const problems: string[] = [];
-    const given = req.secrets?.[c.name] ?? {};
-    const missing = (c.secretsOmitted ?? []).filter((k) => given[k] === undefined);
-    if (missing.length > 0) problems.push(`the backup left out its secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: give ${missing.length > 1 ? 'them' : 'it'} (--secrets-file, or answer when asked)`);
-    const config: Record<string, string> = { ...c.config, ...Object.fromEntries((c.secretsOmitted ?? []).filter((k) => given[k] !== undefined).map((k) => [k, given[k] as string])), name: c.name };
-    checkPartitionCount(c.offsets.length, req.limits ?? DEFAULT_LIMITS, `the offsets of ${c.name}`);
-    const exists = await connectorExists(ctx.http, ctx.url, c.name);
-    problems.push(...await landingProblems(ctx, { name: c.name, config, plugin: { class: c.plugin.class, version: c.plugin.version }, ...(req.replace ? { replace: true } : { replace: false }), unknownSecrets: missing }, { allowPluginVersionChange: req.allowPluginVersionChange ?? false, plugins }));
-    // A sink's offsets are its consumer group's on the Kafka cluster it was exported from.
-    if (c.type === 'sink' && !c.ownKafkaCluster && c.offsets.length > 0 && c.kafkaClusterId && facts.kafkaClusterId && c.kafkaClusterId !== facts.kafkaClusterId) {
-      problems.push(`it is a sink whose offsets belong to Kafka cluster ${c.kafkaClusterId}, but ${ctx.url} works with Kafka cluster ${facts.kafkaClusterId}, where they mean nothing (they would skip or replay records); import it where its Kafka cluster is, or move it with MirrorMaker 2's translated offsets (\`offsetctl move --translate-offsets\`)`);
+    for (const c of chosen) {
+      const problems: string[] = [];
+      const given = req.secrets?.[c.name] ?? {};
+      const missing = (c.secretsOmitted ?? []).filter((k) => given[k] === undefined);
+      if (missing.length > 0) problems.push(`the backup left out its secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: give ${missing.length > 1 ? 'them' : 'it'} (--secrets-file, or answer when asked)`);
+      const config: Record<string, string> = { ...c.config, ...Object.fromEntries((c.secretsOmitted ?? []).filter((k) => given[k] !== undefined).map((k) => [k, given[k] as string])), name: c.name };
+      checkPartitionCount(c.offsets.length, req.limits ?? DEFAULT_LIMITS, `the offsets of ${c.name}`);
+      const exists = await connectorExists(ctx.http, ctx.url, c.name);
+      problems.push(...await landingProblems(ctx, { name: c.name, config, plugin: { class: c.plugin.class, version: c.plugin.version }, ...(req.replace ? { replace: true } : { replace: false }), unknownSecrets: missing }, { allowPluginVersionChange: req.allowPluginVersionChange ?? false, plugins }));
+      // A sink's offsets are its consumer group's on the Kafka cluster it was exported from.
+      if (c.type === 'sink' && !c.ownKafkaCluster && c.offsets.length > 0 && c.kafkaClusterId && facts.kafkaClusterId && c.kafkaClusterId !== facts.kafkaClusterId) {
+        problems.push(`it is a sink whose offsets belong to Kafka cluster ${c.kafkaClusterId}, but ${ctx.url} works with Kafka cluster ${facts.kafkaClusterId}, where they mean nothing (they would skip or replay records); import it where its Kafka cluster is, or move it with MirrorMaker 2's translated offsets (\`offsetctl move --translate-offsets\`)`);
+      }
+      if (!exists) {
+        // Beside its original on the same Kafka cluster (beside.ts): a sink's group in use, a source.
+        const found = await beside.check(c, req.backup, facts);
+        problems.push(...found.problems);
+        warnings.push(...found.warnings);
+      }
+      if (problems.length > 0) {
+        refused.push({ connector: c.name, reason: problems.join('; ') });
+        continue;
+      }
+      if (c.offsetsRead === 'running') warnings.push(`${c.name}: its offsets were read while it ran (export --consistent reads them stopped); it continues from there`);
+      const stateAfter = importState(c.state);
+      if (stateAfter !== c.state) warnings.push(`${c.name} was ${c.state} when exported; it is imported STOPPED`);
+      const secretKeys = [...(c.secretsOmitted ?? [])];
+      items.push({
+        connector: c.name, connectorType: c.type, stateBefore: c.state, stateAfter, plugin: c.plugin, config, secretKeys, offsets: c.offsets, replaces: exists, offsetsRead: c.offsetsRead,
+        inputs: { connectorName: c.name, config, offsets: c.offsets, targetState: stateAfter, replaceExisting: exists && req.replace === true, clearStaleOffsets: true },
+      });
     }
-    if (!exists) {
-      const beside = await admins.check(c, req.backup, facts);
-      problems.push(...beside.problems);
-      warnings.push(...beside.warnings);
-    }
-    if (problems.length > 0) {
-      refused.push({ connector: c.name, reason: problems.join('; ') });
-      continue;
-    }
-    if (c.offsetsRead === 'running') warnings.push(`${c.name}: its offsets were read while it ran (export --consistent reads them stopped); it continues from there`);
-    const stateAfter = importState(c.state);
-    if (stateAfter !== c.state) warnings.push(`${c.name} was ${c.state} when exported; it is imported STOPPED`);
-    const secretKeys = [...(c.secretsOmitted ?? [])];
-    items.push({
-      connector: c.name, connectorType: c.type, stateBefore: c.state, stateAfter, plugin: c.plugin, config, secretKeys, offsets: c.offsets, replaces: exists, offsetsRead: c.offsetsRead,
-      inputs: { connectorName: c.name, config, offsets: c.offsets, targetState: stateAfter, replaceExisting: exists && req.replace === true, clearStaleOffsets: true },
-    });
-  }
   } finally {
-    await admins.close();
+    await beside.close();
   }
   if (refused.length > 0) {
     const lines = refused.map((r) => `${r.connector}: ${r.reason}`);
