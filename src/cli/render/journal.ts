@@ -2,7 +2,7 @@
 // a poll in between its first and its last are one line (how many, how long, what they saw). A
 // 66 s wait for STOPPED was ~2,400 lines of the same six events; `--output json` keeps them all.
 import type { EventRecord } from '../../store/index.js';
-import { describeCriterion } from '../../ops/workflows/index.js';
+import { describeCriterion } from '../../ops/workflows/criteria-words.js';
 
 /** Events from one `step.started` up to the next: one attempt of one step (or what comes before the first). */
 interface Attempt {
