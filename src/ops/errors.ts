@@ -29,7 +29,11 @@ export class OpsError extends Error {
   /** A refusal of many connectors at once (an import): each one's own reason, so each is audited under its name. */
   readonly connectors: readonly ConnectorRefusal[] | undefined;
 
-  constructor(code: OpsErrorCode, message: string, options: { field?: string; status?: number; retryable?: boolean; hint?: OpsHint; cause?: unknown; connectors?: readonly ConnectorRefusal[] } = {}) {
+  constructor(
+    code: OpsErrorCode,
+    message: string,
+    options: { field?: string; status?: number; retryable?: boolean; hint?: OpsHint; cause?: unknown; connectors?: readonly ConnectorRefusal[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OpsError';
     this.code = code;

@@ -31,7 +31,8 @@ export function changeText(r: Pick<ChangeRequestRecord, 'operation' | 'connector
 }
 
 export function requestHeading(r: ChangeRequestRecord): string {
-  return `Change request ${r.id}: ${changeText(r)} on ${r.clusterUrl}${r.contextName ? ` (context ${r.contextName})` : ''}, ${statusText(r)}; requested by ${r.requestedBy.user} at ${r.requestedAt}, expires at ${r.expiresAt}; digest ${r.digest}`;
+  return `Change request ${r.id}: ${changeText(r)} on ${r.clusterUrl}${r.contextName ? ` (context ${r.contextName})` : ''}, ${statusText(r)}; `
+    + `requested by ${r.requestedBy.user} at ${r.requestedAt}, expires at ${r.expiresAt}; digest ${r.digest}`;
 }
 
 export function historyLines(r: ChangeRequestRecord): string[] {
@@ -39,6 +40,7 @@ export function historyLines(r: ChangeRequestRecord): string[] {
     const db = h.actor.dbUser && h.actor.dbUser !== h.actor.user ? `, database user ${h.actor.dbUser}` : '';
     const note = withdrawn(r, h) && h.message === 'withdrawn by the requester' ? '' : h.message ?? '';
     const extra = [h.reason ? `reason: ${h.reason}` : '', h.runIds && h.runIds.length > 0 ? `runs ${h.runIds.join(', ')}` : '', note].filter(Boolean).join('; ');
-    return `${h.at}  ${actionText(r, h)} by ${h.actor.user}${withdrawn(r, h) ? ' (the requester)' : ''} (${h.actor.osUser}@${h.actor.host}${db}, via ${h.actor.via})${extra ? `: ${extra}` : ''}`;
+    const who = `${h.actor.user}${withdrawn(r, h) ? ' (the requester)' : ''} (${h.actor.osUser}@${h.actor.host}${db}, via ${h.actor.via})`;
+    return `${h.at}  ${actionText(r, h)} by ${who}${extra ? `: ${extra}` : ''}`;
   });
 }

@@ -284,7 +284,10 @@ export class SqliteStore implements Store {
   }
 
   listBatches(): Promise<BatchRecord[]> {
-    return this.#async(() => (this.#db.prepare('SELECT * FROM batches ORDER BY created_at, id').all() as Row[]).map((row) => batchFromRow(row, String(row['created_at']))));
+    return this.#async(() => {
+      const rows = this.#db.prepare('SELECT * FROM batches ORDER BY created_at, id').all() as Row[];
+      return rows.map((row) => batchFromRow(row, String(row['created_at'])));
+    });
   }
 
   // ---- the audit trail ---------------------------------------------------------------
@@ -429,7 +432,8 @@ export class SqliteStore implements Store {
       }),
       importBatch: (batch) => this.#async(() => this.#db.prepare(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
-        .run(batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), batch.createdAt).changes > 0),
+        .run(batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), batch.createdAt)
+        .changes > 0),
     });
   }
 

@@ -24,10 +24,10 @@ test('audit: text and JSON in one order, oldest first; --reverse newest first in
   const text = await runCli(['audit'], { env });
   assert.equal(text.status, 0, text.stderr);
   assert.deepEqual(order(text.stdout), ['first', 'second', 'third']);
-  const json = await runCli(['audit', '-o', 'json'], { env });
-  assert.deepEqual(json.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector), ['first', 'second', 'third']);
+  const connectors = (jsonLines: string): string[] => jsonLines.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector);
+  assert.deepEqual(connectors((await runCli(['audit', '-o', 'json'], { env })).stdout), ['first', 'second', 'third']);
   assert.deepEqual(order((await runCli(['audit', '--reverse'], { env })).stdout), ['third', 'second', 'first']);
-  assert.deepEqual((await runCli(['audit', '--reverse', '-o', 'json'], { env })).stdout.trim().split('\n').map((l) => (JSON.parse(l) as { connector: string }).connector), ['third', 'second', 'first']);
+  assert.deepEqual(connectors((await runCli(['audit', '--reverse', '-o', 'json'], { env })).stdout), ['third', 'second', 'first']);
   assert.deepEqual(order((await runCli(['audit', '--limit', '2'], { env })).stdout), ['second', 'third'], 'the two newest, oldest first');
 });
 

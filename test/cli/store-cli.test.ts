@@ -124,7 +124,10 @@ test('store import copies the local history once; runs and snapshots then read f
   await local.recordAudit({ actor: { user: 'ops@laptop', via: 'cli' }, action: 'rewind', outcome: 'succeeded', connector: 'orders', runId: run.id });
   // A batch killed before its second member started: that member has no run, only the batch knows it.
   const batchId = 'batch-20261204-060000-b7a1';
-  await local.saveBatch({ id: batchId, clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'url:http://127.0.0.1:8083', operation: 'rewind', resumeAfter: 'auto', members: [{ connector: 'orders' }, { connector: 'fleet-sink-5' }] });
+  await local.saveBatch({
+    id: batchId, clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'url:http://127.0.0.1:8083', operation: 'rewind', resumeAfter: 'auto',
+    members: [{ connector: 'orders' }, { connector: 'fleet-sink-5' }],
+  });
   await local.close();
   let r = await runCli(['store', 'import', '--store', db.url], { env });
   assert.equal(r.status, 0, r.stderr);

@@ -260,8 +260,10 @@ async function readBatchOffsets(file: string | undefined): Promise<(connector: s
   };
 }
 
-/** `batchId` undefined: the batch will not be applied now (a dry run, a plan file, a change request), so it has no id anyone could look up. */
-export async function planTable(plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string | undefined): Promise<string> {
+/** `batchId` undefined: the batch is not applied now (a dry run, a plan file, a change request), so it has no id anyone could look up. */
+export async function planTable(
+  plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string | undefined,
+): Promise<string> {
   const { renderTable } = await import('../render/table.js');
   const rows = plans.map((p) => [
     p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),

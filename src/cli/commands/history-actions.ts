@@ -30,7 +30,9 @@ export async function listSnapshots(connector: string | undefined, opts: Connect
     const { renderTable } = await import('../render/table.js');
     stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'BY', 'RUN', 'CLUSTER'],
-      list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.by ? `${s.by.user}@${s.by.host}` : '-', s.runId ?? '', s.clusterUrl]),
+      list.map((s) => [
+        s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.by ? `${s.by.user}@${s.by.host}` : '-', s.runId ?? '', s.clusterUrl,
+      ]),
       ['left', 'left', 'left', 'left', 'right'],
     )}\n`);
   } finally {

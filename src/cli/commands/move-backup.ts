@@ -94,7 +94,8 @@ async function askMissingSecrets(backup: import('../../ops/move/index.js').Backu
 }
 
 export async function runImport(file: string, opts: ConnectionOptions & KafkaFlags & {
-  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean; concurrency?: string; yes?: boolean; dryRun?: boolean;
+  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean;
+  concurrency?: string; yes?: boolean; dryRun?: boolean;
 }): Promise<void> {
   const move = await import('../../ops/move/index.js');
   const backup = move.parseBackup(await parseDocument(await readText(file), file, 'a file written by `offsetctl export`'));

@@ -75,7 +75,7 @@ export function register(program: Command): void {
     .option('--replace', 'replace connectors of the same name (their offsets are snapshotted first)')
     .option('--secrets-file <file>', 'the secrets the backup left out, as YAML or JSON {"<connector>": {"<key>": "<value>"}}')
     .option('--allow-plugin-version-change', 'accept another version of a connector\'s plugin on the target')
-    .option('--allow-duplicate-source', 'import a source onto the Kafka cluster it was exported from although its original may still run there (it is gone or stopped)')
+    .option('--allow-duplicate-source', 'import a source onto the Kafka cluster it was exported from although its original may run there (it is gone or stopped)')
     .option('--concurrency <n>', 'connectors imported at once (default 4)')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'run the pre-flight checks, change nothing')
@@ -85,7 +85,8 @@ export function register(program: Command): void {
 }
 
 type ImportCliOptions = ConnectionOptions & KafkaFlags & {
-  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean; concurrency?: string; yes?: boolean; dryRun?: boolean;
+  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean;
+  concurrency?: string; yes?: boolean; dryRun?: boolean;
 };
 
 function moveFlags(cmd: Command): Command {

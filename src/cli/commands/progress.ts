@@ -53,7 +53,9 @@ export function progressPrinter(info: (text: string) => unknown): (event: OpsEve
     if (event.type === 'step.finished') {
       clear();
       if (event.status === 'passed') stderr(`  ✓ ${event.stepId}\n`);
-      else if (handled?.stepId === event.stepId) stderr(`  ↷ ${event.stepId}: handled by ${handled.name}${handled.next ? `, on to ${handled.next}` : ''} (ok)\n`);
+      else if (handled?.stepId === event.stepId) {
+        stderr(`  ↷ ${event.stepId}: handled by ${handled.name}${handled.next ? `, on to ${handled.next}` : ''} (ok)\n`);
+      }
       else if (retrying !== event.stepId) stderr(`  ✗ ${event.stepId}${event.error ? `: ${event.error.message}` : ''}\n`);
       handled = undefined;
       if (event.status === 'passed') waiting = '';

@@ -56,7 +56,8 @@ export function register(program: Command): void {
       // A team store started before (`up --postgres`) and still running is part of the sandbox: said
       // again by every `up` (adding a cluster, say), not only the one that started it.
       const { teamStoreOfUp } = await import('../../sandbox/index.js');
-      const team = await teamStoreOfUp(resolveSandboxDir(opts.dir), { start: opts.postgres === true || opts.postgresPort !== undefined, ...(opts.postgresPort ? { port: opts.postgresPort } : {}) });
+      const start = opts.postgres === true || opts.postgresPort !== undefined;
+      const team = await teamStoreOfUp(resolveSandboxDir(opts.dir), { start, ...(opts.postgresPort ? { port: opts.postgresPort } : {}) });
       if (opts.output === 'json') {
         process.stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
         return;
@@ -82,7 +83,8 @@ export function register(program: Command): void {
       if (opts.output === 'json') {
         // The team store as the text shows it: null when the sandbox has none.
         const teamStore = team ? { running: team.running, urls: team.urls, pgpass: team.pgpass } : null;
-        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null, teamStore })}\n`);
+        const { running, connect, bootstrap, clusters, dir } = status;
+        process.stdout.write(`${JSON.stringify({ running, connect, bootstrap, clusters, dir, kafkaVersion: status.kafkaVersion ?? null, teamStore })}\n`);
         return;
       }
       if (status.processes.length === 0) {

@@ -75,8 +75,11 @@ export async function storeImport(opts: StoreCommandOptions): Promise<void> {
     if (opts.output === 'json') return void stdout(`${JSON.stringify({ from: source.location, to: target.location, ...counts }, null, 2)}\n`);
     const entries = (n: number): string => `${n} audit entr${n === 1 ? 'y' : 'ies'}`;
     const skipped = counts.skippedRuns + counts.skippedSnapshots + counts.skippedAudit + counts.skippedBatches;
-    stdout(`imported ${counts.runs} run(s), ${counts.snapshots} snapshot(s), ${counts.batches} batch(es) and ${entries(counts.audit)} from ${source.location} into ${target.location}` +
-      `${skipped > 0 ? `; ${counts.skippedRuns} run(s), ${counts.skippedSnapshots} snapshot(s), ${counts.skippedBatches} batch(es) and ${entries(counts.skippedAudit)} were already there` : ''}\n`);
+    const there = skipped > 0
+      ? `; ${counts.skippedRuns} run(s), ${counts.skippedSnapshots} snapshot(s), ${counts.skippedBatches} batch(es) and ${entries(counts.skippedAudit)} were already there`
+      : '';
+    stdout(`imported ${counts.runs} run(s), ${counts.snapshots} snapshot(s), ${counts.batches} batch(es) and ${entries(counts.audit)} `
+      + `from ${source.location} into ${target.location}${there}\n`);
   } finally {
     await source.close();
     await target.close();

@@ -227,7 +227,8 @@ export async function reportFileError(file: string, error: unknown): Promise<voi
 /** The error of a command over several files: the first failure's code (so its exit status), naming every file. */
 export function manyFilesFailed(failed: Array<{ file: string; error: unknown }>, total: number, what: string): Error {
   const code = (failed[0]!.error as { code?: unknown }).code;
-  return Object.assign(new Error(`${failed.length} of ${total} file(s) not ${what}: ${failed.map((f) => f.file).join(', ')} (see above)`), { code: typeof code === 'string' ? code : 'E_INTERNAL' });
+  const message = `${failed.length} of ${total} file(s) not ${what}: ${failed.map((f) => f.file).join(', ')} (see above)`;
+  return Object.assign(new Error(message), { code: typeof code === 'string' ? code : 'E_INTERNAL' });
 }
 
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {

@@ -36,7 +36,8 @@ export function register(program: Command): void {
     });
 
   // Several files (a shell glob: workflows/*.arazzo.yaml) give one report each; one file keeps its one-document output.
-  withSourceOptions(workflow.command('validate <files...>').description('check workflow documents and the operations they reference (several files: one report each; JSON: an array)'))
+  withSourceOptions(workflow.command('validate <files...>')
+    .description('check workflow documents and the operations they reference (several files: one report each; JSON: an array)'))
     .option('-o, --output <format>', 'text or json', 'text')
     .action(async (files: string[], opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
@@ -44,7 +45,8 @@ export function register(program: Command): void {
       else await impl.validateFiles(files, opts);
     });
 
-  withSourceOptions(workflow.command('lint <files...>').description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding; several files: one report each)"))
+  withSourceOptions(workflow.command('lint <files...>')
+    .description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding; several files: one report each)"))
     .option('--format <format>', 'text or json', 'text')
     .option('--fix', 'first rewrite, in place, what needs no person: jsonpath criteria written as comparisons become the simple conditions they mean')
     .action(async (files: string[], opts: Record<string, unknown>) => {

@@ -60,9 +60,15 @@ function eventLine(e: EventRecord): string {
 }
 
 export function eventText(detail: Record<string, unknown>): string {
-  const d = detail as { method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; type?: string; context?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
+  const d = detail as {
+    method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; type?: string; context?: string;
+    action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number;
+  };
   if (d.method) return `${d.method} ${d.url}`;
-  if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${describeCriterion({ condition: d.condition, ...(d.type ? { type: d.type } : {}), ...(d.context ? { context: d.context } : {}) })}`;
+  if (d.condition !== undefined) {
+    const criterion = { condition: d.condition, ...(d.type ? { type: d.type } : {}), ...(d.context ? { context: d.context } : {}) };
+    return `${d.passed ? 'passed' : 'failed'}: ${describeCriterion(criterion)}`;
+  }
   if (d.action) return `${d.action.type} (${d.action.name})`;
   if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
   if (d.attempt !== undefined) return `attempt ${d.attempt}`;

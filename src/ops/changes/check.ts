@@ -98,7 +98,8 @@ async function unknownCluster(root: WorkerRoot, saved: SavedPlan): Promise<OpsEr
     return new OpsError('E_UNREACHABLE', `${failure.message}; nothing was changed`, { cause: failure, ...(failure.hint ? { hint: failure.hint } : {}) });
   }
   const said = answer ? `answered GET / with HTTP ${answer.status}${answer.status === 200 ? ' without a kafka_cluster_id' : ''}` : 'could not be read';
-  return new OpsError('E_PREFLIGHT', `the plan was made for cluster ${describeKey(saved.clusterKey)}, but the worker at ${root.url} ${said}, so which cluster it serves is unknown; nothing was changed: try again when the worker answers, or pass --url of another worker of the cluster`, { field: 'url' });
+  return new OpsError('E_PREFLIGHT', `the plan was made for cluster ${describeKey(saved.clusterKey)}, but the worker at ${root.url} ${said}, `
+    + 'so which cluster it serves is unknown; nothing was changed: try again when the worker answers, or pass --url of another worker of the cluster', { field: 'url' });
 }
 
 async function checkConnector(ctx: OpsContext, saved: Plan, doc: SavedPlan, options: CheckOptions): Promise<CheckedConnector> {

@@ -88,7 +88,8 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
     // The requester may take their own request back, but that is no review: it is recorded (and
     // shown) as withdrawn by the requester, not as someone else's rejection.
     const own = sameIdentity(await ctx.store.whoAmI(options.actor), request.requestedBy);
-    return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...(own ? { message: WITHDRAWN } : {}), ...(options.actor ? { actor: options.actor } : {}) }, now);
+    const note = own ? { message: WITHDRAWN } : {};
+    return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...note, ...(options.actor ? { actor: options.actor } : {}) }, now);
   }
   // The plan approved is the plan applied: it must still be the document that was requested.
   requestedPlan(request);

@@ -44,22 +44,28 @@ export class BesideOriginal {
       if (c.ownKafkaCluster) return found; // its group is on the Kafka cluster its consumer override names
       const group = sinkGroup(c.name, c.config);
       if (!this.kafka) {
-        found.warnings.push(`${c.name}: could not check whether consumer group ${group} has active members (its original running on another Connect cluster of this Kafka cluster): no Kafka bootstrap servers (--bootstrap, or the context's bootstrap); if it has, the import fails at clearOffsets and is undone`);
+        found.warnings.push(`${c.name}: could not check whether consumer group ${group} has active members (its original running on another `
+          + 'Connect cluster of this Kafka cluster): no Kafka bootstrap servers (--bootstrap, or the context\'s bootstrap); '
+          + 'if it has, the import fails at clearOffsets and is undone');
         return found;
       }
       this.#admin ??= new KafkaAdmin(this.kafka);
       const state = await this.#admin.groupState(group);
       if (state !== undefined && ACTIVE.has(state)) {
-        found.problems.push(`consumer group ${group} has active members (${state}): its original runs on a Connect cluster of this Kafka cluster (exported from ${backup.cluster.url}), and Kafka Connect cannot set the offsets of a group in use; stop or delete the original first`);
+        found.problems.push(`consumer group ${group} has active members (${state}): its original runs on a Connect cluster of this Kafka cluster `
+          + `(exported from ${backup.cluster.url}), and Kafka Connect cannot set the offsets of a group in use; stop or delete the original first`);
       }
       return found;
     }
     const topic = c.config['topic'] ?? c.config['topics'] ?? '';
     const into = topic ? ` into ${topic}` : '';
     if (!this.allowDuplicateSource) {
-      found.problems.push(`it is a source exported from ${backup.cluster.url} on this same Kafka cluster: if its original still runs there, two copies would write the same records${into}; stop or delete the original first, then pass --allow-duplicate-source (offsetctl cannot see whether it runs)`);
+      found.problems.push(`it is a source exported from ${backup.cluster.url} on this same Kafka cluster: if its original still runs there, `
+        + `two copies would write the same records${into}; stop or delete the original first, then pass --allow-duplicate-source `
+        + '(offsetctl cannot see whether it runs)');
     } else {
-      found.warnings.push(`${c.name}: a source on the Kafka cluster of its original (${backup.cluster.url}): if the original still runs, both write the same records${into} (--allow-duplicate-source)`);
+      found.warnings.push(`${c.name}: a source on the Kafka cluster of its original (${backup.cluster.url}): `
+        + `if the original still runs, both write the same records${into} (--allow-duplicate-source)`);
     }
     return found;
   }

@@ -156,7 +156,9 @@ export async function planMoveRollback(from: OpsContext, to: ClusterRef, run: Mo
   const { main, move } = run;
   if (to.url.replace(/\/+$/, '') !== move.toUrl) throw new OpsError('E_PREFLIGHT', `run ${main.id} moved ${main.connector} to ${move.toUrl}; undo it with that cluster as the target (--to)`, { field: 'to' });
   const http = new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]);
-  const [sourceState, targetState] = await Promise.all([connectorState(http, move.fromUrl, main.connector), connectorState(http, move.toUrl, move.targetName)]);
+  const [sourceState, targetState] = await Promise.all([
+    connectorState(http, move.fromUrl, main.connector), connectorState(http, move.toUrl, move.targetName),
+  ]);
   const [sourceExists, targetExists] = [sourceState !== undefined, targetState !== undefined];
   const warnings: string[] = [];
   if (move.translate && targetExists) warnings.push(`${move.targetName} on ${move.toUrl} read translated offsets; what it consumed there since is not carried back: the original continues from its own committed offsets on its Kafka cluster`);

@@ -99,7 +99,9 @@ export function parseTime(text: string, nowMs: number): number {
     at = nowMs - ms;
   } else if (ISO.test(t)) {
     const impossible = impossibleDate(t);
-    if (impossible) throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time (${impossible.why}); ${impossible.advice}`, { field: 'to-time' });
+    if (impossible) {
+      throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time (${impossible.why}); ${impossible.advice}`, { field: 'to-time' });
+    }
     at = Date.parse(t.replace(' ', 'T'));
     if (Number.isNaN(at)) throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time`, { field: 'to-time' });
   } else {
@@ -131,13 +133,16 @@ function impossibleDate(text: string): { why: string; advice: string } | undefin
   if (hour > 23) {
     // 24:00 is how some write the midnight that ends a day: ISO-8601 (and Kafka's lookup) want 00:00 of the next one.
     const next = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-    const advice = hour === 24 && minute === 0 && second === 0 ? `the midnight that ends ${m[1]}-${m[2]}-${m[3]} is ${next}T00:00:00 (with the same zone)` : 'check the hour';
+    const midnight = hour === 24 && minute === 0 && second === 0;
+    const advice = midnight ? `the midnight that ends ${m[1]}-${m[2]}-${m[3]} is ${next}T00:00:00 (with the same zone)` : 'check the hour';
     return { why: `hour ${m[4]} (00 to 23)`, advice };
   }
   if (minute > 59) return { why: `minute ${m[5]} (00 to 59)`, advice: 'check the minutes' };
   if (second > 59) return { why: `second ${m[6]} (00 to 59)`, advice: 'check the seconds' };
   const zone = /([+-])(\d{2}):?(\d{2})$/.exec(text);
-  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) return { why: `zone offset ${zone[0]}`, advice: 'check the zone offset (-23:59 to +23:59, or Z for UTC)' };
+  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) {
+    return { why: `zone offset ${zone[0]}`, advice: 'check the zone offset (-23:59 to +23:59, or Z for UTC)' };
+  }
   return undefined;
 }
 

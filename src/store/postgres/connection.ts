@@ -61,7 +61,8 @@ export function pgSettings(text: string, options: StoreUrlOptions = {}): PgSetti
   }
   const params = url.searchParams;
   if (params.has('password')) {
-    throw usage('--store: the URL holds a password (?password=); never write it into the URL or a context file: set PGPASSWORD, use a .pgpass file, or name a variable that holds it with --store-password-env');
+    throw usage('--store: the URL holds a password (?password=); never write it into the URL or a context file: set PGPASSWORD, use a .pgpass file, '
+      + 'or name a variable that holds it with --store-password-env');
   }
   const known = new Set([...CONNECTION_PARAMS, 'sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'application_name', 'statement_timeout', 'connect_timeout']);
   for (const key of params.keys()) {
@@ -71,9 +72,13 @@ export function pgSettings(text: string, options: StoreUrlOptions = {}): PgSetti
   // postgres:///x?host=db): the same setting given twice, differently, is refused rather than guessed.
   const part = (name: string, inUrl: string): string => {
     const values = params.getAll(name);
-    if (values.length > 1 && values.some((v) => v !== values[0])) throw usage(`--store: ${name} given ${values.length} times in the URL (${values.join(', ')}): give it once`);
+    if (values.length > 1 && values.some((v) => v !== values[0])) {
+      throw usage(`--store: ${name} given ${values.length} times in the URL (${values.join(', ')}): give it once`);
+    }
     const fromParam = values[0];
-    if (fromParam !== undefined && inUrl !== '' && fromParam !== inUrl) throw usage(`--store: ${name} given twice: ${inUrl} in the URL and ${fromParam} as ?${name}=; give it once`);
+    if (fromParam !== undefined && inUrl !== '' && fromParam !== inUrl) {
+      throw usage(`--store: ${name} given twice: ${inUrl} in the URL and ${fromParam} as ?${name}=; give it once`);
+    }
     return fromParam ?? inUrl;
   };
   const host = part('host', decodeURIComponent(url.hostname.replace(/^\[|\]$/g, ''))) || env.PGHOST || 'localhost';

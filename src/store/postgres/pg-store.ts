@@ -412,7 +412,8 @@ export class PostgresStore implements Store {
 
   async listBatches(): Promise<BatchRecord[]> {
     const rows = await this.#query('SELECT * FROM batches ORDER BY created_at, id', []);
-    return rows.map((row) => batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at'])));
+    const at = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
+    return rows.map((row) => batchFromRow(row, at(row['created_at'])));
   }
 
   // ---- the audit trail -------------------------------------------------------------------
