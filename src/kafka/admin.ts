@@ -1,6 +1,6 @@
 // Read-only questions to a Kafka cluster, over @platformatic/kafka's Admin client: which cluster
 // answers, its topics and partitions, each partition's log start and end, the offset of the first
-// record at or after a time, and a consumer group's committed offsets. Offsets come back as
+// record at or after a time, and a consumer group's committed offsets and state. Offsets come back as
 // numbers: Kafka Connect's REST API carries them as JSON numbers too, and no real log reaches 2^53.
 // Chosen library: @platformatic/kafka 1.x (pure TypeScript, speaks the protocol versions Kafka 4.x
 // kept, ListOffsets with timestamps, Node 20.19.4+); kafkajs is unmaintained, and
@@ -130,6 +130,18 @@ export class KafkaAdmin {
       }
     }
     return out;
+  }
+
+  /**
+   * The state of a consumer group as the broker lists it (`STABLE`, `PREPARINGREBALANCE`,
+   * `COMPLETINGREBALANCE`: it has active members; `EMPTY`, `DEAD`, or undefined when there is no
+   * such group: none). A Connect sink's group in use is a sink running somewhere. ListGroups, not
+   * DescribeGroups: @platformatic/kafka 1.35 throws out of its callback on the member metadata
+   * Java consumers send (an uncaught exception), and the state is all this needs.
+   */
+  async groupState(groupId: string): Promise<string | undefined> {
+    const groups = await this.#call(`list the consumer groups (for ${groupId})`, () => this.#admin.listGroups({ types: ['classic', 'consumer'] }));
+    return groups.get(groupId)?.state;
   }
 
   async close(): Promise<void> {

@@ -27,8 +27,14 @@ export class OpsError extends Error {
   /** A read that may succeed when asked again shortly (Connect rebalancing). */
   readonly retryable: boolean;
   readonly hint: OpsHint | undefined;
+  /** A refusal of many connectors at once (an import): each one's own reason, so each is audited under its name. */
+  readonly connectors: readonly ConnectorRefusal[] | undefined;
 
-  constructor(code: OpsErrorCode, message: string, options: { field?: string; status?: number; retryable?: boolean; hint?: OpsHint; cause?: unknown } = {}) {
+  constructor(
+    code: OpsErrorCode,
+    message: string,
+    options: { field?: string; status?: number; retryable?: boolean; hint?: OpsHint; cause?: unknown; connectors?: readonly ConnectorRefusal[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OpsError';
     this.code = code;
@@ -36,7 +42,13 @@ export class OpsError extends Error {
     this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.hint = options.hint;
+    this.connectors = options.connectors;
   }
+}
+
+export interface ConnectorRefusal {
+  connector: string;
+  reason: string;
 }
 
 /**

@@ -3,7 +3,7 @@
 // here prompts, prints, reads files or stdin, or touches process state. Each room's own door
 // (./<room>/index.ts) serves a face that needs only that room (docs/design.md).
 export type { OpsContext } from './context.js';
-export { OpsError, type OpsErrorCode, type OpsHint } from './errors.js';
+export { OpsError, type ConnectorRefusal, type OpsErrorCode, type OpsHint } from './errors.js';
 export * from './offsets/index.js';
 export * from './connect/index.js';
 export * from './cluster/index.js';

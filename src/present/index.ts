@@ -3,4 +3,4 @@
 // "Text for people").
 export { positionTable, type Align } from './positions.js';
 export { plannedLine, movementTable } from './reviewed.js';
-export { REQUEST_COLUMNS, requestRow, changeText, requestHeading, historyLines } from './requests.js';
+export { REQUEST_COLUMNS, requestRow, changeText, requestHeading, historyLines, statusText } from './requests.js';

@@ -12,5 +12,5 @@ export { CONNECT_CLUSTERS, type ConnectClusterName } from './clusters.js';
 export { sandboxLogs, sandboxLogFiles, type SandboxLogsOptions } from './logs.js';
 export { ConnectRest, ConnectRestError, type ConnectorStatus, type ConnectorOffsets } from './connect-rest.js';
 export { createFilePipeline, readLines, uniqueName, waitForLines, waitForSinkCommitted, waitForSourceCaughtUp, type FilePipeline, type FilePipelineOptions } from './file-pipeline.js';
-export { teamStoreDown, teamStoreStatus, teamStoreUp, type TeamStore } from './team-store.js';
+export { teamStoreDown, teamStoreOfUp, teamStoreStatus, teamStoreUp, type TeamStore } from './team-store.js';
 export { findPgBin, restartPgServer, startPgServer, stopPgServer, type PgServer } from './postgres-server.js';

@@ -103,6 +103,19 @@ export function teamStoreStatus(sandboxDir: string): (TeamStore & { running: boo
   return { ...describe(sandboxDir, port), running };
 }
 
+/**
+ * The team store a `sandbox up` reports: started (or reused) when asked for (`--postgres`), else
+ * the one an earlier `up --postgres` left running, so every `up` (adding a cluster, say) says where
+ * it is; undefined when there is none, or it is stopped (not offered as a place to connect).
+ */
+export async function teamStoreOfUp(
+  sandboxDir: string, ask: { start: boolean; port?: number; migrate?: (adminUrl: string, pgpass: string) => Promise<void> },
+): Promise<TeamStore | undefined> {
+  if (ask.start) return teamStoreUp(sandboxDir, ask.port, ask.migrate);
+  const known = teamStoreStatus(sandboxDir);
+  return known?.running ? known : undefined;
+}
+
 /** Stops it; `forget` also deletes its data and passwords. */
 export function teamStoreDown(sandboxDir: string, forget = false): boolean {
   const f = files(sandboxDir);

@@ -1,7 +1,7 @@
-// `offsetctl store import`: copies one store's runs (with their journal), snapshots and audit
+// `offsetctl store import`: copies one store's runs (with their journal), snapshots, batches and audit
 // trail into another, ids and times kept. Read through the source's Store interface; written through the target's
 // ImportSink, which inserts a row only when its id is new, so a second import adds nothing.
-import type { AuditRecord, EventRecord, ImportCounts, RunRecord, SnapshotRecord, StepRecord, Store } from './types.js';
+import type { AuditRecord, BatchRecord, EventRecord, ImportCounts, RunRecord, SnapshotRecord, StepRecord, Store } from './types.js';
 
 export interface ImportSink {
   /** Inserts the run and its journal in one transaction; false when a run with that id exists. */
@@ -10,10 +10,12 @@ export interface ImportSink {
   importSnapshot(snapshot: SnapshotRecord): Promise<boolean>;
   /** False when an audit entry with that id exists (the trail stays append-only: nothing is replaced). */
   importAudit(entry: AuditRecord): Promise<boolean>;
+  /** False when a batch with that id exists; its members and creation time are kept. */
+  importBatch(batch: BatchRecord): Promise<boolean>;
 }
 
 export async function importStore(source: Store, target: ImportSink): Promise<ImportCounts> {
-  const counts: ImportCounts = { runs: 0, snapshots: 0, audit: 0, skippedRuns: 0, skippedSnapshots: 0, skippedAudit: 0 };
+  const counts: ImportCounts = { runs: 0, snapshots: 0, audit: 0, batches: 0, skippedRuns: 0, skippedSnapshots: 0, skippedAudit: 0, skippedBatches: 0 };
   // Oldest first, so the target's insertion order (its tie-break for equal times) matches the source's.
   const runs = (await source.listRuns({ limit: Number.MAX_SAFE_INTEGER })).reverse();
   for (const run of runs) {
@@ -25,6 +27,11 @@ export async function importStore(source: Store, target: ImportSink): Promise<Im
     const added = await target.importSnapshot(await source.getSnapshot(listed.id));
     if (added) counts.snapshots += 1;
     else counts.skippedSnapshots += 1;
+  }
+  // A batch's members, so `runs --batch` and `runs resume --batch` there know the ones that never started.
+  for (const batch of await source.listBatches()) {
+    if (await target.importBatch(batch)) counts.batches += 1;
+    else counts.skippedBatches += 1;
   }
   // Oldest first, as runs: the target's tie-break for entries of one instant keeps their order.
   for (const entry of (await source.listAudit({ limit: Number.MAX_SAFE_INTEGER })).reverse()) {

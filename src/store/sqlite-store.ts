@@ -284,6 +284,13 @@ export class SqliteStore implements Store {
     });
   }
 
+  listBatches(): Promise<BatchRecord[]> {
+    return this.#async(() => {
+      const rows = this.#db.prepare('SELECT * FROM batches ORDER BY created_at, id').all() as Row[];
+      return rows.map((row) => batchFromRow(row, String(row['created_at'])));
+    });
+  }
+
   // ---- the audit trail ---------------------------------------------------------------
 
   recordAudit(entry: NewAuditEntry, now: Date = new Date()): Promise<AuditRecord> {
@@ -458,6 +465,10 @@ export class SqliteStore implements Store {
         this.#immediate(() => this.#insertAudit(entry));
         return true;
       }),
+      importBatch: (batch) => this.#async(() => this.#db.prepare(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`)
+        .run(batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), batch.createdAt)
+        .changes > 0),
     });
   }
 

@@ -473,6 +473,8 @@ export interface Store {
   saveBatch(batch: NewBatch): Promise<BatchRecord>;
   /** undefined for a batch this store never recorded (one started by an older version). */
   getBatch(id: string): Promise<BatchRecord | undefined>;
+  /** Every recorded batch, oldest first (`store import` copies them with their members). */
+  listBatches(): Promise<BatchRecord[]>;
   close(): Promise<void>;
 }
 
@@ -496,10 +498,13 @@ export interface ImportCounts {
   snapshots: number;
   /** Audit entries copied. */
   audit: number;
+  /** Batches copied with their members (a member that never started has no run: only its batch knows it). */
+  batches: number;
   /** Already in this store: left as they were. */
   skippedRuns: number;
   skippedSnapshots: number;
   skippedAudit: number;
+  skippedBatches: number;
 }
 
 /** How a store names the current process as a lock holder and decides whether a holder is gone. */

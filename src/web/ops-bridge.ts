@@ -16,7 +16,7 @@ export { actorName, applyAudited, auditRefusal, describeActor, OpsError, planRes
 export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, savePlan, startApplying } from '../ops/index.js';
 export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
-export { changeText, historyLines } from '../present/index.js';
+export { changeText, historyLines, statusText } from '../present/index.js';
 export type {
   ApplyOptions, AuditActor, AuditRecord, AuditScope, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,
   RunRecord, SnapshotRecord, StepRecord, Store, TargetState, TaskState,

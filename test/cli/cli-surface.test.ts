@@ -139,7 +139,7 @@ test('offsetctl --help lists the verbs by task, in task order, every verb in a g
     ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
     ['Across clusters:', ['move', 'copy', 'export', 'import']],
     ['History:', ['runs', 'snapshots', 'audit']],
-    ['Team store:', ['store']],
+    ['Team store:', ['store', 'policy']],
     ['Connector lifecycle:', ['stop', 'pause', 'resume', 'restart']],
     ['Workflows:', ['workflow']],
     ['Local cluster:', ['sandbox']],

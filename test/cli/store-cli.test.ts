@@ -122,10 +122,19 @@ test('store import copies the local history once; runs and snapshots then read f
   await local.saveSnapshot({ runId: run.id, clusterUrl: 'http://127.0.0.1:8083', connector: 'orders', connectorType: 'source', stateBefore: 'RUNNING', offsets: [{ partition: { a: 1 }, offset: { b: 2 } }] });
   await local.finishRun(run.id, { status: 'succeeded' });
   await local.recordAudit({ actor: { user: 'ops@laptop', via: 'cli' }, action: 'rewind', outcome: 'succeeded', connector: 'orders', runId: run.id });
+  // A batch killed before its second member started: that member has no run, only the batch knows it.
+  const batchId = 'batch-20261204-060000-b7a1';
+  await local.saveBatch({
+    id: batchId, clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'url:http://127.0.0.1:8083', operation: 'rewind', resumeAfter: 'auto',
+    members: [{ connector: 'orders' }, { connector: 'fleet-sink-5' }],
+  });
   await local.close();
   let r = await runCli(['store', 'import', '--store', db.url], { env });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /imported 1 run\(s\), 1 snapshot\(s\) and 1 audit entry from .*offsetctl\.db into postgres:/);
+  assert.match(r.stdout, /imported 1 run\(s\), 1 snapshot\(s\), 1 batch\(es\) and 1 audit entry from .*offsetctl\.db into postgres:/);
+  r = await runCli(['runs', '--batch', batchId, '--store', db.url], { env });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /fleet-sink-5\s+rewind\s+not started/, 'the member that never started is known to the team store');
   r = await runCli(['store', 'import', '--store', db.url, '--from', env.OFFSETCTL_STATE_DIR!, '-o', 'json'], { env });
   assert.deepEqual(JSON.parse(r.stdout).runs, 0);
   assert.deepEqual(JSON.parse(r.stdout).skippedRuns, 1);

@@ -116,6 +116,24 @@ describe('workflow lint', () => {
     }
   });
 
+  it('lint and validate take several files (a shell glob): one report per file, every file checked, the worst exit status (issue 30, point 24)', async () => {
+    const shipped = readdirSync(join(repoRoot, 'workflows')).filter((f) => f.endsWith('.arazzo.yaml')).map((f) => join(repoRoot, 'workflows', f));
+    let r = await offsetctl(['workflow', 'lint', ...shipped]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout.trim().split('\n'), shipped.map((f) => `${f}: no findings`));
+    r = await offsetctl(['workflow', 'lint', ...shipped.slice(0, 2), '--format', 'json']);
+    assert.deepEqual((JSON.parse(r.stdout) as Array<{ file: string; counts: { error: number } }>).map((x) => [x.file, x.counts.error]), shipped.slice(0, 2).map((f) => [f, 0]));
+    const broken = file('broken.arazzo.yaml', 'arazzo: 1.0.1\ninfo: {title: x}\n');
+    r = await offsetctl(['workflow', 'validate', shipped[0]!, broken, shipped[1]!]);
+    assert.equal(r.code, 2, 'the worst: an invalid file');
+    assert.match(r.stdout, new RegExp(`^${shipped[0]}: valid$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^${shipped[1]}: valid$`, 'm'), 'the file after the broken one is still checked');
+    assert.match(r.stderr, /broken\.arazzo\.yaml: error \[E_DOCUMENT_INVALID\]/);
+    assert.match(r.stderr, /1 of 3 file\(s\) not valid: .*broken\.arazzo\.yaml/);
+    r = await offsetctl(['workflow', 'validate', shipped[0]!, broken, '-o', 'json']);
+    assert.deepEqual((JSON.parse(r.stdout) as Array<{ file: string; valid: boolean }>).map((x) => x.valid), [true, false]);
+  });
+
   it('flags a goto loop with no exit condition and a status read right after create without a 404 retry', async () => {
     const doc = `arazzo: 1.0.1
 info: {title: loops, version: 1.0.0}

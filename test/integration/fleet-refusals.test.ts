@@ -79,3 +79,18 @@ test('one connector refused in pre-flight refuses the batch; with --skip-invalid
   const runs = await runsIn(stateDir);
   assert.deepEqual(runs.map((x) => x.connector), [good.name], 'only the valid connector ran');
 });
+
+test('a batch --dry-run names no batch id (it is never recorded): "(dry run, not recorded)", no batchId in JSON (issue 30, point 14)', async () => {
+  const { cluster, sources, stateDir } = fleet;
+  const names = sources.map((s) => s.name);
+  const text = await runCli(['reset', ...names, '--dry-run', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /^Batch \(dry run, not recorded\): reset of 2 connector\(s\) on /m);
+  assert.doesNotMatch(text.stdout + text.stderr, /batch-\d{8}-/);
+  const json = await runCli(['reset', ...names, '--dry-run', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
+  assert.equal(json.status, 0, json.stderr);
+  const doc = JSON.parse(json.stdout) as { batchId?: string; dryRun: boolean };
+  assert.equal(doc.dryRun, true);
+  assert.equal(doc.batchId, undefined);
+  assert.doesNotMatch(json.stderr, /batch-\d{8}-/);
+});

@@ -150,9 +150,10 @@ test('export --consistent, lose everything, import into the second cluster: the 
   // The last one is imported by a process killed before it writes the offsets, then resumed.
   const last = specs.at(-1)!.name;
   const others = specs.slice(0, -1).map((s) => s.name);
-  const imported = await run(['import', file, '--to', clusters.secondUrls, '--only', others.join(','), '--secrets-file', secrets, '--yes', '-o', 'json']);
+  // The same Kafka cluster as the lost originals: the sources are imported knowing they are gone.
+  const imported = await run(['import', file, '--to', clusters.secondUrls, '--only', others.join(','), '--secrets-file', secrets, '--allow-duplicate-source', '--yes', '-o', 'json']);
   assert.equal(imported.status, 0, imported.stderr + imported.stdout);
-  const killed = await run(['import', file, '--to', clusters.secondUrls, '--only', last, '--secrets-file', secrets, '--yes'], { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'writeOffsets' });
+  const killed = await run(['import', file, '--to', clusters.secondUrls, '--only', last, '--secrets-file', secrets, '--allow-duplicate-source', '--yes'], { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'writeOffsets' });
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   const runs = JSON.parse((await run(['runs', '--connector', last, '-o', 'json'])).stdout) as Array<{ id: string; status: string; operation: string }>;
   const interrupted = runs.find((r) => r.operation === 'import' && r.status === 'interrupted');

@@ -84,9 +84,22 @@ for (const { kill, recovery } of points) {
     if (recovery === 'resume') {
       const r = await cli(['runs', 'resume', run!.id, '--url', urls(from), '--to', urls(to), '--yes']);
       assert.equal(r.status, 0, r.stderr.slice(-3000) + r.stdout);
+      if (kill === 'after-send-POST') {
+        // The create had been made: the resume finds it there and goes on (issue 30, point 16), no ✗.
+        assert.match(r.stderr, /↷ createTarget: handled by replaceExistingTarget, on to stopExistingTarget \(ok\)/);
+        assert.doesNotMatch(r.stderr, /✗ createTarget/);
+      }
       await assertOnlyOn(to, 'after runs resume');
       at = to;
     } else {
+      // The dry run says where each copy is and in which state, not twice "is on" (issue 30, point 17).
+      const dry = await cli(['rollback', name, '--url', urls(from), '--to', urls(to), '--dry-run']);
+      assert.equal(dry.status, 0, dry.stderr + dry.stdout);
+      const [fromState, toState] = [await stateOn(from), await stateOn(to)];
+      const said = (state: string | undefined, url: string, role: string): RegExp =>
+        new RegExp(`${name} is ${state ? `${state} on ${url.split(',')[0]}` : `not on ${url.split(',')[0]}`} \\(${role}\\)`);
+      assert.match(dry.stdout, said(fromState, urls(from), 'the original'));
+      assert.match(dry.stdout, said(toState, urls(to), "the move's copy"));
       const r = await cli(['rollback', name, '--url', urls(from), '--to', urls(to), '--yes']);
       assert.equal(r.status, 0, r.stderr.slice(-3000) + r.stdout);
       assert.match(r.stdout, /undone/);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { tempDir, uniqueName } from '../support/connect.js';
+import { tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { moveCli, moveStateDir, twoClusters, type TwoClusters } from '../support/move.js';
 
 let clusters: TwoClusters;
@@ -69,10 +69,16 @@ test('an import with a missing plugin, another plugin version, an invalid config
   assert.match(r.stderr, new RegExp(`${n}-foreign-sink: it is a sink whose offsets belong to Kafka cluster AnotherKafkaClusterId0`));
   assert.doesNotMatch(r.stderr, new RegExp(`${n}-fine:`), 'the one that is fine is not refused');
   assert.deepEqual((await clusters.second.listConnectors()).sort(), before, 'nothing was created');
-  // The refused import is one refused entry in the audit trail, under the OS user, like a refused batch.
-  const audit = (await cli(['audit', '-o', 'json'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { action: string; outcome: string; message: string; actor: { via: string } });
-  assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.actor.via]), [['import', 'refused', 'cli']], JSON.stringify(audit));
-  assert.match(audit[0]!.message, /refused before anything was created \(5 of 6/);
+  // The refused import is one refused entry per refused connector, each with its name and reason, under the OS user.
+  const audit = (await cli(['audit', '-o', 'json'])).stdout.trim().split('\n').filter(Boolean)
+    .map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; message: string; actor: { via: string } });
+  const refusedNames = [`${n}-missing`, `${n}-version`, `${n}-invalid`, taken, `${n}-foreign-sink`];
+  assert.deepEqual(audit.map((e) => [e.action, e.outcome, e.actor.via, e.connector]), refusedNames.map((c) => ['import', 'refused', 'cli', c]), JSON.stringify(audit));
+  assert.match(audit.find((e) => e.connector === `${n}-missing`)!.message, /^\[E_PREFLIGHT\] plugin com\.example\.connect\.NoSuchSourceConnector is not installed there/);
+  const one = await cli(['audit', '--connector', `${n}-invalid`]);
+  assert.equal(one.status, 0, one.stderr);
+  assert.equal(one.stdout.trim().split('\n').length, 2, `a header and one line: ${one.stdout}`);
+  assert.match(one.stdout, /import\s+refused\s+\S+-invalid .*Kafka Connect there does not accept its configuration/);
 
   // The plugin version is waived on request; the rest stay refused.
   const waived = await cli(['import', file, '--to', clusters.secondUrls, '--only', `${n}-version`, '--allow-plugin-version-change', '--dry-run']);
@@ -119,5 +125,44 @@ test('move --selector --keep-source moves several connectors as a batch: each it
     }
   } finally {
     for (const rest of [clusters.main, clusters.second]) for (const name of names) await rest.deleteConnector(name).catch(() => undefined);
+  }
+});
+
+test('an import beside its running original on the same Kafka cluster: the sink refused in pre-flight (its group has members), the source without --allow-duplicate-source', { timeout: 240_000 }, async () => {
+  const n = uniqueName('beside');
+  const input = join(dir, `${n}-in.txt`);
+  writeFileSync(input, 'a\nb\nc\n');
+  const [source, sink] = [`${n}-src`, `${n}-sink`];
+  try {
+    await clusters.main.createConnector(source, { 'connector.class': 'FileStreamSource', 'tasks.max': '1', file: input, topic: `${n}-t` }, 'RUNNING');
+    await clusters.main.waitForRunning(source);
+    await clusters.main.createConnector(sink, { 'connector.class': 'FileStreamSink', 'tasks.max': '1', file: join(dir, `${n}-out.txt`), topics: `${n}-t` }, 'RUNNING');
+    await clusters.main.waitForRunning(sink);
+    await waitFor(`${sink} to commit`, async () => (await clusters.main.offsets(sink)).offsets.length > 0, 120_000);
+    const exported = await cli(['export', source, sink, '--url', clusters.mainUrls, '-o', 'json']);
+    assert.equal(exported.status, 0, exported.stderr);
+    const file = join(dir, `${n}.json`);
+    writeFileSync(file, exported.stdout);
+
+    const r = await cli(['import', file, '--to', clusters.secondUrls, '--bootstrap', clusters.bootstrap, '--yes']);
+    assert.equal(r.status, 2, r.stderr + r.stdout);
+    assert.match(r.stderr, /refused before anything was created \(2 of 2 connector\(s\)\)/);
+    assert.match(r.stderr, new RegExp(`${sink}: consumer group connect-${sink} has active members \\(STABLE\\): its original runs on a Connect cluster of this Kafka cluster`));
+    assert.match(r.stderr, new RegExp(`${source}: it is a source exported from .* on this same Kafka cluster: .*two copies would write the same records into ${n}-t.*--allow-duplicate-source`));
+    for (const name of [source, sink]) assert.equal((await clusters.second.request('GET', `/connectors/${name}`)).status, 404, 'nothing was created');
+
+    // Without Kafka settings the sink's group cannot be asked: said, not hidden.
+    const unchecked = await cli(['import', file, '--to', clusters.secondUrls, '--only', sink, '--dry-run']);
+    assert.equal(unchecked.status, 0, unchecked.stderr);
+    assert.match(unchecked.stderr, new RegExp(`could not check whether consumer group connect-${sink} has active members`));
+    // The original stopped: its group is empty, the sink passes; the source passes with the flag, warned.
+    await clusters.main.stop(sink);
+    await clusters.main.waitForStopped(sink);
+    await waitFor(`connect-${sink} to be empty`, async () => {
+      const dry = await cli(['import', file, '--to', clusters.secondUrls, '--bootstrap', clusters.bootstrap, '--allow-duplicate-source', '--dry-run']);
+      return dry.status === 0 ? dry : false;
+    }, 60_000, 2_000).then((dry) => assert.match(dry.stderr, new RegExp(`${source}: a source on the Kafka cluster of its original`)));
+  } finally {
+    for (const rest of [clusters.main, clusters.second]) for (const name of [source, sink]) await rest.deleteConnector(name).catch(() => undefined);
   }
 });

@@ -74,7 +74,8 @@ test('a wrong password: the 401 message, a non-zero exit, and the password is ne
   const sw = w();
   const wrong = 'Wrong-password-0451';
   const run = await secure(['connectors'], { password: wrong, extra: ['--ca', sw.caFile, '--cert', sw.clientCertFile, '--key', sw.clientKeyFile] });
-  assert.equal(run.status, 1, run.stderr);
+  // A read refused: nothing ran, exit 2 (issue 30, point 21).
+  assert.equal(run.status, 2, run.stderr);
   assert.match(run.stderr, /answered 401: User cannot access the resource\./);
   neverShows(run, wrong);
   neverShows(run, sw.password);

@@ -210,6 +210,7 @@ export function storeContract(backend: StoreBackend): void {
         assert.match(saved.createdAt, /^\d{4}-\d{2}-\d{2}T/);
         const read = await open().getBatch('batch-20261201-000000-abcd');
         assert.deepEqual(read, { ...saved, members }, 'members and their offsets come back exact');
+        assert.deepEqual(await open().listBatches(), [{ ...saved, members }], 'listed, for store import');
         assert.equal(await store.getBatch('batch-none'), undefined);
         await assert.rejects(store.saveBatch({ ...saved, members: [] }), (err: Error & { code?: string }) => err.code === 'E_STORE');
       }));

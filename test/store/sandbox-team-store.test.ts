@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPgBin, teamStoreDown, teamStoreStatus, teamStoreUp } from '../../src/sandbox/index.js';
+import { findPgBin, teamStoreDown, teamStoreOfUp, teamStoreStatus, teamStoreUp } from '../../src/sandbox/index.js';
 import { runCli } from '../support/cli.js';
 
 test('the sandbox team store: two operator logins from its pgpass file, passwords never shown, reused when running, forgotten on request', { timeout: 120_000 }, async (t) => {
@@ -50,6 +50,12 @@ test('the sandbox team store: two operator logins from its pgpass file, password
   assert.equal(refused.status, 2, refused.stdout);
   assert.match(refused.stderr, /PGPASSWORD|pgpass|--store-password-env/);
 
+  // Issue 30, point 20: every later `sandbox up` (without --postgres) reports the running store, and
+  // `sandbox status -o json` has it as the text does.
+  assert.deepEqual((await teamStoreOfUp(dir, { start: false }))?.urls, team.urls, 'an up without --postgres still says where the team store is');
+  const shown = await runCli(['sandbox', 'status', '--dir', dir, '-o', 'json'], { env });
+  assert.deepEqual((JSON.parse(shown.stdout) as { teamStore: unknown }).teamStore, { running: true, urls: team.urls, pgpass: team.pgpass });
+
   const again = await teamStoreUp(dir);
   assert.equal(again.reused, true, 'a running team store is reused');
   assert.equal(again.port, team.port);
@@ -57,4 +63,6 @@ test('the sandbox team store: two operator logins from its pgpass file, password
   assert.equal(teamStoreDown(dir, true), true, 'it was running and is stopped');
   assert.equal(existsSync(team.pgpass), false, 'forgetting it deletes the passwords');
   assert.equal(teamStoreStatus(dir), undefined);
+  assert.equal(await teamStoreOfUp(dir, { start: false }), undefined, 'none: an up says nothing of a team store');
+  assert.equal((JSON.parse((await runCli(['sandbox', 'status', '--dir', dir, '-o', 'json'], { env })).stdout) as { teamStore: unknown }).teamStore, null);
 });

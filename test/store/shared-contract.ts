@@ -221,9 +221,13 @@ export function sharedStoreContract(): void {
       const diff = [{ change: 'changed' as const, partition: { f: 1 }, from: { p: 9 }, to: { p: 2 } }];
       const started = await local.recordAudit({ actor: { user: 'ops@laptop', via: 'cli', osUser: 'ops', host: 'laptop' }, action: 'rewind', outcome: 'started', connector: 'imported', runId: r1.id, diff, counts: { changed: 1 } }, new Date('2026-01-01T10:00:00Z'));
       const ended = await local.recordAudit({ actor: { user: 'ops@laptop', via: 'cli' }, action: 'rewind', outcome: 'succeeded', connector: 'imported', runId: r1.id, snapshotId: snap.id }, new Date('2026-01-01T10:00:00Z'));
+      // A batch whose second member never started: it has no run, only the batch knows it (issue 30, point 7).
+      const batch = await local.saveBatch({ id: 'batch-20260101-100000-b0a7', clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'kafka:team', operation: 'rewind', resumeAfter: 'auto',
+        members: [{ connector: 'imported', offsets: [{ partition: { f: 1 }, offset: { p: 2 } }] }, { connector: 'never-started', offsets: [{ partition: { f: 2 }, offset: { p: 3 } }] }] });
       const team = open(db.owner, 'host-a');
-      assert.deepEqual(await team.importFrom(local), { runs: 1, snapshots: 1, audit: 2, skippedRuns: 0, skippedSnapshots: 0, skippedAudit: 0 });
-      assert.deepEqual(await team.importFrom(local), { runs: 0, snapshots: 0, audit: 0, skippedRuns: 1, skippedSnapshots: 1, skippedAudit: 2 });
+      assert.deepEqual(await team.importFrom(local), { runs: 1, snapshots: 1, audit: 2, batches: 1, skippedRuns: 0, skippedSnapshots: 0, skippedAudit: 0, skippedBatches: 0 });
+      assert.deepEqual(await team.importFrom(local), { runs: 0, snapshots: 0, audit: 0, batches: 0, skippedRuns: 1, skippedSnapshots: 1, skippedAudit: 2, skippedBatches: 1 });
+      assert.deepEqual(await open(bob, 'host-b').getBatch(batch.id), batch, 'the batch comes with every member, the one that never started too');
       assert.deepEqual(await open(bob, 'host-b').listAudit(), [ended, started], 'the audit comes whole, times and order kept');
       const copied = await open(bob, 'host-b').getRun(r1.id);
       assert.equal(copied.status, 'succeeded');

@@ -164,13 +164,14 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
   const planned = await batch.planBatch<Plan>(reviewed, connectors, { concurrency });
   const batchId = batch.newBatchId();
   await how.header();
-  out(await cli.planTable(planned.plans, [], saved.operation, conn.url, batchId));
+  const todoNow = planned.plans.some((p) => !p.nothingToChange);
+  out(await cli.planTable(planned.plans, [], saved.operation, conn.url, opts.dryRun || !todoNow ? undefined : batchId));
   await showMoved(checked, out);
   for (const p of planned.plans) for (const w of p.warnings) process.stderr.write(`warning: ${p.connector}: ${w}\n`);
   const todo = planned.plans.filter((p) => !p.nothingToChange);
   if (opts.dryRun || todo.length === 0) {
     const why = todo.length === 0 ? 'nothing to change: every connector already has these offsets' : 'dry run: nothing was changed';
-    if (json) process.stdout.write(`${JSON.stringify({ batchId, operation: saved.operation, dryRun: opts.dryRun === true, digest: saved.digest, changesMeaning: checked.changesMeaning, message: why }, null, 2)}\n`);
+    if (json) process.stdout.write(`${JSON.stringify({ operation: saved.operation, dryRun: opts.dryRun === true, digest: saved.digest, changesMeaning: checked.changesMeaning, message: why }, null, 2)}\n`);
     else out(why);
     return;
   }

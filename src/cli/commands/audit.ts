@@ -1,7 +1,8 @@
 // `offsetctl audit`: the audit trail of the store — who did what, when, on which connector, with
-// the diff (console users and CLI users alike). A table for people, newest first; `-o json` is
-// JSON lines, oldest first, one entry a line, so an export appends in order
-// (`offsetctl audit --since 1h -o json >> audit.jsonl`).
+// the diff (console users and CLI users alike). One order for both outputs: oldest first, like a
+// log (the newest at the bottom, where a terminal leaves you; JSON lines append in order:
+// `offsetctl audit --since 1h -o json >> audit.jsonl`); `--reverse` turns both newest first.
+// `--limit N` keeps the N newest either way.
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { registerVerify } from './audit-verify.js';
@@ -10,6 +11,7 @@ interface AuditOptions extends ConnectionOptions {
   connector?: string;
   since?: string;
   limit?: string;
+  reverse?: boolean;
 }
 
 export function register(program: Command): void {
@@ -20,7 +22,8 @@ export function register(program: Command): void {
       .option('--connector <name>', 'only entries about this connector')
       .option('--since <time>', 'only entries at or after this time: an ISO time with a zone (2026-11-30T09:00:00Z) or an age (90m, 12h, 7d)')
       .option('--limit <n>', 'at most the N newest entries (default 1000)')
-      .description('list who did what, when, on which connector, with the diff (JSON: one entry per line, oldest first)'),
+      .option('--reverse', 'newest first (default: oldest first, in text and JSON alike)')
+      .description('list who did what, when, on which connector, with the diff, oldest first (JSON: one entry per line)'),
   ).action(async (opts: AuditOptions) => listAudit(opts));
 }
 
@@ -41,9 +44,11 @@ async function listAudit(opts: AuditOptions): Promise<void> {
   if (!Number.isSafeInteger(limit) || limit < 1) throw new OpsError('E_USAGE', `--limit must be a whole number ≥ 1, not ${JSON.stringify(opts.limit)}`, { field: 'limit' });
   const { store, json } = await openHistory(opts);
   try {
-    const entries = await store.listAudit({ ...(opts.connector ? { connector: opts.connector } : {}), ...(since ? { since } : {}), limit });
+    // The store gives the N newest, newest first; both outputs show them oldest first unless --reverse.
+    const newestFirst = await store.listAudit({ ...(opts.connector ? { connector: opts.connector } : {}), ...(since ? { since } : {}), limit });
+    const entries = opts.reverse ? newestFirst : newestFirst.slice().reverse();
     if (json) {
-      stdout(entries.reverse().map((e) => `${JSON.stringify(e)}\n`).join(''));
+      stdout(entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
       return;
     }
     if (entries.length === 0) return void stdout(`no audit entries in ${store.location}${opts.connector ? ` for ${opts.connector}` : ''}\n`);

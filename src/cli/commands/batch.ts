@@ -75,7 +75,14 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       progress.stop();
     }
     const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
-    out(await planTable(planned.plans, planned.skipped, operation, conn.url, batchId));
+    // Only a batch that is applied now is recorded under its id (runs --batch finds it); a dry run,
+    // a plan file or a change request shows none, so nobody looks up an id that was never stored.
+    const todoNow = planned.plans.filter((p) => !p.nothingToChange);
+    const { approvalReason } = await import('../change-request.js');
+    // Where the context or the team store's policy requires approval, the batch becomes a request.
+    const reason = !opts.dryRun && opts.planOut === undefined && todoNow.length > 0 ? await approvalReason(conn, ctx.store, todoNow) : undefined;
+    const appliedNow = !opts.dryRun && opts.planOut === undefined && reason === undefined;
+    out(await planTable(planned.plans, planned.skipped, operation, conn.url, appliedNow ? batchId : undefined));
     if (opts.planOut !== undefined) {
       // One saved plan for the whole batch: reviewed, then applied as one (`offsetctl apply`).
       const { writeSavedPlan } = await import('../plan-file.js');
@@ -85,9 +92,6 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       out(await writeSavedPlan(opts.planOut, todo, ctx.store, chosen));
       return;
     }
-    const todoNow = planned.plans.filter((p) => !p.nothingToChange);
-    const { approvalReason } = await import('../change-request.js');
-    const reason = !opts.dryRun && todoNow.length > 0 ? await approvalReason(conn, ctx.store, todoNow) : undefined;
     if (reason !== undefined) {
       // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
       const { requestInstead } = await import('../change-request.js');
@@ -96,7 +100,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       return;
     }
     if (opts.dryRun) {
-      if (json) process.stdout.write(`${JSON.stringify({ batchId, operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
+      if (json) process.stdout.write(`${JSON.stringify({ operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
       else out('dry run: nothing was changed');
       return;
     }
@@ -256,14 +260,17 @@ async function readBatchOffsets(file: string | undefined): Promise<(connector: s
   };
 }
 
-export async function planTable(plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string): Promise<string> {
+/** `batchId` undefined: the batch is not applied now (a dry run, a plan file, a change request), so it has no id anyone could look up. */
+export async function planTable(
+  plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string | undefined,
+): Promise<string> {
   const { renderTable } = await import('../render/table.js');
   const rows = plans.map((p) => [
     p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),
     String(p.diff.counts.unchanged), p.warnings.length > 0 ? p.warnings.join('; ') : '',
   ]);
   const lines = [
-    `Batch ${batchId}: ${operation} of ${plans.length} connector(s) on ${url}`,
+    `Batch ${batchId ?? '(dry run, not recorded)'}: ${operation} of ${plans.length} connector(s) on ${url}`,
     renderTable(['CONNECTOR', 'TYPE', 'STATE', 'CHANGED', 'ADDED', 'REMOVED', 'UNCHANGED', 'WARNINGS'], rows, ['left', 'left', 'left', 'right', 'right', 'right', 'right']),
   ];
   if (skipped.length > 0) lines.push(`Skipped (refused in pre-flight, --skip-invalid):`, ...skipped.map((s) => `  ${s.connector}: ${s.message.replace(/^skipped: /, '')}`));

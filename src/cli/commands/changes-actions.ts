@@ -76,7 +76,11 @@ export async function reviewChangeCommand(id: string, decision: 'approve' | 'rej
     if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
     if (json) process.stdout.write(`${JSON.stringify(summary(request), null, 2)}\n`);
     else if (decision === 'approve') process.stdout.write(`Change request ${id} approved by ${last.actor.user} (requested by ${request.requestedBy.user}); apply it with \`offsetctl changes apply ${id}\` before ${request.expiresAt}.\n`);
-    else process.stdout.write(`Change request ${id} rejected by ${last.actor.user}: ${last.reason}\n`);
+    else {
+      const { statusText } = await import('../../present/index.js');
+      const verb = statusText(request) === 'withdrawn' ? 'withdrawn by its requester' : 'rejected by';
+      process.stdout.write(`Change request ${id} ${verb} ${last.actor.user}: ${last.reason}\n`);
+    }
   } finally {
     await store.close();
   }
@@ -138,7 +142,7 @@ function summary(r: ChangeRequestRecord): Record<string, unknown> {
   return {
     id: r.id, status: r.displayStatus, operation: r.operation, connectors: r.connectors, clusterUrl: r.clusterUrl, clusterKey: r.clusterKey,
     ...(r.contextName ? { context: r.contextName } : {}), requestedBy: r.requestedBy.user, requestedAt: r.requestedAt, expiresAt: r.expiresAt, digest: r.digest,
-    ...(last && last.action !== 'requested' ? { last: { action: last.action, by: last.actor.user, at: last.at, ...(last.reason ? { reason: last.reason } : {}), ...(last.runIds ? { runIds: last.runIds } : {}) } } : {}),
+    ...(last && last.action !== 'requested' ? { last: { action: last.action, by: last.actor.user, at: last.at, ...(last.message ? { note: last.message } : {}), ...(last.reason ? { reason: last.reason } : {}), ...(last.runIds ? { runIds: last.runIds } : {}) } } : {}),
   };
 }
 

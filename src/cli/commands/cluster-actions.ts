@@ -1,5 +1,5 @@
 // What the cluster and config commands do once parsed (loaded lazily by cluster.ts).
-import { OpsError } from '../../ops/errors.js';
+import { OpsError, refusedBeforeAnyChange } from '../../ops/errors.js';
 import { getOffsets, listConnectors, type ConnectorSummary } from '../../ops/connect/index.js';
 import type { OffsetEntry as ConnectorOffset, ConnectorOffsets } from '../../ops/offsets/index.js';
 import { registerSecret } from '../../http/redact.js';
@@ -91,9 +91,11 @@ export async function getContextsCommand(opts: { output?: 'text' | 'json' }): Pr
     const ctx = config.contexts[name];
     const auth = ctx?.auth === 'basic' ? `basic (${ctx.user})` : ctx?.auth ?? 'none';
     const tls = [ctx?.ca ? 'ca' : '', ctx?.cert ? 'client-cert' : '', ctx?.insecure ? 'INSECURE' : ''].filter(Boolean).join(',');
-    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls, ctx?.approval ?? ''];
+    // Which store the context writes to: its team store's URL (never a password), else the state folder's file.
+    const store = ctx?.store === undefined || ctx.store === 'sqlite' ? 'local' : ctx.store;
+    return [name === config.currentContext ? '*' : '', name, ctx?.url ?? '', auth, tls, store, ctx?.approval ?? ''];
   });
-  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS', 'APPROVAL'], rows));
+  write(renderTable(['CURRENT', 'NAME', 'URL', 'AUTH', 'TLS', 'STORE', 'APPROVAL'], rows));
 }
 
 export async function currentContextCommand(opts: { output?: 'text' | 'json' } = {}): Promise<void> {
@@ -118,7 +120,9 @@ async function withConnection(opts: ConnectionOptions, run: (c: Connection) => P
   // One or two requests, then exit: Node's http module, not undici (see node-client.ts).
   const c = await resolveConnection(opts);
   try {
-    await run(c);
+    // These commands only read: an error answer from Connect (a 500, a 401) changed nothing, so it
+    // is a refusal (exit 2) as when planning, not a failed operation (exit 1).
+    await refusedBeforeAnyChange(run)(c);
   } finally {
     // Keep-alive sockets would hold the process open for seconds after the answer.
     await c.http.close();

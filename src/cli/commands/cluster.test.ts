@@ -36,9 +36,9 @@ after(() => server.close());
 
 const PASSWORD = 'S3cret-pw-never-shown';
 
-test('a refused login exits 1 with the 401 message and never prints the password', async () => {
+test('a refused login exits 2 (a read: nothing ran) with the 401 message and never prints the password', async () => {
   const run = await offsetctl(['connectors', '--url', url, '--user', 'admin', '--password-env', 'CONNECT_PW'], { CONNECT_PW: PASSWORD });
-  assert.equal(run.code, 1);
+  assert.equal(run.code, 2);
   assert.match(run.stderr, /answered 401: User cannot access the resource\..*check --user/);
   const all = run.stdout + run.stderr;
   assert.ok(!all.includes(PASSWORD), all);
@@ -72,7 +72,7 @@ test('contexts: set-context, get-contexts, use-context, current-context, delete-
   let run = await offsetctl(['config', 'set-context', 'lab', '--url', 'http://127.0.0.1:8083', '--user', 'ops', '--password-env', 'LAB_PW']);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /Context lab created .* and made current/);
-  run = await offsetctl(['config', 'set-context', 'prod', '--url', 'https://connect.example:8443', '--token-file', 'token.txt', '--ca', 'ca.pem']);
+  run = await offsetctl(['config', 'set-context', 'prod', '--url', 'https://connect.example:8443', '--token-file', 'token.txt', '--ca', 'ca.pem', '--store', 'postgres://alice@db.example:5432/offsetctl']);
   assert.equal(run.code, 0, run.stderr);
   run = await offsetctl(['config', 'get-contexts', '--output', 'json']);
   const list = JSON.parse(run.stdout) as Array<Record<string, unknown>>;
@@ -83,7 +83,10 @@ test('contexts: set-context, get-contexts, use-context, current-context, delete-
   assert.equal(run.code, 0, run.stderr);
   assert.equal((await offsetctl(['config', 'current-context'])).stdout, 'prod\n');
   run = await offsetctl(['config', 'get-contexts']);
-  assert.match(run.stdout, /^\*\s+prod\s+https:\/\/connect\.example:8443\s+bearer\s+ca$/m);
+  // The STORE column says which context writes to the team store (issue 30, point 12).
+  assert.match(run.stdout, /^CURRENT\s+NAME\s+URL\s+AUTH\s+TLS\s+STORE\s+APPROVAL$/m);
+  assert.match(run.stdout, /^\*\s+prod\s+https:\/\/connect\.example:8443\s+bearer\s+ca\s+postgres:\/\/alice@db\.example:5432\/offsetctl$/m);
+  assert.match(run.stdout, /^\s+lab\s+http:\/\/127\.0\.0\.1:8083\s+basic \(ops\)\s+local$/m);
   run = await offsetctl(['config', 'use-context', 'nope']);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /context "nope" not found .*known: lab, prod/);
@@ -113,4 +116,23 @@ test('set-context --url takes a comma-separated list of workers (issue 20, point
     assert.match(run.stderr, why);
   }
   await offsetctl(['config', 'delete-context', 'pair']);
+});
+
+test('connectors and offsets get against a worker answering 500 to every GET: exit 2, nothing ran (issue 30, point 21)', async () => {
+  const broken = createServer((_req, res) => {
+    res.statusCode = 500;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ error_code: 500, message: 'Request timed out' }));
+  });
+  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+  const at = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+  try {
+    for (const args of [['connectors'], ['offsets', 'get', 'orders']]) {
+      const run = await offsetctl([...args, '--url', at]);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, /E_PREFLIGHT.*500.*nothing was changed/);
+    }
+  } finally {
+    broken.close();
+  }
 });

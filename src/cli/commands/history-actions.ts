@@ -18,12 +18,21 @@ export async function openHistory(opts: ConnectionOptions): Promise<{ store: Sto
 export async function listSnapshots(connector: string | undefined, opts: ConnectionOptions): Promise<void> {
   const { store, json } = await openHistory(opts);
   try {
-    const list = (await store.listSnapshots(connector ? { connector } : {})).map(snapshotSummary);
+    const snapshots = await store.listSnapshots(connector ? { connector } : {});
+    // Who took each: the actor of the run that took it (a snapshot has none of its own), as `runs` shows it.
+    const runIds = [...new Set(snapshots.map((s) => s.runId).filter((id): id is string => id !== undefined))];
+    const actors = new Map((await Promise.all(runIds.map(async (id) => [id, (await store.getRun(id).catch(() => undefined))?.actor] as const))));
+    const list = snapshots.map((s) => {
+      const actor = s.runId ? actors.get(s.runId) : undefined;
+      return { ...snapshotSummary(s), ...(actor ? { by: actor } : {}) };
+    });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     const { renderTable } = await import('../render/table.js');
     stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
-      ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'RUN', 'CLUSTER'],
-      list.map((s) => [s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.runId ?? '', s.clusterUrl]),
+      ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'BY', 'RUN', 'CLUSTER'],
+      list.map((s) => [
+        s.id, s.connector, s.type, s.stateBefore, String(s.partitions), s.takenAt, s.by ? `${s.by.user}@${s.by.host}` : '-', s.runId ?? '', s.clusterUrl,
+      ]),
       ['left', 'left', 'left', 'left', 'right'],
     )}\n`);
   } finally {

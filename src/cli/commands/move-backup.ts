@@ -2,6 +2,7 @@
 // stdout, read from a file or stdin, the secrets file); ops checks the document and does the rest.
 import { readFile } from 'node:fs/promises';
 import type { ConnectionOptions } from '../connection.js';
+import type { KafkaFlags } from '../kafka-settings.js';
 import { OpsError } from '../../ops/errors.js';
 import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout } from './say.js';
@@ -92,7 +93,10 @@ async function askMissingSecrets(backup: import('../../ops/move/index.js').Backu
   return out;
 }
 
-export async function runImport(file: string, opts: ConnectionOptions & { to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; concurrency?: string; yes?: boolean; dryRun?: boolean }): Promise<void> {
+export async function runImport(file: string, opts: ConnectionOptions & KafkaFlags & {
+  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean;
+  concurrency?: string; yes?: boolean; dryRun?: boolean;
+}): Promise<void> {
   const move = await import('../../ops/move/index.js');
   const backup = move.parseBackup(await parseDocument(await readText(file), file, 'a file written by `offsetctl export`'));
   const secrets = await askMissingSecrets(backup, await readSecrets(opts.secretsFile), opts.only);
@@ -104,7 +108,12 @@ export async function runImport(file: string, opts: ConnectionOptions & { to: st
   const out = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
     const { resolveLimits } = await import('../../ops/offsets/index.js');
+    // The target's Kafka cluster (--bootstrap, else OFFSETCTL_BOOTSTRAP, else the --to context's):
+    // a sink's consumer group is asked whether its original still runs beside it.
+    const { preflightKafkaSettings } = await import('../kafka-settings.js');
+    const kafka = await preflightKafkaSettings(opts, face.target.context);
     const plan = await move.planImport(face.ctx, {
+      ...(kafka ? { kafka } : {}), ...(opts.allowDuplicateSource ? { allowDuplicateSource: true } : {}),
       backup, ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}), ...(opts.replace ? { replace: true } : {}),
       ...(secrets ? { secrets } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), limits: resolveLimits({}, process.env),
     });

@@ -150,7 +150,12 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
       const ctx = { url: from.url, http: from.http, store };
       try {
         const plan = await move.planMoveRollback(ctx, to, moved);
-        const now = [plan.sourceExists ? `${plan.connector} is on ${plan.fromUrl}` : `${plan.connector} is not on ${plan.fromUrl}`, plan.targetExists ? `${plan.targetName} is on ${plan.toUrl}` : `${plan.targetName} is not on ${plan.toUrl}`].join('; ');
+        // Where each copy is and in which state: the two lines differ by more than their URL.
+        const where = (name: string, url: string, state: string | undefined, role: string): string =>
+          (state ? `${name} is ${state} on ${url} (${role})` : `${name} is not on ${url} (${role})`);
+        const now = [
+          where(plan.connector, plan.fromUrl, plan.sourceState, 'the original'), where(plan.targetName, plan.toUrl, plan.targetState, `the ${plan.operation}'s copy`),
+        ].join('; ');
         info(`Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}${plan.interrupted ? ', interrupted' : ''}): ${now}. ${plan.connector} will run again on ${plan.fromUrl} with its offsets (${plan.stateBefore ?? 'its state'} as before), and nothing of it stays on ${plan.toUrl}.`);
         for (const w of plan.warnings) stderr(`warning: ${w}\n`);
         if (opts.dryRun) {

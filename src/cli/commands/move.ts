@@ -67,7 +67,7 @@ export function register(program: Command): void {
     .description('write a backup of connectors (configuration, state, type, plugin and version, offsets, Kafka cluster id, read time) as YAML on stdout (JSON with -o json)'))
     .action(async (names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }) => (await import('./move-backup.js')).runExport(names, opts));
 
-  addConnectionOptions(program
+  addKafkaOptions(addConnectionOptions(program
     .command('import')
     .argument('<backup>', 'a file written by `offsetctl export` (YAML or JSON), or - for stdin')
     .requiredOption('--to <context|url>', 'the Connect cluster to create the connectors on')
@@ -75,13 +75,19 @@ export function register(program: Command): void {
     .option('--replace', 'replace connectors of the same name (their offsets are snapshotted first)')
     .option('--secrets-file <file>', 'the secrets the backup left out, as YAML or JSON {"<connector>": {"<key>": "<value>"}}')
     .option('--allow-plugin-version-change', 'accept another version of a connector\'s plugin on the target')
+    .option('--allow-duplicate-source', 'import a source onto the Kafka cluster it was exported from although its original may run there (it is gone or stopped)')
     .option('--concurrency <n>', 'connectors imported at once (default 4)')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'run the pre-flight checks, change nothing')
-    .description('create the connectors of a backup on a cluster: pre-flight all first, each created STOPPED, its offsets written and verified, then put in its exported state'))
+    .description('create the connectors of a backup on a cluster: pre-flight all first, each created STOPPED, its offsets written and verified, then put in its exported state')))
     .addHelpText('after', EXIT_HELP)
-    .action(async (file: string, opts: ConnectionOptions & { to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; concurrency?: string; yes?: boolean; dryRun?: boolean }) => (await import('./move-backup.js')).runImport(file, opts));
+    .action(async (file: string, opts: ImportCliOptions) => (await import('./move-backup.js')).runImport(file, opts));
 }
+
+type ImportCliOptions = ConnectionOptions & KafkaFlags & {
+  to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean;
+  concurrency?: string; yes?: boolean; dryRun?: boolean;
+};
 
 function moveFlags(cmd: Command): Command {
   return cmd

@@ -53,7 +53,11 @@ export function register(program: Command): void {
         ...(opts.brokerPort ? { brokerPort: opts.brokerPort } : {}),
         ...(opts.connectPort ? { connectPort: opts.connectPort } : {}),
       });
-      const team = opts.postgres || opts.postgresPort ? await (await import('../../sandbox/index.js')).teamStoreUp(resolveSandboxDir(opts.dir), opts.postgresPort, migrateTeamStore) : undefined;
+      // A team store started before (`up --postgres`) and still running is part of the sandbox: said
+      // again by every `up` (adding a cluster, say), not only the one that started it.
+      const { teamStoreOfUp } = await import('../../sandbox/index.js');
+      const start = opts.postgres === true || opts.postgresPort !== undefined;
+      const team = await teamStoreOfUp(resolveSandboxDir(opts.dir), { start, ...(opts.postgresPort ? { port: opts.postgresPort } : {}), migrate: migrateTeamStore });
       if (opts.output === 'json') {
         process.stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
         return;
@@ -75,8 +79,12 @@ export function register(program: Command): void {
     .action(async (opts: DirOption & { output: string }) => {
       const { sandboxStatus, sandboxCommand } = await import('../../sandbox/index.js');
       const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
+      const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null })}\n`);
+        // The team store as the text shows it: null when the sandbox has none.
+        const teamStore = team ? { running: team.running, urls: team.urls, pgpass: team.pgpass } : null;
+        const { running, connect, bootstrap, clusters, dir } = status;
+        process.stdout.write(`${JSON.stringify({ running, connect, bootstrap, clusters, dir, kafkaVersion: status.kafkaVersion ?? null, teamStore })}\n`);
         return;
       }
       if (status.processes.length === 0) {
@@ -88,7 +96,6 @@ export function register(program: Command): void {
         const health = p.health === undefined ? '' : `  /health ${p.health || 'no answer'}`;
         process.stdout.write(`  ${p.role.padEnd(16)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
       }
-      const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
       if (team) process.stdout.write(`  team store ${team.running ? 'running' : 'STOPPED'}  ${team.urls.alice} (PGPASSFILE=${team.pgpass})\n`);
       if (!status.running) process.stdout.write(`run \`${sandboxCommand('up', status.dir)}\` to restart it, \`${sandboxCommand('logs', status.dir)}\` to see why\n`);
     });

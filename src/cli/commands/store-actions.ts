@@ -73,8 +73,13 @@ export async function storeImport(opts: StoreCommandOptions): Promise<void> {
   try {
     const counts = await target.importFrom(source);
     if (opts.output === 'json') return void stdout(`${JSON.stringify({ from: source.location, to: target.location, ...counts }, null, 2)}\n`);
-    stdout(`imported ${counts.runs} run(s), ${counts.snapshots} snapshot(s) and ${counts.audit} audit entr${counts.audit === 1 ? 'y' : 'ies'} from ${source.location} into ${target.location}` +
-      `${counts.skippedRuns + counts.skippedSnapshots + counts.skippedAudit > 0 ? `; ${counts.skippedRuns} run(s), ${counts.skippedSnapshots} snapshot(s) and ${counts.skippedAudit} audit entr${counts.skippedAudit === 1 ? 'y' : 'ies'} were already there` : ''}\n`);
+    const entries = (n: number): string => `${n} audit entr${n === 1 ? 'y' : 'ies'}`;
+    const skipped = counts.skippedRuns + counts.skippedSnapshots + counts.skippedAudit + counts.skippedBatches;
+    const there = skipped > 0
+      ? `; ${counts.skippedRuns} run(s), ${counts.skippedSnapshots} snapshot(s), ${counts.skippedBatches} batch(es) and ${entries(counts.skippedAudit)} were already there`
+      : '';
+    stdout(`imported ${counts.runs} run(s), ${counts.snapshots} snapshot(s), ${counts.batches} batch(es) and ${entries(counts.audit)} `
+      + `from ${source.location} into ${target.location}${there}\n`);
   } finally {
     await source.close();
     await target.close();

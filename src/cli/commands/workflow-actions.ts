@@ -179,15 +179,56 @@ export async function validateCommand(file: string, opts: SourceArgs & { output?
     out(renderDiagnosticsText(file, warnings));
     return;
   }
+  const { report, error } = await validateReport(file, opts);
+  out(`${JSON.stringify(report, null, 2)}\n`);
+  if (error) throw error;
+}
+
+/** One file's validation as the JSON report says it, and the error that made it invalid. */
+async function validateReport(file: string, opts: SourceArgs): Promise<{ report: Record<string, unknown>; error?: unknown }> {
   try {
     const { warnings } = await openDocument(file, opts);
-    out(`${JSON.stringify({ file, valid: true, diagnostics: warnings }, null, 2)}\n`);
+    return { report: { file, valid: true, diagnostics: warnings } };
   } catch (err) {
     const e = err as { code?: string; message?: string; diagnostics?: Diagnostic[]; hint?: ArazzoHint };
     const error = advisedError({ code: e.code ?? 'E_INTERNAL', message: e.message ?? String(err), ...(e.hint ? { hint: e.hint } : {}) });
-    out(`${JSON.stringify({ file, valid: false, error, diagnostics: e.diagnostics ?? [] }, null, 2)}\n`);
-    throw err;
+    return { report: { file, valid: false, error, diagnostics: e.diagnostics ?? [] }, error: err };
   }
+}
+
+/**
+ * `workflow validate a.yaml b.yaml …`: one report per file, every file checked whatever the ones
+ * before said (text: each file's lines and its verdict, a refused file's error on stderr; JSON: an
+ * array of the one-file reports). The exit status is the worst: 2 when any file is invalid.
+ */
+export async function validateFiles(files: string[], opts: SourceArgs & { output?: string }): Promise<void> {
+  const format = checkFormat(opts.output, ['text', 'json']);
+  const failed: Array<{ file: string; error: unknown }> = [];
+  const reports: Array<Record<string, unknown>> = [];
+  for (const file of files) {
+    const { report, error } = await validateReport(file, opts);
+    reports.push(report);
+    if (error !== undefined) failed.push({ file, error });
+    if (format === 'text') {
+      if (error === undefined) out(renderDiagnosticsText(file, report.diagnostics as Diagnostic[]));
+      else await reportFileError(file, error);
+    }
+  }
+  if (format === 'json') out(`${JSON.stringify(reports, null, 2)}\n`);
+  if (failed.length > 0) throw manyFilesFailed(failed, files.length, 'valid');
+}
+
+/** A file that could not be checked, among several: its error as the CLI prints one, on stderr. */
+export async function reportFileError(file: string, error: unknown): Promise<void> {
+  const { formatError } = await import('../exit-status.js');
+  process.stderr.write(`${file}: ${formatError(error, { flagAdvice: 'workflow' })}\n`);
+}
+
+/** The error of a command over several files: the first failure's code (so its exit status), naming every file. */
+export function manyFilesFailed(failed: Array<{ file: string; error: unknown }>, total: number, what: string): Error {
+  const code = (failed[0]!.error as { code?: unknown }).code;
+  const message = `${failed.length} of ${total} file(s) not ${what}: ${failed.map((f) => f.file).join(', ')} (see above)`;
+  return Object.assign(new Error(message), { code: typeof code === 'string' ? code : 'E_INTERNAL' });
 }
 
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {

@@ -1,11 +1,11 @@
-// `offsetctl workflow lint <file>`: validate's checks (structure, references, operations) as
+// `offsetctl workflow lint <file...>`: validate's checks (structure, references, operations) as
 // findings, then the generic rules and Kafka Connect's. Exit 1 when a finding is an error, 2 when
 // the document cannot be read at all.
 import { readFile, writeFile } from 'node:fs/promises';
 import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint/index.js';
 import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
-import { openDocument } from './workflow-actions.js';
+import { manyFilesFailed, openDocument, reportFileError } from './workflow-actions.js';
 
 const out = (text: string): void => void process.stdout.write(text);
 
@@ -36,9 +36,60 @@ function fromDiagnostic(d: Diagnostic): LintFinding {
   return f;
 }
 
-export async function lintCommand(file: string, opts: { format?: string; fix?: boolean; source?: string[]; server?: string[]; allowRemote?: boolean }): Promise<void> {
+type LintOptions = { format?: string; fix?: boolean; source?: string[]; server?: string[]; allowRemote?: boolean };
+
+export async function lintCommand(file: string, opts: LintOptions): Promise<void> {
+  const format = lintFormat(opts);
+  const report = await lintFile(file, opts);
+  if (format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
+  else out(lintText(report));
+  if (report.counts.error > 0) process.exitCode = 1;
+}
+
+/**
+ * `workflow lint a.yaml b.yaml …` (a shell glob): one report per file, each linted whatever the
+ * ones before said: text is each file's findings and a summary line naming the file, JSON an array
+ * of the one-file reports. Exit 1 when any file has an error finding, 2 when one cannot be read.
+ */
+export async function lintFiles(files: string[], opts: LintOptions): Promise<void> {
+  const format = lintFormat(opts);
+  const reports: LintReport[] = [];
+  const failed: Array<{ file: string; error: unknown }> = [];
+  for (const file of files) {
+    try {
+      const report = await lintFile(file, opts);
+      reports.push(report);
+      if (format === 'text') out(lintText(report, true));
+    } catch (error) {
+      failed.push({ file, error });
+      if (format === 'text') await reportFileError(file, error);
+    }
+  }
+  if (format === 'json') out(`${JSON.stringify(reports, null, 2)}\n`);
+  if (failed.length > 0) throw manyFilesFailed(failed, files.length, 'linted');
+  if (reports.some((r) => r.counts.error > 0)) process.exitCode = 1;
+}
+
+interface LintReport {
+  file: string;
+  findings: LintFinding[];
+  counts: { error: number; warning: number; info: number };
+}
+
+function lintFormat(opts: LintOptions): 'text' | 'json' {
   const format = String(opts.format ?? 'text');
   if (format !== 'text' && format !== 'json') throw Object.assign(new Error(`--format ${format}: expected text or json`), { code: 'E_USAGE' });
+  return format;
+}
+
+function lintText(report: LintReport, named = false): string {
+  const { findings, counts } = report;
+  const lines = findings.map((f) => `${f.file}${f.line !== undefined ? `:${f.line}:${f.column ?? 1}` : ''}  ${f.severity.padEnd(7)} ${f.rule}  ${f.message}\n`);
+  const summary = findings.length === 0 ? 'no findings' : `${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info`;
+  return `${lines.join('')}${named ? `${report.file}: ` : ''}${summary}\n`;
+}
+
+async function lintFile(file: string, opts: LintOptions): Promise<LintReport> {
   if (opts.fix) await fixFile(file);
   let findings: LintFinding[];
   try {
@@ -53,11 +104,5 @@ export async function lintCommand(file: string, opts: { format?: string; fix?: b
   findings.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || a.rule.localeCompare(b.rule));
   const counts = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity] += 1;
-  if (format === 'json') {
-    out(`${JSON.stringify({ file, findings, counts }, null, 2)}\n`);
-  } else {
-    for (const f of findings) out(`${f.file}${f.line !== undefined ? `:${f.line}:${f.column ?? 1}` : ''}  ${f.severity.padEnd(7)} ${f.rule}  ${f.message}\n`);
-    out(`${findings.length === 0 ? 'no findings' : `${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info`}\n`);
-  }
-  if (counts.error > 0) process.exitCode = 1;
+  return { file, findings, counts };
 }

@@ -35,19 +35,24 @@ export function register(program: Command): void {
       await impl.runCommand(file, opts);
     });
 
-  withSourceOptions(workflow.command('validate <file>').description('check a workflow document and the operations it references'))
+  // Several files (a shell glob: workflows/*.arazzo.yaml) give one report each; one file keeps its one-document output.
+  withSourceOptions(workflow.command('validate <files...>')
+    .description('check workflow documents and the operations they reference (several files: one report each; JSON: an array)'))
     .option('-o, --output <format>', 'text or json', 'text')
-    .action(async (file: string, opts: Record<string, unknown>) => {
+    .action(async (files: string[], opts: Record<string, unknown>) => {
       const impl = await import('./workflow-actions.js');
-      await impl.validateCommand(file, opts);
+      if (files.length === 1) await impl.validateCommand(files[0]!, opts);
+      else await impl.validateFiles(files, opts);
     });
 
-  withSourceOptions(workflow.command('lint <file>').description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding)"))
+  withSourceOptions(workflow.command('lint <files...>')
+    .description("validate's checks plus rules with ids and severities, including Kafka Connect's (exit 1 on an error finding; several files: one report each)"))
     .option('--format <format>', 'text or json', 'text')
     .option('--fix', 'first rewrite, in place, what needs no person: jsonpath criteria written as comparisons become the simple conditions they mean')
-    .action(async (file: string, opts: Record<string, unknown>) => {
+    .action(async (files: string[], opts: Record<string, unknown>) => {
       const impl = await import('./workflow-lint.js');
-      await impl.lintCommand(file, opts);
+      if (files.length === 1) await impl.lintCommand(files[0]!, opts);
+      else await impl.lintFiles(files, opts);
     });
 
   workflow

@@ -1,4 +1,4 @@
-// One audit entry's detail column: the diff's counts for a change, else its message.
+// One audit entry's detail column: the diff's counts for a change, else its message, on one line.
 import type { AuditRecord } from '../../store/index.js';
 
 export function auditDetail(e: AuditRecord): string {
@@ -8,6 +8,10 @@ export function auditDetail(e: AuditRecord): string {
     parts.push(['changed', 'added', 'removed', 'unchanged'].filter((k) => (c[k] ?? 0) > 0).map((k) => `${c[k]} ${k}`).join(', ') || 'no partitions');
   }
   if (e.snapshotId) parts.push(`snapshot ${e.snapshotId}`);
-  if (e.message && e.outcome !== 'started') parts.push(e.message.length > 120 ? `${e.message.slice(0, 117)}...` : e.message);
+  if (e.message && e.outcome !== 'started') {
+    // One line per entry: a message of many lines (a refusal listing reasons) would break the table.
+    const line = e.message.replace(/\s*\n\s*/g, ' ').trim();
+    parts.push(line.length > 120 ? `${line.slice(0, 117)}...` : line);
+  }
   return parts.join('; ');
 }

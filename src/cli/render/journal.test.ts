@@ -34,3 +34,17 @@ test('a step that passed at once, or after two retries, is shown whole', () => {
   const events = [...pollAttempt(1, false), ...pollAttempt(2, false), ...pollAttempt(3, true)];
   assert.equal(journalLines(events).length, events.length);
 });
+
+test('a regex criterion of a shipped workflow says in words what was expected, the regex after it (issue 30, point 25)', () => {
+  const tasks = String.raw`^\[\s*\]$`;
+  const failedLine = journalLines([ev(0, 'criterion.evaluated', 'waitForStopped', { passed: false, type: 'regex', condition: tasks, context: '$response.body#/tasks' })])[0]!;
+  assert.match(failedLine, /criterion\.evaluated waitForStopped failed: expected no tasks \(an empty task list\) \(regex \^\\\[\\s\*\\\]\$ on \$response\.body#\/tasks\)$/);
+  const running = String.raw`^\[\s*\{(?![\s\S]*"state"\s*:\s*"(?!RUNNING"))`;
+  assert.match(journalLines([ev(0, 'criterion.evaluated', 'waitForRunning', { passed: true, type: 'regex', condition: running, context: '$response.body#/tasks' })])[0]!,
+    /passed: expected at least one task, and every task RUNNING \(regex /);
+  // A journal written before the type and context were stored: the regex alone is still known.
+  assert.match(journalLines([ev(0, 'criterion.evaluated', 's', { passed: false, condition: String.raw`^(?![\s\S]*"state"\s*:\s*"FAILED")` })])[0]!, /failed: expected no connector or task in state FAILED \(regex /);
+  // A simple condition, or a regex of someone else's workflow, stays as written.
+  assert.match(journalLines([ev(0, 'criterion.evaluated', 's', { passed: false, type: 'simple', condition: '$statusCode == 200' })])[0]!, /failed: \$statusCode == 200$/);
+  assert.match(journalLines([ev(0, 'criterion.evaluated', 's', { passed: false, type: 'regex', condition: '^abc' })])[0]!, /failed: \^abc$/);
+});

@@ -2,6 +2,7 @@
 // a poll in between its first and its last are one line (how many, how long, what they saw). A
 // 66 s wait for STOPPED was ~2,400 lines of the same six events; `--output json` keeps them all.
 import type { EventRecord } from '../../store/index.js';
+import { describeCriterion } from '../../ops/workflows/criteria-words.js';
 
 /** Events from one `step.started` up to the next: one attempt of one step (or what comes before the first). */
 interface Attempt {
@@ -46,7 +47,7 @@ function collapsedLine(middle: readonly Attempt[]): string {
   for (const a of middle) {
     const outcome = a.events
       .filter((e) => e.type === 'response.received' || (e.type === 'criterion.evaluated' && (e.detail as { passed?: boolean }).passed === false))
-      .map((e) => (e.type === 'response.received' ? String((e.detail as { status?: unknown }).status) : `failed: ${String((e.detail as { condition?: unknown }).condition)}`))
+      .map((e) => (e.type === 'response.received' ? String((e.detail as { status?: unknown }).status) : eventText(e.detail)))
       .join(', ');
     seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
   }
@@ -59,9 +60,15 @@ function eventLine(e: EventRecord): string {
 }
 
 export function eventText(detail: Record<string, unknown>): string {
-  const d = detail as { method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number };
+  const d = detail as {
+    method?: string; url?: string; worker?: string; retries?: string; status?: unknown; passed?: boolean; condition?: string; type?: string; context?: string;
+    action?: { type?: string; name?: string }; error?: { message?: string }; attempt?: number;
+  };
   if (d.method) return `${d.method} ${d.url}`;
-  if (d.condition !== undefined) return `${d.passed ? 'passed' : 'failed'}: ${d.condition}`;
+  if (d.condition !== undefined) {
+    const criterion = { condition: d.condition, ...(d.type ? { type: d.type } : {}), ...(d.context ? { context: d.context } : {}) };
+    return `${d.passed ? 'passed' : 'failed'}: ${describeCriterion(criterion)}`;
+  }
   if (d.action) return `${d.action.type} (${d.action.name})`;
   if (d.error) return `${String(d.status ?? '')} ${d.error.message ?? ''}`.trim();
   if (d.attempt !== undefined) return `attempt ${d.attempt}`;

@@ -14,5 +14,6 @@ export async function takeoverLine(store: Store, runId: string, how: 'resume' | 
   const gone = lock?.expiresAt ? `its lease expired at ${lock.expiresAt}` : `pid ${run.pid} on ${run.hostname} is gone`;
   const started = run.actor.user === holder.user && run.actor.host === holder.host ? '' : `, started by ${actorName(run.actor)}`;
   const what = how === 'resume' ? 'finishing it from its last step' : 'it is marked abandoned and this rollback undoes it';
-  return `taking over run ${run.id} of ${actorName(holder)} (${describeActor(holder)}${started}; ${run.operation} of ${run.connector} since ${run.startedAt}; ${gone}): ${what}`;
+  // describeActor already names the holder (`alice@vm (OS user …, pid …)`): once, parentheses balanced.
+  return `taking over run ${run.id} of ${describeActor(holder)}${started}; ${run.operation} of ${run.connector} since ${run.startedAt}; ${gone}: ${what}`;
 }

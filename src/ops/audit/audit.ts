@@ -8,6 +8,7 @@ import { redactText, redactValue } from '../../http/redact.js';
 import type { ActorSource, AuditActor, AuditDiffEntry, AuditRecord, NewAuditEntry } from '../../store/index.js';
 import { applyPlan, type ApplyOptions, type OperationOutcome } from '../run/index.js';
 import type { OpsContext } from '../context.js';
+import type { ConnectorRefusal } from '../errors.js';
 import type { Plan } from '../plan/index.js';
 import { requireNoPolicy } from './policy.js';
 
@@ -137,18 +138,26 @@ export async function auditRefusal(
   what: { action: string; connector?: string; clusterUrl?: string; clusterKey?: string },
   err: unknown,
 ): Promise<AuditRecord> {
-  const e = err as { code?: string; message?: string };
+  const e = err as { code?: string; message?: string; connectors?: readonly ConnectorRefusal[] };
   const clusterUrl = what.clusterUrl ?? ctx.url;
   if (typeof err === 'object' && err !== null) audited.add(err);
-  const entry: NewAuditEntry = {
+  const entry = (connector: string | undefined, message: string): NewAuditEntry => ({
     actor: scope.actor, action: what.action, outcome: 'refused',
     ...(scope.context ? { context: scope.context } : {}),
     ...(clusterUrl ? { clusterUrl } : {}),
     ...(what.clusterKey ? { clusterKey: what.clusterKey } : {}),
-    ...(what.connector ? { connector: what.connector } : {}),
-    message: redactText(`${e.code ? `[${e.code}] ` : ''}${e.message ?? String(err)}`),
-  };
-  return ctx.store.recordAudit(entry);
+    ...(connector ? { connector } : {}),
+    message: redactText(`${e.code ? `[${e.code}] ` : ''}${message}`),
+  });
+  // A refusal of many connectors (an import) is one entry per connector, each with its own reason,
+  // so `audit --connector` finds it; the whole message would name them only in its text.
+  const each = what.connector === undefined ? e.connectors ?? [] : [];
+  if (each.length > 0) {
+    const records: AuditRecord[] = [];
+    for (const r of each) records.push(await ctx.store.recordAudit(entry(r.connector, r.reason)));
+    return records[0]!;
+  }
+  return ctx.store.recordAudit(entry(what.connector, e.message ?? String(err)));
 }
 
 /**

@@ -4,6 +4,7 @@
 // connector that is gone or is not the planned one any more (other type, class or topics), a plan
 // already applied. Reported, for the face to show and ask about: how the starting offsets moved,
 // and whether that changes what the plan does (movement.ts).
+import { HttpTransportError } from '../../http/client.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { clusterIdentity, lookupKeys, requireSupportedWorker, WorkerRoot } from '../cluster/index.js';
 import { getOffsets, getSettledConnectorInfo } from '../connect/index.js';
@@ -64,6 +65,10 @@ export async function checkSavedPlan(ctx: OpsContext, saved: SavedPlan, options:
   await requireSupportedWorker(root);
   const cluster = await clusterIdentity(root);
   if (!lookupKeys(cluster).includes(saved.clusterKey)) {
+    // Only a worker that names another Kafka cluster is another cluster: one that cannot be reached
+    // or does not say is refused for that (a CI job reading E_PLAN_STALE would plan again when
+    // Connect is merely down).
+    if (cluster.kafkaClusterId === undefined) throw await unknownCluster(root, saved);
     throw new OpsError('E_PLAN_STALE', `the plan was made for cluster ${describeKey(saved.clusterKey)} (through ${saved.clusterUrl}), but ${ctx.url} serves ${describeKey(cluster.key)}: another cluster; nothing was changed`, { field: 'url' });
   }
   const refusals: string[] = [];
@@ -83,6 +88,18 @@ export async function checkSavedPlan(ctx: OpsContext, saved: SavedPlan, options:
   }
   await refuseApplied(ctx, saved);
   return { saved, connectors, changesMeaning: connectors.some((c) => c.movement.changesMeaning), ageMs };
+}
+
+/** Why the worker could not tell which Kafka cluster it serves: unreachable (E_UNREACHABLE), or no answer naming it. */
+async function unknownCluster(root: WorkerRoot, saved: SavedPlan): Promise<OpsError> {
+  const answer = await root.read();
+  const failure = root.failure;
+  if (!answer && failure instanceof HttpTransportError) {
+    return new OpsError('E_UNREACHABLE', `${failure.message}; nothing was changed`, { cause: failure, ...(failure.hint ? { hint: failure.hint } : {}) });
+  }
+  const said = answer ? `answered GET / with HTTP ${answer.status}${answer.status === 200 ? ' without a kafka_cluster_id' : ''}` : 'could not be read';
+  return new OpsError('E_PREFLIGHT', `the plan was made for cluster ${describeKey(saved.clusterKey)}, but the worker at ${root.url} ${said}, `
+    + 'so which cluster it serves is unknown; nothing was changed: try again when the worker answers, or pass --url of another worker of the cluster', { field: 'url' });
 }
 
 async function checkConnector(ctx: OpsContext, saved: Plan, doc: SavedPlan, options: CheckOptions): Promise<CheckedConnector> {

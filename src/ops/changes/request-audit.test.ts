@@ -12,6 +12,7 @@ import { sourcePlan } from '../../../test/support/plans.js';
 import { savePlan } from './saved-plan.js';
 import { finishApplying, requestChange, reviewChange, startApplying } from './requests.js';
 import { OpsError } from '../errors.js';
+import { historyLines, requestRow, statusText } from '../../present/index.js';
 
 const plan = sourcePlan;
 
@@ -65,6 +66,32 @@ test('a rejection is an entry with its reason; a store that cannot write the aud
     assert.deepEqual(entries.map((e) => [e.outcome, e.actor.user]), [['requested', alice.user], ['requested', alice.user], ['rejected', bob.user]]);
     assert.match(entries[2]!.message!, /rejected: twice$/);
     assert.equal(entries[2]!.actor.via, 'cli', 'without a face actor, the store\'s own for the step');
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the requester rejecting their own request is a withdrawal, recorded and shown so, not a review (issue 30, point 19)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'offsetctl-request-audit-'));
+  const store = openStore(dir);
+  try {
+    const ctx = { url: 'http://127.0.0.1:8083', http: undefined as never, store };
+    const as = (who: AuditActor) => ({ actor: { user: who.user, via: 'console' as const }, audit: { actor: who } });
+    const own = await requestChange(ctx, savePlan([plan('refunds')], { plannedBy: alice }), as(alice));
+    const withdrawn = await reviewChange(ctx, own.id, 'reject', { reason: 'wrong topic', ...as(alice) });
+    assert.equal(withdrawn.status, 'rejected', 'stored as rejected: changes list --status rejected finds it');
+    assert.equal(withdrawn.history.at(-1)?.message, 'withdrawn by the requester');
+    assert.equal(statusText(withdrawn), 'withdrawn');
+    assert.match(requestRow(withdrawn).at(-1)!, /^withdrawn by alice@example\.com$/);
+    assert.match(historyLines(withdrawn).at(-1)!, /withdrawn by alice@example\.com \(the requester\) \(.*\): reason: wrong topic$/);
+    const entry = (await store.listAudit({ connector: 'refunds' }))[0]!;
+    assert.deepEqual([entry.outcome, entry.actor.user], ['rejected', alice.user]);
+    assert.match(entry.message!, /rejected: withdrawn by the requester: wrong topic$/);
+    // Someone else's rejection stays a review.
+    const other = await reviewChange(ctx, (await requestChange(ctx, savePlan([plan('refunds')], { plannedBy: alice }), as(alice))).id, 'reject', { reason: 'no', ...as(bob) });
+    assert.equal(statusText(other), 'rejected');
+    assert.match(historyLines(other).at(-1)!, /rejected by bob@example\.com \(/);
   } finally {
     await store.close();
     rmSync(dir, { recursive: true, force: true });

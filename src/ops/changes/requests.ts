@@ -45,6 +45,9 @@ export function sameIdentity(a: Actor, b: Actor): boolean {
   return a.user === b.user || (a.dbUser !== undefined && a.dbUser === b.dbUser && a.via === b.via);
 }
 
+/** The note on a rejection made by the requester themselves (present/requests.ts shows it as withdrawn). */
+export const WITHDRAWN = 'withdrawn by the requester';
+
 export interface ReviewOptions {
   now?: Date;
   /** A rejection's reason (required). */
@@ -62,7 +65,9 @@ export async function reviewChange(ctx: OpsContext, id: string, decision: 'appro
   const request = await getRequest(ctx, id, now);
   try {
     const moved = await review(ctx, request, decision, options, now);
-    return await audited(ctx, moved, decision === 'approve' ? 'approved' : 'rejected', options.audit, moved.history.at(-1)?.reason ? { message: moved.history.at(-1)!.reason! } : {});
+    const last = moved.history.at(-1);
+    const said = [last?.message, last?.reason].filter(Boolean).join(': ');
+    return await audited(ctx, moved, decision === 'approve' ? 'approved' : 'rejected', options.audit, said ? { message: said } : {});
   } catch (err) {
     // A refused approval (one's own request, expired, moved on) is an act of its own in the trail.
     if (err instanceof OpsError) {
@@ -80,7 +85,11 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
   if (decision === 'reject') {
     const reason = options.reason?.trim() ?? '';
     if (reason === '') throw new OpsError('E_USAGE', `rejecting change request ${id} needs a reason (--reason "...")`, { field: 'reason' });
-    return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...(options.actor ? { actor: options.actor } : {}) }, now);
+    // The requester may take their own request back, but that is no review: it is recorded (and
+    // shown) as withdrawn by the requester, not as someone else's rejection.
+    const own = sameIdentity(await ctx.store.whoAmI(options.actor), request.requestedBy);
+    const note = own ? { message: WITHDRAWN } : {};
+    return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...note, ...(options.actor ? { actor: options.actor } : {}) }, now);
   }
   // The plan approved is the plan applied: it must still be the document that was requested.
   requestedPlan(request);

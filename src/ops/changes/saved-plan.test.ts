@@ -101,3 +101,43 @@ test('a plan applied through a worker of another Kafka cluster is refused before
     server.close();
   }
 });
+
+test('a plan applied through a worker that cannot be reached is E_UNREACHABLE, not "another cluster"', async () => {
+  // A port that was free a moment ago and has no listener now: Connect is down, the cluster is the same.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const http = new HttpClient();
+  try {
+    const saved = savePlan([sourcePlan('a')], { plannedBy: by });
+    await assert.rejects(checkSavedPlan({ url, http, store: {} as never }, saved), (err: unknown) => {
+      assert.ok(err instanceof OpsError);
+      assert.equal(err.code, 'E_UNREACHABLE');
+      assert.match(err.message, /connection refused.*nothing was changed/);
+      assert.doesNotMatch(err.message, /another cluster/);
+      return true;
+    });
+  } finally {
+    await http.close();
+  }
+});
+
+test('a plan applied through a worker whose GET / fails is refused as unknown, not "another cluster"', async () => {
+  const server = createServer((_req, res) => { res.statusCode = 500; res.end('{"error_code":500,"message":"boom"}'); });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = new HttpClient();
+  try {
+    const saved = savePlan([sourcePlan('a')], { plannedBy: by });
+    await assert.rejects(checkSavedPlan({ url, http, store: {} as never }, saved), (err: unknown) => {
+      assert.ok(err instanceof OpsError);
+      assert.equal(err.code, 'E_PREFLIGHT');
+      assert.match(err.message, /answered GET \/ with HTTP 500, so which cluster it serves is unknown; nothing was changed/);
+      return true;
+    });
+  } finally {
+    await http.close();
+    server.close();
+  }
+});

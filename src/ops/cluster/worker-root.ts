@@ -14,6 +14,8 @@ export class WorkerRoot {
   /** The worker URL without trailing slashes. */
   readonly base: string;
   #answer: Promise<RootAnswer | undefined> | undefined;
+  /** Why the worker could not be reached, when read() answered undefined. */
+  #failure: unknown;
 
   /** `url` as the operator gave it (messages quote it so). */
   constructor(
@@ -29,11 +31,17 @@ export class WorkerRoot {
     return this.#answer;
   }
 
+  /** The transport's error when the worker could not be reached (after read() answered undefined). */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
   async #send(): Promise<RootAnswer | undefined> {
     let res;
     try {
       res = await this.http.send({ method: 'GET', url: `${this.base}/`, headers: { accept: 'application/json' } });
-    } catch {
+    } catch (err) {
+      this.#failure = err;
       return undefined;
     }
     let json: unknown;

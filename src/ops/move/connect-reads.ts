@@ -79,3 +79,16 @@ export async function readConfig(http: HttpSender, url: string, name: string): P
   if (res.status !== 200 || typeof res.json !== 'object' || res.json === null) throw failed('GET', path, res);
   return res.json as Record<string, string>;
 }
+
+/** The connector's state (GET /connectors/{c}/status), or undefined when it does not exist there. */
+export async function connectorState(http: HttpSender, url: string, name: string): Promise<string | undefined> {
+  const path = `/connectors/${encodeURIComponent(name)}/status`;
+  for (let attempt = 0; ; attempt++) {
+    const res = await call(http, url, 'GET', path);
+    if (res.status === 404) return undefined;
+    const state = (res.json as { connector?: { state?: unknown } } | undefined)?.connector?.state;
+    if (res.status === 200 && typeof state === 'string') return state;
+    if (res.status !== 409 || attempt >= 20) throw failed('GET', path, res);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

@@ -5,10 +5,11 @@
 // own validation), the name free (or --replace), its secrets given, and a sink's offsets
 // belonging to that cluster's Kafka cluster. `rollback` of an import deletes what it created.
 import type { RunEvent } from '../../arazzo/index.js';
+import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
 import type { Operation, RunRecord } from '../../store/index.js';
 import type { OpsContext } from '../context.js';
-import { OpsError } from '../errors.js';
+import { OpsError, type ConnectorRefusal } from '../errors.js';
 import { describeFailure } from '../run/index.js';
 import { checkPartitionCount, DEFAULT_LIMITS, type OffsetLimits } from '../offsets/index.js';
 import type { OffsetEntry } from '../offsets/index.js';
@@ -21,6 +22,7 @@ import { maskedConfig, secretValues, SECRET_PLACEHOLDER } from './config-secrets
 import { MoveJournal } from './move-journal.js';
 import { importDone, importFailed, importUndone, type ImportFailure } from './outcome-text.js';
 import { landingProblems } from './preflight.js';
+import { BesideOriginal } from './beside.js';
 import { DELETE_SPEC, IMPORT_SPEC, IMPORT_WORKFLOW, loadDeleteWorkflow, loadImportWorkflow } from './workflow.js';
 
 export interface ImportRequest {
@@ -33,6 +35,10 @@ export interface ImportRequest {
   secrets?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   allowPluginVersionChange?: boolean;
   limits?: OffsetLimits;
+  /** The target's Kafka cluster: a sink's consumer group is asked whether its original still runs (beside.ts). */
+  kafka?: KafkaSettings;
+  /** A source is imported onto the Kafka cluster of its original even if that one may still run. */
+  allowDuplicateSource?: boolean;
 }
 
 export interface ImportItem {
@@ -70,36 +76,48 @@ export async function planImport(ctx: OpsContext, req: ImportRequest): Promise<I
   if (chosen.length === 0) throw new OpsError('E_USAGE', 'the backup has no connectors to import', { field: 'backup' });
   const plugins = await listPlugins(ctx.http, ctx.url);
   const warnings: string[] = [];
-  const refused: string[] = [];
+  const refused: ConnectorRefusal[] = [];
   const items: ImportItem[] = [];
-  for (const c of chosen) {
-    const problems: string[] = [];
-    const given = req.secrets?.[c.name] ?? {};
-    const missing = (c.secretsOmitted ?? []).filter((k) => given[k] === undefined);
-    if (missing.length > 0) problems.push(`the backup left out its secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: give ${missing.length > 1 ? 'them' : 'it'} (--secrets-file, or answer when asked)`);
-    const config: Record<string, string> = { ...c.config, ...Object.fromEntries((c.secretsOmitted ?? []).filter((k) => given[k] !== undefined).map((k) => [k, given[k] as string])), name: c.name };
-    checkPartitionCount(c.offsets.length, req.limits ?? DEFAULT_LIMITS, `the offsets of ${c.name}`);
-    const exists = await connectorExists(ctx.http, ctx.url, c.name);
-    problems.push(...await landingProblems(ctx, { name: c.name, config, plugin: { class: c.plugin.class, version: c.plugin.version }, ...(req.replace ? { replace: true } : { replace: false }), unknownSecrets: missing }, { allowPluginVersionChange: req.allowPluginVersionChange ?? false, plugins }));
-    // A sink's offsets are its consumer group's on the Kafka cluster it was exported from.
-    if (c.type === 'sink' && !c.ownKafkaCluster && c.offsets.length > 0 && c.kafkaClusterId && facts.kafkaClusterId && c.kafkaClusterId !== facts.kafkaClusterId) {
-      problems.push(`it is a sink whose offsets belong to Kafka cluster ${c.kafkaClusterId}, but ${ctx.url} works with Kafka cluster ${facts.kafkaClusterId}, where they mean nothing (they would skip or replay records); import it where its Kafka cluster is, or move it with MirrorMaker 2's translated offsets (\`offsetctl move --translate-offsets\`)`);
+  const beside = new BesideOriginal(req.kafka, req.allowDuplicateSource === true);
+  try {
+    for (const c of chosen) {
+      const problems: string[] = [];
+      const given = req.secrets?.[c.name] ?? {};
+      const missing = (c.secretsOmitted ?? []).filter((k) => given[k] === undefined);
+      if (missing.length > 0) problems.push(`the backup left out its secret${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: give ${missing.length > 1 ? 'them' : 'it'} (--secrets-file, or answer when asked)`);
+      const config: Record<string, string> = { ...c.config, ...Object.fromEntries((c.secretsOmitted ?? []).filter((k) => given[k] !== undefined).map((k) => [k, given[k] as string])), name: c.name };
+      checkPartitionCount(c.offsets.length, req.limits ?? DEFAULT_LIMITS, `the offsets of ${c.name}`);
+      const exists = await connectorExists(ctx.http, ctx.url, c.name);
+      problems.push(...await landingProblems(ctx, { name: c.name, config, plugin: { class: c.plugin.class, version: c.plugin.version }, ...(req.replace ? { replace: true } : { replace: false }), unknownSecrets: missing }, { allowPluginVersionChange: req.allowPluginVersionChange ?? false, plugins }));
+      // A sink's offsets are its consumer group's on the Kafka cluster it was exported from.
+      if (c.type === 'sink' && !c.ownKafkaCluster && c.offsets.length > 0 && c.kafkaClusterId && facts.kafkaClusterId && c.kafkaClusterId !== facts.kafkaClusterId) {
+        problems.push(`it is a sink whose offsets belong to Kafka cluster ${c.kafkaClusterId}, but ${ctx.url} works with Kafka cluster ${facts.kafkaClusterId}, where they mean nothing (they would skip or replay records); import it where its Kafka cluster is, or move it with MirrorMaker 2's translated offsets (\`offsetctl move --translate-offsets\`)`);
+      }
+      if (!exists) {
+        // Beside its original on the same Kafka cluster (beside.ts): a sink's group in use, a source.
+        const found = await beside.check(c, req.backup, facts);
+        problems.push(...found.problems);
+        warnings.push(...found.warnings);
+      }
+      if (problems.length > 0) {
+        refused.push({ connector: c.name, reason: problems.join('; ') });
+        continue;
+      }
+      if (c.offsetsRead === 'running') warnings.push(`${c.name}: its offsets were read while it ran (export --consistent reads them stopped); it continues from there`);
+      const stateAfter = importState(c.state);
+      if (stateAfter !== c.state) warnings.push(`${c.name} was ${c.state} when exported; it is imported STOPPED`);
+      const secretKeys = [...(c.secretsOmitted ?? [])];
+      items.push({
+        connector: c.name, connectorType: c.type, stateBefore: c.state, stateAfter, plugin: c.plugin, config, secretKeys, offsets: c.offsets, replaces: exists, offsetsRead: c.offsetsRead,
+        inputs: { connectorName: c.name, config, offsets: c.offsets, targetState: stateAfter, replaceExisting: exists && req.replace === true, clearStaleOffsets: true },
+      });
     }
-    if (problems.length > 0) {
-      refused.push(`${c.name}: ${problems.join('; ')}`);
-      continue;
-    }
-    if (c.offsetsRead === 'running') warnings.push(`${c.name}: its offsets were read while it ran (export --consistent reads them stopped); it continues from there`);
-    const stateAfter = importState(c.state);
-    if (stateAfter !== c.state) warnings.push(`${c.name} was ${c.state} when exported; it is imported STOPPED`);
-    const secretKeys = [...(c.secretsOmitted ?? [])];
-    items.push({
-      connector: c.name, connectorType: c.type, stateBefore: c.state, stateAfter, plugin: c.plugin, config, secretKeys, offsets: c.offsets, replaces: exists, offsetsRead: c.offsetsRead,
-      inputs: { connectorName: c.name, config, offsets: c.offsets, targetState: stateAfter, replaceExisting: exists && req.replace === true, clearStaleOffsets: true },
-    });
+  } finally {
+    await beside.close();
   }
   if (refused.length > 0) {
-    throw new OpsError('E_PREFLIGHT', `the import to ${ctx.url} is refused before anything was created (${refused.length} of ${chosen.length} connector(s)):\n  ${refused.join('\n  ')}\nNothing was changed.`, { field: 'backup' });
+    const lines = refused.map((r) => `${r.connector}: ${r.reason}`);
+    throw new OpsError('E_PREFLIGHT', `the import to ${ctx.url} is refused before anything was created (${refused.length} of ${chosen.length} connector(s)):\n  ${lines.join('\n  ')}\nNothing was changed.`, { field: 'backup', connectors: refused });
   }
   return { to: facts, items, warnings, workflow: { ...IMPORT_WORKFLOW } };
 }

@@ -11,7 +11,7 @@ import { offsetEntries, type OffsetEntry } from '../offsets/index.js';
 import { resumePointFor } from '../plan/index.js';
 import { executeMove, targetMayHaveRun, type ApplyMoveOptions, type MoveContext, type MoveOutcome } from './apply-move.js';
 import type { ClusterRef } from './clusters.js';
-import { connectorExists, readConfig } from './connect-reads.js';
+import { connectorExists, connectorState, readConfig } from './connect-reads.js';
 import { SECRET_PLACEHOLDER, secretValues } from './config-secrets.js';
 import { moveUndone } from './outcome-text.js';
 import { undoMove, type UndoOutcome } from './undo-move.js';
@@ -143,9 +143,11 @@ export async function applyMoveResume(from: OpsContext, to: ClusterRef, plan: Mo
 export interface MoveRollbackPlan extends MoveRunRef {
   /** The original's state before the move: what it is put back to. */
   stateBefore?: string;
-  /** What is there now. */
+  /** What is there now, and in which state (so a dry run can say more than "it is on …"). */
   sourceExists: boolean;
   targetExists: boolean;
+  sourceState?: string;
+  targetState?: string;
   interrupted: boolean;
   warnings: string[];
 }
@@ -154,13 +156,17 @@ export async function planMoveRollback(from: OpsContext, to: ClusterRef, run: Mo
   const { main, move } = run;
   if (to.url.replace(/\/+$/, '') !== move.toUrl) throw new OpsError('E_PREFLIGHT', `run ${main.id} moved ${main.connector} to ${move.toUrl}; undo it with that cluster as the target (--to)`, { field: 'to' });
   const http = new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]);
-  const [sourceExists, targetExists] = await Promise.all([connectorExists(http, move.fromUrl, main.connector), connectorExists(http, move.toUrl, move.targetName)]);
+  const [sourceState, targetState] = await Promise.all([
+    connectorState(http, move.fromUrl, main.connector), connectorState(http, move.toUrl, move.targetName),
+  ]);
+  const [sourceExists, targetExists] = [sourceState !== undefined, targetState !== undefined];
   const warnings: string[] = [];
   if (move.translate && targetExists) warnings.push(`${move.targetName} on ${move.toUrl} read translated offsets; what it consumed there since is not carried back: the original continues from its own committed offsets on its Kafka cluster`);
   if (!sourceExists && !targetExists) throw new OpsError('E_PREFLIGHT', `${main.connector} is on neither cluster any more: nothing to bring back; recreate it from a backup (\`offsetctl import\`)`);
   return {
     runId: main.id, operation: move.mode, connector: main.connector, targetName: move.targetName, fromUrl: move.fromUrl, toUrl: move.toUrl,
-    ...(main.context.stateBefore ? { stateBefore: main.context.stateBefore } : {}), sourceExists, targetExists, interrupted: main.status === 'running', warnings,
+    ...(main.context.stateBefore ? { stateBefore: main.context.stateBefore } : {}), sourceExists, targetExists,
+    ...(sourceState ? { sourceState } : {}), ...(targetState ? { targetState } : {}), interrupted: main.status === 'running', warnings,
   };
 }
 

@@ -18,7 +18,13 @@ test('times: ISO-8601 with a zone, or back from now; no zone, nonsense and the f
 });
 
 test('dates that do not exist are refused, not rolled over into the next month (issue 20, point 6)', () => {
-  refused(() => parseTime('2026-02-30T00:00:00Z', NOW), /"2026-02-30T00:00:00Z" is not a real date and time \(February 2026 has 28 days\)/);
+  refused(() => parseTime('2026-02-30T00:00:00Z', NOW), /"2026-02-30T00:00:00Z" is not a real date and time \(February 2026 has 28 days\); check the day and the month/);
+  // The advice fits the part that is wrong (issue 30, point 18): an hour error is not about the day.
+  refused(() => parseTime('2026-11-03T24:00:00Z', NOW), /\(hour 24 \(00 to 23\)\); the midnight that ends 2026-11-03 is 2026-11-04T00:00:00 \(with the same zone\)$/);
+  refused(() => parseTime('2026-11-30T24:00:00Z', NOW), /the midnight that ends 2026-11-30 is 2026-12-01T00:00:00/);
+  refused(() => parseTime('2026-11-03T25:10:00Z', NOW), /\(hour 25 \(00 to 23\)\); check the hour$/);
+  refused(() => parseTime('2026-11-03T10:61:00Z', NOW), /\(minute 61 \(00 to 59\)\); check the minutes$/);
+  refused(() => parseTime('2026-11-03T10:00:00+25:00', NOW), /zone offset \+25:00\); check the zone offset/);
   refused(() => parseTime('2026-04-31T00:00:00Z', NOW), /April 2026 has 30 days/);
   refused(() => parseTime('2025-02-29T00:00:00Z', NOW), /February 2025 has 28 days/);
   refused(() => parseTime('2026-06-01T24:00:00Z', NOW), /hour 24/);

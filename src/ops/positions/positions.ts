@@ -99,7 +99,9 @@ export function parseTime(text: string, nowMs: number): number {
     at = nowMs - ms;
   } else if (ISO.test(t)) {
     const impossible = impossibleDate(t);
-    if (impossible) throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time (${impossible}); check the day and the month`, { field: 'to-time' });
+    if (impossible) {
+      throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time (${impossible.why}); ${impossible.advice}`, { field: 'to-time' });
+    }
     at = Date.parse(t.replace(' ', 'T'));
     if (Number.isNaN(at)) throw new OpsError('E_USAGE', `--to-time: ${JSON.stringify(text)} is not a real date and time`, { field: 'to-time' });
   } else {
@@ -115,20 +117,32 @@ export function parseTime(text: string, nowMs: number): number {
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Why the date or time of an ISO-8601 text does not exist (Date.parse rolls 02-30 over to 03-02), else undefined. */
-function impossibleDate(text: string): string | undefined {
+/**
+ * Why the date or time of an ISO-8601 text does not exist (Date.parse rolls 02-30 over to 03-02),
+ * and the advice that fits the part that is wrong; else undefined.
+ */
+function impossibleDate(text: string): { why: string; advice: string } | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?/i.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x))) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12) return `there is no month ${m[2]}`;
+  const dateAdvice = 'check the day and the month';
+  if (month < 1 || month > 12) return { why: `there is no month ${m[2]}`, advice: dateAdvice };
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
   const days = month === 2 && !leap ? 28 : DAYS_IN_MONTH[month - 1]!;
-  if (day < 1 || day > days) return `${MONTH_NAMES[month - 1]} ${year} has ${days} days`;
-  if (hour > 23) return `hour ${m[4]} (00 to 23)`;
-  if (minute > 59) return `minute ${m[5]} (00 to 59)`;
-  if (second > 59) return `second ${m[6]} (00 to 59)`;
+  if (day < 1 || day > days) return { why: `${MONTH_NAMES[month - 1]} ${year} has ${days} days`, advice: dateAdvice };
+  if (hour > 23) {
+    // 24:00 is how some write the midnight that ends a day: ISO-8601 (and Kafka's lookup) want 00:00 of the next one.
+    const next = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+    const midnight = hour === 24 && minute === 0 && second === 0;
+    const advice = midnight ? `the midnight that ends ${m[1]}-${m[2]}-${m[3]} is ${next}T00:00:00 (with the same zone)` : 'check the hour';
+    return { why: `hour ${m[4]} (00 to 23)`, advice };
+  }
+  if (minute > 59) return { why: `minute ${m[5]} (00 to 59)`, advice: 'check the minutes' };
+  if (second > 59) return { why: `second ${m[6]} (00 to 59)`, advice: 'check the seconds' };
   const zone = /([+-])(\d{2}):?(\d{2})$/.exec(text);
-  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) return `zone offset ${zone[0]}`;
+  if (zone && (Number(zone[2]) > 23 || Number(zone[3]) > 59)) {
+    return { why: `zone offset ${zone[0]}`, advice: 'check the zone offset (-23:59 to +23:59, or Z for UTC)' };
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 // Turning a failed run into the one-line explanation an operator reads at 3 a.m.
 import type { WorkflowResult } from '../../arazzo/index.js';
 import type { ConnectorInfo, TaskState } from '../connect/index.js';
+import { criterionWords, describeCriterion } from '../workflows/index.js';
 
 /** What the run's journal saw that explains a failure (RunJournal has these). */
 export interface FailureFacts {
@@ -20,7 +21,7 @@ export function describeFailure(result: WorkflowResult, journal: FailureFacts): 
     const last = journal.lastResponses.get(failed.stepId);
     const trace = last ? failedTaskTrace(last.body) : undefined;
     // A FAILED task says more than the criterion that noticed it.
-    if (!trace) for (const c of failed.failedCriteria) parts.push(c.message ?? `criterion not met: ${c.condition}`);
+    if (!trace) for (const c of failed.failedCriteria) parts.push(criterionMessage(c));
     if (last) {
       const connectMessage = (last.body as { message?: unknown } | undefined)?.message;
       if (last.status >= 300 || typeof connectMessage === 'string') parts.push(`HTTP ${last.status}${typeof connectMessage === 'string' ? `: ${connectMessage}` : ''}`);
@@ -30,6 +31,17 @@ export function describeFailure(result: WorkflowResult, journal: FailureFacts): 
     parts.push(result.error.message);
   }
   return parts.length > 0 ? parts.join('; ') : 'the workflow failed';
+}
+
+/**
+ * A failed criterion as the account says it: a shipped workflow's regex in words first
+ * (`expected no tasks (an empty task list) (regex … on …): no match in "[{…}]"`), else the engine's message.
+ */
+function criterionMessage(c: { type?: string; condition: string; context?: string; message?: string }): string {
+  const words = criterionWords(c);
+  if (!words) return c.message ?? `criterion not met: ${c.condition}`;
+  const why = c.message?.startsWith(`${c.condition}: `) ? c.message.slice(c.condition.length + 2) : c.message;
+  return `${describeCriterion(c)}${why ? `: ${why}` : ''}`;
 }
 
 /** "task 0 FAILED: <first lines of its trace>" from a status body, if any task (or the connector) failed. */

@@ -223,7 +223,10 @@ function summarize(event: RunEvent): Record<string, unknown> {
     case 'response.received':
       return { status: event.status, durationMs: Math.round(event.durationMs), ...workerOf(event.headers), ...(event.body === undefined ? {} : { body: cut(typeof event.body === 'string' ? event.body : JSON.stringify(event.body)) }) };
     case 'criterion.evaluated':
-      return { source: event.source, passed: event.result.passed, condition: event.result.condition, ...(event.result.message ? { message: event.result.message } : {}) };
+      return {
+        source: event.source, passed: event.result.passed, type: event.result.type, condition: event.result.condition,
+        ...(event.result.context ? { context: event.result.context } : {}), ...(event.result.message ? { message: event.result.message } : {}),
+      };
     case 'action.taken':
       return { action: event.action, reason: event.reason };
     case 'step.finished':

@@ -4,3 +4,4 @@
 export { loadOpsWorkflow, WORKFLOW_FILES, WORKFLOWS_DIR, type OpsWorkflow, type WorkflowKind } from './workflow-files.js';
 export { REWIND, RESET, ROLLBACK, RECOVERY, EXPORT, specFor, targetStateFor } from './operations.js';
 export type { OperationSpec, ResumeAfter, TargetState } from './operations.js';
+export { criterionWords, describeCriterion, type CriterionText } from './criteria-words.js';

@@ -33,7 +33,8 @@ test('URL parts first, then the PG* variables; the password from --store-passwor
   refused(() => pgSettings('postgres://alice@db/x', { passwordEnv: 'TEAM_PW', env: {} }), /TEAM_PW is not set/);
   refused(() => pgSettings('postgres://db/x', { env: {} }), /no database user/);
   refused(() => pgSettings('postgres://alice@db/x?sslmode=sometimes', { env: {} }), /sslmode=sometimes is not one of/);
-  refused(() => pgSettings('postgres://alice@db/x?password=x', { env: {} }), /unknown URL parameter password/);
+  refused(() => pgSettings('postgres://alice@db/x?password=x', { env: {} }), /holds a password \(\?password=\)/);
+  refused(() => pgSettings('postgres://alice@db/x?pool=3', { env: {} }), /unknown URL parameter pool \(known: user, host, port, dbname, sslmode/);
   assert.equal(pgSettings('postgres://alice@db/x?statement_timeout=1500', { env: {} }).statementTimeoutMs, 1500);
   assert.equal(pgSettings('postgres://alice@db/x', { env: {} }).display, 'postgres://alice@db/x');
 });
@@ -50,4 +51,17 @@ test('sslmode: verify-full checks chain and host name, verify-ca the chain, requ
   const req = pgSettings('postgres://alice@db/x?sslmode=require', { env: { HOME: '/nonexistent' } });
   assert.ok(req.ssl && req.ssl.rejectUnauthorized === false);
   refused(() => pgSettings('postgres://alice@db/x?sslmode=verify-full&sslrootcert=/nonexistent/ca.crt', { env: {} }), /cannot read sslrootcert/);
+});
+
+test('libpq\'s user, host, port and dbname URL parameters are read like the URL\'s parts (issue 30, point 13)', () => {
+  const s = pgSettings('postgres://127.0.0.1:35241/offsetctl?user=alice', { env: { PGUSER: 'root' } });
+  assert.deepEqual([s.host, s.port, s.user, s.database], ['127.0.0.1', 35241, 'alice', 'offsetctl']);
+  assert.equal(s.display, 'postgres://alice@127.0.0.1:35241/offsetctl');
+  const all = pgSettings('postgres:///?host=db.example&port=6543&dbname=team&user=bob&sslmode=disable', { env: {} });
+  assert.deepEqual([all.host, all.port, all.user, all.database, all.sslmode], ['db.example', 6543, 'bob', 'team', 'disable']);
+  assert.equal(all.display, 'postgres://bob@db.example:6543/team?sslmode=disable');
+  // The same value twice is fine; two different values are refused, not guessed.
+  assert.equal(pgSettings('postgres://alice@db/x?user=alice', { env: {} }).user, 'alice');
+  refused(() => pgSettings('postgres://alice@db/x?user=bob', { env: {} }), /user given twice: alice in the URL and bob as \?user=; give it once/);
+  refused(() => pgSettings('postgres://alice@db/x?port=70000', { env: {} }), /port 70000 is not a port number/);
 });

@@ -11,6 +11,9 @@ import type { ConnectionOptions as TlsOptions } from 'node:tls';
 import { checkServerIdentity } from 'node:tls';
 import { StoreError } from '../errors.js';
 
+/** libpq's connection parameters that may also be written as URL query parameters. */
+const CONNECTION_PARAMS: readonly string[] = ['user', 'host', 'port', 'dbname'];
+
 export type SslMode = 'disable' | 'allow' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
 const SSL_MODES: readonly SslMode[] = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
@@ -57,17 +60,34 @@ export function pgSettings(text: string, options: StoreUrlOptions = {}): PgSetti
     throw usage('--store: the URL holds a password; never write it into the URL or a context file: set PGPASSWORD, use a .pgpass file, or name a variable that holds it with --store-password-env');
   }
   const params = url.searchParams;
-  const known = new Set(['sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'application_name', 'statement_timeout', 'connect_timeout']);
+  if (params.has('password')) {
+    throw usage('--store: the URL holds a password (?password=); never write it into the URL or a context file: set PGPASSWORD, use a .pgpass file, '
+      + 'or name a variable that holds it with --store-password-env');
+  }
+  const known = new Set([...CONNECTION_PARAMS, 'sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'application_name', 'statement_timeout', 'connect_timeout']);
   for (const key of params.keys()) {
     if (!known.has(key)) throw usage(`--store: unknown URL parameter ${key} (known: ${[...known].join(', ')})`);
   }
-  const host = decodeURIComponent(url.hostname.replace(/^\[|\]$/g, '')) || env.PGHOST || 'localhost';
-  const portText = url.port || env.PGPORT || '5432';
+  // libpq also takes user, host, port and dbname as query parameters (postgres://127.0.0.1:5432/x?user=alice,
+  // postgres:///x?host=db): the same setting given twice, differently, is refused rather than guessed.
+  const part = (name: string, inUrl: string): string => {
+    const values = params.getAll(name);
+    if (values.length > 1 && values.some((v) => v !== values[0])) {
+      throw usage(`--store: ${name} given ${values.length} times in the URL (${values.join(', ')}): give it once`);
+    }
+    const fromParam = values[0];
+    if (fromParam !== undefined && inUrl !== '' && fromParam !== inUrl) {
+      throw usage(`--store: ${name} given twice: ${inUrl} in the URL and ${fromParam} as ?${name}=; give it once`);
+    }
+    return fromParam ?? inUrl;
+  };
+  const host = part('host', decodeURIComponent(url.hostname.replace(/^\[|\]$/g, ''))) || env.PGHOST || 'localhost';
+  const portText = part('port', url.port) || env.PGPORT || '5432';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw usage(`--store: port ${portText} is not a port number`);
-  const user = decodeURIComponent(url.username) || env.PGUSER || '';
-  if (!user) throw usage('--store: no database user: write postgres://USER@HOST/DATABASE, or set PGUSER');
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || env.PGDATABASE || user;
+  const user = part('user', decodeURIComponent(url.username)) || env.PGUSER || '';
+  if (!user) throw usage('--store: no database user: write postgres://USER@HOST/DATABASE (or ?user=USER), or set PGUSER');
+  const database = part('dbname', decodeURIComponent(url.pathname.replace(/^\//, ''))) || env.PGDATABASE || user;
   const modeText = params.get('sslmode') ?? env.PGSSLMODE ?? 'prefer';
   if (!SSL_MODES.includes(modeText as SslMode)) throw usage(`--store: sslmode=${modeText} is not one of ${SSL_MODES.join(', ')}`);
   const sslmode = modeText as SslMode;
@@ -80,7 +100,9 @@ export function pgSettings(text: string, options: StoreUrlOptions = {}): PgSetti
     password = env[options.passwordEnv];
     if (password === undefined || password === '') throw usage(`--store-password-env: the environment variable ${options.passwordEnv} is not set (or empty)`);
   }
-  const display = `postgres://${encodeURIComponent(user)}@${url.host || `${host}:${port}`}/${encodeURIComponent(database)}${url.search}`;
+  const rest = new URLSearchParams([...params].filter(([k]) => !CONNECTION_PARAMS.includes(k))).toString();
+  const hostPart = CONNECTION_PARAMS.some((k) => params.has(k)) || !url.host ? `${host.includes(':') ? `[${host}]` : host}:${port}` : url.host;
+  const display = `postgres://${encodeURIComponent(user)}@${hostPart}/${encodeURIComponent(database)}${rest ? `?${rest}` : ''}`;
   return {
     host, port, user, database, ...(password !== undefined ? { password } : {}),
     ssl: tlsFor(sslmode, host, params, env), sslmode,

@@ -428,6 +428,12 @@ export class PostgresStore implements Store {
     return batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at']));
   }
 
+  async listBatches(): Promise<BatchRecord[]> {
+    const rows = await this.#query('SELECT * FROM batches ORDER BY created_at, id', []);
+    const at = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
+    return rows.map((row) => batchFromRow(row, at(row['created_at'])));
+  }
+
   // ---- the audit trail -------------------------------------------------------------------
 
   async recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
@@ -514,6 +520,9 @@ export class PostgresStore implements Store {
       [snap.id, snap.runId ?? null, snap.clusterUrl, snap.clusterKey, snap.connector, snap.connectorType, snap.stateBefore, JSON.stringify(snap.offsets), snap.partitions, snap.takenAt])).rowCount ?? 0) > 0),
       // db_user is the importing login (the server fills it in): who brought the entry, not who acted.
       importAudit: (e) => this.#tx(async (c) => (await this.#appendAudit(c, e, e.at, true)) !== undefined),
+      importBatch: (b) => this.#tx(async (c) => ((await c.query(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+      [b.id, b.clusterUrl, b.clusterKey, b.operation, b.resumeAfter, JSON.stringify(b.members), b.createdAt])).rowCount ?? 0) > 0),
     });
   }
 

@@ -2,7 +2,7 @@
 // connector it covers, and the forms to approve, reject (with a reason) and apply it. The forms
 // are offered by role and by who is looking (no approve button for the requester), but the
 // server decides: every POST is checked again there (app.ts, changes-routes.ts).
-import { changeText, historyLines, type ChangeRequestRecord, type Plan } from '../ops-bridge.js';
+import { changeText, historyLines, statusText, type ChangeRequestRecord, type Plan } from '../ops-bridge.js';
 import { csrfField, html, layout, type Html, type LayoutOptions } from '../html.js';
 import { diffTable, planSummary } from './preview.js';
 
@@ -10,7 +10,7 @@ export function changesPage(requests: ChangeRequestRecord[], frame: Omit<LayoutO
   return layout({ ...frame, title: 'Change requests', nav: 'changes' }, html`
 ${requests.length === 0 ? html`<p>No change requests.</p>` : html`<div class="scroll"><table class="data changes">
 <thead><tr><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Change</th><th scope="col">Requested by</th><th scope="col">Requested at</th><th scope="col">Expires at</th></tr></thead>
-<tbody>${requests.map((r) => html`<tr><td><a href="/changes/${encodeURIComponent(r.id)}">${r.id}</a></td><td><span class="status status-${r.displayStatus}">${r.displayStatus}</span></td><td>${changeText(r)}</td><td>${r.requestedBy.user}</td><td>${r.requestedAt}</td><td>${r.expiresAt}</td></tr>`)}</tbody>
+<tbody>${requests.map((r) => html`<tr><td><a href="/changes/${encodeURIComponent(r.id)}">${r.id}</a></td><td><span class="status status-${r.displayStatus}">${statusText(r)}</span></td><td>${changeText(r)}</td><td>${r.requestedBy.user}</td><td>${r.requestedAt}</td><td>${r.expiresAt}</td></tr>`)}</tbody>
 </table></div>`}`);
 }
 
@@ -29,7 +29,7 @@ export interface ChangeView {
 export function changeRequestPage(v: ChangeView, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
   const r = v.request;
   return layout({ ...frame, title: `Change request ${r.id}`, nav: 'changes' }, html`
-<p id="request-summary">${changeText(r)} on <code>${r.clusterUrl}</code>${r.contextName ? html` (context <code>${r.contextName}</code>)` : ''}: <strong class="status status-${r.displayStatus}" id="request-status">${r.displayStatus}</strong>.
+<p id="request-summary">${changeText(r)} on <code>${r.clusterUrl}</code>${r.contextName ? html` (context <code>${r.contextName}</code>)` : ''}: <strong class="status status-${r.displayStatus}" id="request-status">${statusText(r)}</strong>.
 Requested by <strong>${r.requestedBy.user}</strong> at ${r.requestedAt}; expires at ${r.expiresAt}. Digest <code>${r.digest}</code>.</p>
 <section aria-labelledby="h-history"><h2 id="h-history">History</h2>
 <ol class="history">${historyLines(r).map((l) => html`<li><code>${l}</code></li>`)}</ol></section>
