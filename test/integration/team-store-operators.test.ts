@@ -5,7 +5,7 @@
 // team-store-lost.test.ts).
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -134,6 +134,10 @@ test('point 9: a rollback while the killed holder\'s lease lives is refused E_LO
   // An older snapshot exists: the rollback has something it could restore.
   assert.equal((await b(['rewind', source.name, '--offsets', '-', '--yes'], target(source.file, 2))).status, 0);
   await w1.waitRunning(source.name);
+  // The resumed source reads the file to its end again and commits that: wait for it, so the
+  // offsets compared below are not still moving when alice's rewind stops the connector.
+  const size = statSync(source.file).size;
+  await waitFor(`${source.name} to commit the file's end`, async () => (await w1.offsets(source.name)).offsets[0]?.offset?.['position'] === size);
   const killed = await a(['rewind', source.name, '--offsets', '-', '--yes'], target(source.file, 0));
   assert.equal(killed.signal, 'SIGKILL', killed.stderr);
   const offsetsBefore = await w1.offsets(source.name);

@@ -57,7 +57,10 @@ export async function changeConnectorState(ctx: Pick<OpsContext, 'url' | 'http'>
   if (verb !== 'restart' && reached(before, verb)) {
     return { connector, verb, before: before.state, state: before.state, tasks: before.tasks, attempts: 0, elapsedMs: performance.now() - started, unchanged: true };
   }
-  await send(http, url, connector, verb, options);
+  // A STOPPED connector whose stopped tasks Connect still lists for a moment (its status topic
+  // lags behind): stopping it again sends nothing; only the tasks' going is waited for.
+  const alreadyStopped = verb === 'stop' && before.state === 'STOPPED';
+  if (!alreadyStopped) await send(http, url, connector, verb, options);
   const timeoutMs = options.timeoutMs ?? 120_000;
   const sentAt = performance.now();
   let delay = 50;
@@ -70,7 +73,7 @@ export async function changeConnectorState(ctx: Pick<OpsContext, 'url' | 'http'>
     // a connector that really has no tasks is accepted once none appeared for 5 s.
     const tasksPending = verb === 'resume' && now.tasks.length === 0 && before.state === 'STOPPED' && performance.now() - sentAt < 5000;
     if (reached(now, verb, options) && !tasksPending) {
-      return { connector, verb, before: before.state, state: now.state, tasks: now.tasks, attempts: attempt, elapsedMs, unchanged: false };
+      return { connector, verb, before: before.state, state: now.state, tasks: now.tasks, attempts: attempt, elapsedMs, unchanged: alreadyStopped };
     }
     // A restart that ends in FAILED again will not get better by waiting; give it a moment to
     // leave the old FAILED state first.
