@@ -9,6 +9,7 @@ export * from './connect/index.js';
 export * from './cluster/index.js';
 export * from './lifecycle/index.js';
 export * from './positions/index.js';
+export * from './profiles/index.js';
 export * from './plan/index.js';
 export * from './run/index.js';
 export * from './batch/index.js';
