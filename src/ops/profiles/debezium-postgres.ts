@@ -123,7 +123,9 @@ async function check(c: ProfileCheck): Promise<ProfileReport> {
       warnings.push(`--allow-forward: ${why.replace(/; pass --allow-forward.*$/, '')}`);
       continue;
     }
-    refusals.push(why);
+    // A rollback's snapshot was taken when the slot still held that WAL: say what became of it.
+    const then = c.recorded?.restartLsn;
+    refusals.push(cls === 'below-restart' && then ? `${why} (when the snapshot was taken the slot's restart_lsn was ${then}: the slot has moved on since, or it was dropped and created again; PostgreSQL keeps no creation mark that tells the two apart)` : why);
   }
   if (refusals.length > 0) throw new OpsError('E_PREFLIGHT', `${name}: ${refusals.join('; ')}. Nothing was changed`, { field: 'offsets' });
   return report;
