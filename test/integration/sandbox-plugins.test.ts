@@ -75,50 +75,63 @@ interface PgClient {
   end(): Promise<void>;
 }
 
+type Cdc = NonNullable<PluginStatus['cdc']>;
+
+async function cdcClient(cdc: Cdc): Promise<PgClient> {
+  const { Client } = requireCjs('pg') as { Client: new (c: { connectionString: string }) => PgClient };
+  const db = new Client({ connectionString: cdc.url });
+  await db.connect();
+  return db;
+}
+
+/** A Debezium PostgreSQL source of one table, with its own slot, publication and topic prefix `id`. */
+function debeziumSource(cdc: Cdc, id: string, table: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'connector.class': 'io.debezium.connector.postgresql.PostgresConnector',
+    'database.hostname': cdc.host,
+    'database.port': String(cdc.port),
+    'database.user': cdc.user,
+    'database.dbname': cdc.database,
+    'topic.prefix': id,
+    'plugin.name': 'pgoutput',
+    'slot.name': `slot_${id}`,
+    'publication.name': `pub_${id}`,
+    'publication.autocreate.mode': 'filtered',
+    'table.include.list': `public.${table}`,
+    'snapshot.mode': 'initial',
+    ...extra,
+  };
+}
+
+/** Deletes the connectors, then drops the slot once released, the publication and the tables. */
+async function cleanUp(rest: ConnectRest, db: PgClient, id: string, connectors: string[], tables: string[]): Promise<void> {
+  for (const c of connectors) await rest.deleteConnector(c).catch(() => undefined);
+  // The slot outlives the connector: drop it once the task has let go, or WAL piles up.
+  await waitFor('the slot to be released', async () => {
+    const r = await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`);
+    return r.rows.length === 0 || r.rows[0]?.['active'] === false;
+  }, 60_000, 500).catch(() => undefined);
+  await db.query(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`).catch(() => undefined);
+  await db.query(`DROP PUBLICATION IF EXISTS pub_${id}`).catch(() => undefined);
+  for (const t of tables) await db.query(`DROP TABLE IF EXISTS ${t}`).catch(() => undefined);
+  await db.end();
+}
+
 test('Debezium PostgreSQL on the cdc source: the snapshot and rows inserted afterwards reach Kafka', { timeout: 300_000 }, async (t) => {
   const status = await pluginSandbox(t, ['debezium-postgres', 'cdc']);
   if (!status?.cdc) return;
-  const { Client } = requireCjs('pg') as { Client: new (c: { connectionString: string }) => PgClient };
   // The URL carries no password: the cdc source trusts its loopback superuser login.
   assert.doesNotMatch(status.cdc.url, /:[^/@]*@/);
-  const db = new Client({ connectionString: status.cdc.url });
-  await db.connect();
+  const db = await cdcClient(status.cdc);
   const id = uniqueName('dbz').replace(/-/g, '_');
   const table = `orders_${id}`;
   const name = `pg-src-${id}`.replace(/_/g, '-');
   const rest = new ConnectRest(status.connect[0] as string);
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    // The slot outlives the connector: drop it once the task has let go, or WAL piles up.
-    await waitFor('the slot to be released', async () => {
-      const r = await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`);
-      return r.rows.length === 0 || r.rows[0]?.['active'] === false;
-    }, 60_000, 500).catch(() => undefined);
-    await db.query(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`).catch(() => undefined);
-    await db.query(`DROP PUBLICATION IF EXISTS pub_${id}`).catch(() => undefined);
-    await db.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
-    await db.end();
-  });
+  t.after(() => cleanUp(rest, db, id, [name], [table]));
   assert.equal((await db.query('SHOW wal_level')).rows[0]?.['wal_level'], 'logical');
   await db.query(`CREATE TABLE ${table} (id int PRIMARY KEY, item text)`);
   await db.query(`INSERT INTO ${table} SELECT g, 'item ' || g FROM generate_series(1, 3) g`);
-  await rest.expect('POST', '/connectors', [201], {
-    name,
-    config: {
-      'connector.class': 'io.debezium.connector.postgresql.PostgresConnector',
-      'database.hostname': status.cdc.host,
-      'database.port': String(status.cdc.port),
-      'database.user': status.cdc.user,
-      'database.dbname': status.cdc.database,
-      'topic.prefix': id,
-      'plugin.name': 'pgoutput',
-      'slot.name': `slot_${id}`,
-      'publication.name': `pub_${id}`,
-      'publication.autocreate.mode': 'filtered',
-      'table.include.list': `public.${table}`,
-      'snapshot.mode': 'initial',
-    },
-  });
+  await rest.expect('POST', '/connectors', [201], { name, config: debeziumSource(status.cdc, id, table) });
   await rest.waitForStatus(name, 'RUNNING with a running task', (s) => s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]?.state === 'RUNNING', 120_000);
   // Streaming starts after the snapshot: the slot is active then.
   await waitFor('the replication slot to be active', async () => (await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`)).rows[0]?.['active'] === true, 120_000, 500);
@@ -244,4 +257,48 @@ test('the Iceberg sink writes a topic into a table of the REST catalog; the tabl
   const after = await loadTable(uri, id, 'events');
   assert.equal(after['current-snapshot-id'], firstSnapshot);
   assert.equal(currentRecords(after), 10);
+});
+
+test('Debezium JDBC sink: a Debezium source\'s change events are written into a table of the cdc PostgreSQL, an update included', { timeout: 300_000 }, async (t) => {
+  const status = await pluginSandbox(t, ['debezium-postgres', 'debezium-jdbc-sink', 'cdc']);
+  if (!status?.cdc) return;
+  const db = await cdcClient(status.cdc);
+  const id = uniqueName('jdbc').replace(/-/g, '_');
+  const [source, target] = [`src_${id}`, `sink_${id}`];
+  const [sourceName, sinkName] = [`pg-src-${id}`.replace(/_/g, '-'), `jdbc-sink-${id}`.replace(/_/g, '-')];
+  const rest = new ConnectRest(status.connect[0] as string);
+  t.after(() => cleanUp(rest, db, id, [sinkName, sourceName], [source, target]));
+  // The JDBC sink needs schemas (record_key mode reads the key's): converters with schemas on both
+  // sides (a per-connector converter setting applies only with the converter class named too).
+  const json = {
+    'key.converter': 'org.apache.kafka.connect.json.JsonConverter', 'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
+    'key.converter.schemas.enable': 'true', 'value.converter.schemas.enable': 'true',
+  };
+  await db.query(`CREATE TABLE ${source} (id int PRIMARY KEY, item text)`);
+  await db.query(`INSERT INTO ${source} SELECT g, 'item ' || g FROM generate_series(1, 4) g`);
+  await rest.expect('POST', '/connectors', [201], { name: sourceName, config: debeziumSource(status.cdc, id, source, json) });
+  await rest.expect('POST', '/connectors', [201], {
+    name: sinkName,
+    config: {
+      'connector.class': 'io.debezium.connector.jdbc.JdbcSinkConnector',
+      'tasks.max': '1',
+      topics: `${id}.public.${source}`,
+      'connection.url': `jdbc:postgresql://${status.cdc.host}:${status.cdc.port}/${status.cdc.database}`,
+      'connection.username': status.cdc.user,
+      'connection.password': 'unused',
+      'insert.mode': 'upsert',
+      'primary.key.mode': 'record_key',
+      'schema.evolution': 'basic',
+      'collection.name.format': target,
+      ...json,
+    },
+  });
+  const rows = async (): Promise<string[]> => (await db.query(`SELECT id, item FROM ${target} ORDER BY id`)).rows.map((r) => `${String(r['id'])}=${String(r['item'])}`);
+  await waitFor('the snapshot rows in the target table', async () => ((await rows().catch(() => [])).length === 4 ? true : undefined), 180_000, 1000);
+  await waitFor('the source slot to be active', async () => (await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`)).rows[0]?.['active'] === true, 120_000, 500);
+  await db.query(`UPDATE ${source} SET item = 'two' WHERE id = 2`);
+  await waitFor('the update in the target table', async () => ((await rows()).includes('2=two') ? true : undefined), 120_000, 1000);
+  assert.deepEqual(await rows(), ['1=item 1', '2=two', '3=item 3', '4=item 4']);
+  const sinkStatus = await rest.expect<{ tasks: Array<{ state: string }> }>('GET', `/connectors/${sinkName}/status`, [200]);
+  assert.deepEqual(sinkStatus.tasks.map((x) => x.state), ['RUNNING']);
 });
