@@ -162,7 +162,15 @@ export async function resolvePlugins(layout: SandboxLayout, specs: readonly Plug
   const out: LoadedPlugin[] = [];
   for (const spec of specs) {
     const dir = pluginDir(layout, spec.name);
-    if (!pluginResolved(layout, spec, assets)) await resolvePlugin(layout, spec, assets, progress);
+    if (!pluginResolved(layout, spec, assets)) {
+      try {
+        await resolvePlugin(layout, spec, assets, progress);
+      } catch (err) {
+        // Leave no half-filled folder in the cache (it would not count as resolved anyway).
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
     out.push({ name: spec.name, coordinates: pluginCoordinates(spec), dir });
   }
   return out;
