@@ -29,7 +29,8 @@ async function sql(url: string, text: string): Promise<Array<Record<string, unkn
   }
 }
 
-test('the CDC source: logical decoding, a superuser login without password on loopback, reused, stopped, restarted with its data', { skip: !findPgBin() && 'PostgreSQL is not installed', timeout: 120_000 }, async (t) => {
+test('the CDC source: logical decoding, a superuser login without password on loopback, reused, stopped, restarted with its data',
+  { skip: !findPgBin() && 'PostgreSQL is not installed', timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-cdc-'));
   t.after(() => {
     cdcPostgresDown(dir);
@@ -40,8 +41,10 @@ test('the CDC source: logical decoding, a superuser login without password on lo
   const first = await cdcPostgresUp(dir);
   assert.equal(first.reused, false);
   assert.equal(first.url, `postgres://postgres@127.0.0.1:${first.port}/postgres`);
-  const settings = await sql(first.url, "SELECT name, setting FROM pg_settings WHERE name IN ('wal_level', 'max_replication_slots', 'max_wal_senders') ORDER BY name");
-  assert.deepEqual(settings.map((r) => `${String(r['name'])}=${String(r['setting'])}`), ['max_replication_slots=10', 'max_wal_senders=10', 'wal_level=logical']);
+  const names = "'wal_level', 'max_replication_slots', 'max_wal_senders'";
+  const settings = await sql(first.url, `SELECT name, setting FROM pg_settings WHERE name IN (${names}) ORDER BY name`);
+  assert.deepEqual(settings.map((r) => `${String(r['name'])}=${String(r['setting'])}`),
+    ['max_replication_slots=10', 'max_wal_senders=10', 'wal_level=logical']);
   assert.equal((await sql(first.url, 'SELECT rolsuper FROM pg_roles WHERE rolname = current_user'))[0]?.['rolsuper'], true);
   // What Debezium does first: a logical slot with pgoutput.
   await sql(first.url, "SELECT pg_create_logical_replication_slot('cdc_test', 'pgoutput')");

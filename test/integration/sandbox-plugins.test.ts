@@ -37,12 +37,15 @@ function sandboxStatus(): Promise<PluginStatus> {
  * The sandbox when it has what `needs` names; otherwise the test is skipped with how to start
  * one, or fails when OFFSETCTL_REQUIRE_PLUGINS=1.
  */
-async function pluginSandbox(t: TestContext, needs: Array<'debezium-postgres' | 'debezium-jdbc-sink' | 'iceberg-sink' | 'cdc'>): Promise<PluginStatus | undefined> {
+type Need = 'debezium-postgres' | 'debezium-jdbc-sink' | 'iceberg-sink' | 'cdc';
+
+async function pluginSandbox(t: TestContext, needs: Need[]): Promise<PluginStatus | undefined> {
   const status = await sandboxStatus();
   const loaded = new Set((status.plugins ?? []).map((p) => p.name));
   const missing = needs.filter((n) => (n === 'cdc' ? !status.cdc : !loaded.has(n)));
   if (status.running && missing.length === 0) return status;
-  const why = `the sandbox at ${status.dir} ${status.running ? `lacks ${missing.join(', ')}` : 'is not running'}: start one with \`OFFSETCTL_SANDBOX_DIR=<folder> ${UP}\` and run this file with that OFFSETCTL_SANDBOX_DIR`;
+  const why = `the sandbox at ${status.dir} ${status.running ? `lacks ${missing.join(', ')}` : 'is not running'}: `
+    + `start one with \`OFFSETCTL_SANDBOX_DIR=<folder> ${UP}\` and run this file with that OFFSETCTL_SANDBOX_DIR`;
   if (process.env['OFFSETCTL_REQUIRE_PLUGINS'] === '1') assert.fail(`OFFSETCTL_REQUIRE_PLUGINS=1 but ${why}`);
   t.skip(why);
   return undefined;
@@ -103,6 +106,11 @@ function debeziumSource(cdc: Cdc, id: string, table: string, extra: Record<strin
   };
 }
 
+async function waitForActiveSlot(db: PgClient, id: string): Promise<void> {
+  await waitFor(`the replication slot slot_${id} to be active`, async () =>
+    (await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`)).rows[0]?.['active'] === true, 120_000, 500);
+}
+
 /** Deletes the connectors, then drops the slot once released, the publication and the tables. */
 async function cleanUp(rest: ConnectRest, db: PgClient, id: string, connectors: string[], tables: string[]): Promise<void> {
   for (const c of connectors) await rest.deleteConnector(c).catch(() => undefined);
@@ -132,16 +140,17 @@ test('Debezium PostgreSQL on the cdc source: the snapshot and rows inserted afte
   await db.query(`CREATE TABLE ${table} (id int PRIMARY KEY, item text)`);
   await db.query(`INSERT INTO ${table} SELECT g, 'item ' || g FROM generate_series(1, 3) g`);
   await rest.expect('POST', '/connectors', [201], { name, config: debeziumSource(status.cdc, id, table) });
-  await rest.waitForStatus(name, 'RUNNING with a running task', (s) => s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]?.state === 'RUNNING', 120_000);
+  await rest.waitForStatus(name, 'RUNNING with a running task', (s) => s.connector.state === 'RUNNING' && s.tasks[0]?.state === 'RUNNING', 120_000);
   // Streaming starts after the snapshot: the slot is active then.
-  await waitFor('the replication slot to be active', async () => (await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`)).rows[0]?.['active'] === true, 120_000, 500);
+  await waitForActiveSlot(db, id);
   await db.query(`INSERT INTO ${table} VALUES (4, 'four'), (5, 'five')`);
   const values = (await readValues(status.bootstrap, `${id}.public.${table}`, 5, 120_000)).map((v) => JSON.parse(v) as { op: string; after: { id: number } });
   assert.deepEqual(values.map((v) => v.after.id), [1, 2, 3, 4, 5]);
   assert.deepEqual(values.map((v) => v.op), ['r', 'r', 'r', 'c', 'c']);
   // Its offsets: keyed by the topic prefix, positioned by LSN (flushed within a second or so).
   const offsets = await waitFor('the connector\'s offsets', async () => {
-    const body = await rest.expect<{ offsets: Array<{ partition: { server?: string }; offset: { lsn?: number } }> }>('GET', `/connectors/${name}/offsets`, [200]);
+    type Offsets = { offsets: Array<{ partition: { server?: string }; offset: { lsn?: number } }> };
+    const body = await rest.expect<Offsets>('GET', `/connectors/${name}/offsets`, [200]);
     return body.offsets.length > 0 ? body.offsets : undefined;
   }, 60_000, 500);
   assert.equal(offsets[0]?.partition.server, id);
@@ -184,7 +193,8 @@ async function produce(bootstrap: string, topic: string, from: number, count: nu
   }
 }
 
-test('the Iceberg sink writes a topic into a table of the REST catalog; the table reads back, and rolls back through the catalog', { timeout: 400_000 }, async (t) => {
+test('the Iceberg sink writes a topic into a table of the REST catalog; the table reads back, and rolls back through the catalog',
+  { timeout: 400_000 }, async (t) => {
   const status = await pluginSandbox(t, ['iceberg-sink']);
   if (!status) return;
   assert.ok(status.iceberg, 'status -o json reports .iceberg with the plugin');
@@ -259,7 +269,8 @@ test('the Iceberg sink writes a topic into a table of the REST catalog; the tabl
   assert.equal(currentRecords(after), 10);
 });
 
-test('Debezium JDBC sink: a Debezium source\'s change events are written into a table of the cdc PostgreSQL, an update included', { timeout: 300_000 }, async (t) => {
+test('Debezium JDBC sink: a Debezium source\'s change events are written into a table of the cdc PostgreSQL, an update included',
+  { timeout: 300_000 }, async (t) => {
   const status = await pluginSandbox(t, ['debezium-postgres', 'debezium-jdbc-sink', 'cdc']);
   if (!status?.cdc) return;
   const db = await cdcClient(status.cdc);
@@ -293,9 +304,10 @@ test('Debezium JDBC sink: a Debezium source\'s change events are written into a 
       ...json,
     },
   });
-  const rows = async (): Promise<string[]> => (await db.query(`SELECT id, item FROM ${target} ORDER BY id`)).rows.map((r) => `${String(r['id'])}=${String(r['item'])}`);
+  const rows = async (): Promise<string[]> =>
+    (await db.query(`SELECT id, item FROM ${target} ORDER BY id`)).rows.map((r) => `${String(r['id'])}=${String(r['item'])}`);
   await waitFor('the snapshot rows in the target table', async () => ((await rows().catch(() => [])).length === 4 ? true : undefined), 180_000, 1000);
-  await waitFor('the source slot to be active', async () => (await db.query(`SELECT active FROM pg_replication_slots WHERE slot_name = 'slot_${id}'`)).rows[0]?.['active'] === true, 120_000, 500);
+  await waitForActiveSlot(db, id);
   await db.query(`UPDATE ${source} SET item = 'two' WHERE id = 2`);
   await waitFor('the update in the target table', async () => ((await rows()).includes('2=two') ? true : undefined), 120_000, 1000);
   assert.deepEqual(await rows(), ['1=item 1', '2=two', '3=item 3', '4=item 4']);
