@@ -51,7 +51,8 @@ async function compileLauncher(layout: SandboxLayout, assets: string, progress: 
   const javac = await runTool('javac', ['-nowarn', '-d', classes, '-cp', join(pluginJarFolder(layout, ICEBERG_PLUGIN), '*'), source], layout.dir);
   if (javac.status !== 0) {
     rmSync(classes, { recursive: true, force: true });
-    throw new SandboxError('E_SANDBOX_JARS', `compiling the Iceberg REST catalog (sandbox/iceberg-rest/${SOURCE}) failed (exit ${javac.status}; a JDK with javac is needed):\n${javac.text.split('\n').slice(-15).join('\n')}`);
+    throw new SandboxError('E_SANDBOX_JARS', `compiling the Iceberg REST catalog (sandbox/iceberg-rest/${SOURCE}) failed `
+      + `(exit ${javac.status}; a JDK with javac is needed):\n${javac.text.split('\n').slice(-15).join('\n')}`);
   }
   return classes;
 }
@@ -66,7 +67,8 @@ export async function startIcebergCatalog(layout: SandboxLayout, state: SandboxS
   const log = join(layout.logs, `${ICEBERG_CATALOG_ROLE}.log`);
   progress(`starting the Iceberg REST catalog on http://127.0.0.1:${port} (JDBC catalog ${f.db}, warehouse ${f.warehouse})`);
   const classpath = `${join(pluginJarFolder(layout, ICEBERG_PLUGIN), '*')}:${classes}`;
-  const pid = spawnDetached('java', ['-Xmx256m', '-XX:+ExitOnOutOfMemoryError', markerArg(layout.dir), '-cp', classpath, MAIN_CLASS, String(port), f.db, f.warehouse], log, layout.dir);
+  const args = ['-Xmx256m', '-XX:+ExitOnOutOfMemoryError', markerArg(layout.dir), '-cp', classpath, MAIN_CLASS, String(port), f.db, f.warehouse];
+  const pid = spawnDetached('java', args, log, layout.dir);
   const proc: SandboxProcess = { role: ICEBERG_CATALOG_ROLE, pid, port, log };
   record(proc);
   state.iceberg = { port };

@@ -26,7 +26,8 @@ export interface SandboxConfigFiles {
 }
 
 /** Renders the configuration of every process the ports describe; `plugins` go on every worker's plugin.path. */
-export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports: SandboxPorts, kafkaVersion: string, plugins: readonly LoadedPlugin[] = []): SandboxConfigFiles {
+export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports: SandboxPorts, kafkaVersion: string,
+  plugins: readonly LoadedPlugin[] = []): SandboxConfigFiles {
   const server = (file: string, dataDir: string, brokerPort: number, controllerPort: number): string => {
     const quorum = kraftQuorum(kafkaVersion, controllerPort, brokerPort);
     return writeConfig(assets, layout.config, 'server.properties.template', file, {
@@ -35,7 +36,8 @@ export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports:
   };
   const workers = (cluster: ConnectClusterName, brokerPort: number, restPorts: number[]): string[] => {
     const spec = CONNECT_CLUSTERS[cluster];
-    return restPorts.map((restPort, i) => appendProperties(writeConfig(assets, layout.config, 'worker.properties.template', `${workerRole(cluster, i + 1)}.properties`, {
+    const file = (i: number): string => `${workerRole(cluster, i + 1)}.properties`;
+    return restPorts.map((restPort, i) => appendProperties(writeConfig(assets, layout.config, 'worker.properties.template', file(i), {
       brokerPort, restPort, groupId: spec.groupId, topicPrefix: spec.topicPrefix,
     }), pluginProperties(plugins)));
   };
@@ -93,6 +95,7 @@ export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: 
   const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers : files.otherWorkers;
   const properties = list[index - 1];
   if (!properties) throw new Error(`no configuration rendered for ${role}`);
-  const pid = spawnDetached('java', [...javaClasspathArgs(layout, kafkaVersion, files.log4j, files.workerHeap), 'org.apache.kafka.connect.cli.ConnectDistributed', properties], log, layout.dir);
+  const args = [...javaClasspathArgs(layout, kafkaVersion, files.log4j, files.workerHeap), 'org.apache.kafka.connect.cli.ConnectDistributed', properties];
+  const pid = spawnDetached('java', args, log, layout.dir);
   return { role, pid, port, log };
 }

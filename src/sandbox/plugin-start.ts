@@ -25,7 +25,8 @@ export function needsIcebergCatalog(state: SandboxState): boolean {
 }
 
 /** Starts the Iceberg REST catalog when the Iceberg sink is loaded and it does not run yet (port kept while free). */
-export async function startIcebergCatalogIfNeeded(layout: SandboxLayout, state: SandboxState, assets: string, progress: (line: string) => void, timeoutMs: number): Promise<void> {
+export async function startIcebergCatalogIfNeeded(layout: SandboxLayout, state: SandboxState, assets: string,
+  progress: (line: string) => void, timeoutMs: number): Promise<void> {
   if (!needsIcebergCatalog(state)) return;
   const kept = state.iceberg?.port;
   const port = kept !== undefined && (await isPortFree(kept)) ? kept : await findFreePort();

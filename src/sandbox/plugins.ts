@@ -44,9 +44,9 @@ const PART = /^[A-Za-z0-9_.-]+$/;
 
 /** The plugins offsetctl knows by name (measured on the sandbox: docs/sandbox.md#plugins). */
 export const KNOWN_PLUGINS: Readonly<Record<string, PluginSpec>> = {
-  'debezium-postgres': { name: 'debezium-postgres', source: { kind: 'archive', artifact: coordinates('io.debezium:debezium-connector-postgres:3.6.1.Final:tar.gz:plugin') } },
+  'debezium-postgres': archive('debezium-postgres', 'io.debezium:debezium-connector-postgres:3.6.1.Final:tar.gz:plugin'),
   // 3.6.1.Final of the JDBC sink is not on Maven Central.
-  'debezium-jdbc-sink': { name: 'debezium-jdbc-sink', source: { kind: 'archive', artifact: coordinates('io.debezium:debezium-connector-jdbc:3.6.0.Final:tar.gz:plugin') } },
+  'debezium-jdbc-sink': archive('debezium-jdbc-sink', 'io.debezium:debezium-connector-jdbc:3.6.0.Final:tar.gz:plugin'),
   // No packaged Iceberg Connect runtime is on Central: sandbox/plugins/iceberg-sink/pom.xml lists its parts.
   'iceberg-sink': {
     name: 'iceberg-sink',
@@ -67,6 +67,13 @@ export const KNOWN_PLUGINS: Readonly<Record<string, PluginSpec>> = {
 export const ICEBERG_PLUGIN = 'iceberg-sink';
 
 const MARKER = '.offsetctl-plugin.json';
+
+/** The same maven-dependency-plugin as sandbox/pom.xml, named in full so no pom is needed for `copy`. */
+const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
+
+function archive(name: string, text: string): PluginSpec {
+  return { name, source: { kind: 'archive', artifact: coordinates(text) } };
+}
 
 function coordinates(text: string): Coordinates {
   const c = parseCoordinates(text);
@@ -93,7 +100,9 @@ export function parsePluginArg(text: string): PluginSpec {
   if (known) return known;
   const c = parseCoordinates(text);
   if (!c) {
-    throw new SandboxError('E_USAGE', `--plugin ${JSON.stringify(text)}: give a known plugin (${Object.keys(KNOWN_PLUGINS).join(', ')}) or Maven coordinates group:artifact:version[:type[:classifier]] with type jar, tar.gz or zip (e.g. io.debezium:debezium-connector-mysql:3.6.1.Final:tar.gz:plugin)`);
+    throw new SandboxError('E_USAGE', `--plugin ${JSON.stringify(text)}: give a known plugin (${Object.keys(KNOWN_PLUGINS).join(', ')}) `
+      + 'or Maven coordinates group:artifact:version[:type[:classifier]] with type jar, tar.gz or zip '
+      + '(e.g. io.debezium:debezium-connector-mysql:3.6.1.Final:tar.gz:plugin)');
   }
   if (c.type === 'jar') return { name: c.artifactId, source: { kind: 'pom', pom: '', dependencies: [c] } };
   return { name: c.artifactId, source: { kind: 'archive', artifact: c } };
@@ -106,7 +115,8 @@ export function parsePluginArgs(values: readonly string[]): PluginSpec[] {
     const spec = parsePluginArg(v);
     const seen = out.get(spec.name);
     if (seen && pluginCoordinates(seen).join(' ') !== pluginCoordinates(spec).join(' ')) {
-      throw new SandboxError('E_USAGE', `--plugin: two plugins named ${spec.name} (${pluginCoordinates(seen).join(', ')} and ${pluginCoordinates(spec).join(', ')}): give one of them`);
+      const both = `${pluginCoordinates(seen).join(', ')} and ${pluginCoordinates(spec).join(', ')}`;
+      throw new SandboxError('E_USAGE', `--plugin: two plugins named ${spec.name} (${both}): give one of them`);
     }
     out.set(spec.name, spec);
   }
@@ -158,11 +168,20 @@ export function pluginResolved(layout: SandboxLayout, spec: PluginSpec, assets: 
 }
 
 /** Makes sure every plugin is in the cache (Maven only for the missing ones); returns what state.json records. */
-export async function resolvePlugins(layout: SandboxLayout, specs: readonly PluginSpec[], assets: string, progress: (line: string) => void): Promise<LoadedPlugin[]> {
+export async function resolvePlugins(layout: SandboxLayout, specs: readonly PluginSpec[], assets: string,
+  progress: (line: string) => void): Promise<LoadedPlugin[]> {
   const out: LoadedPlugin[] = [];
   for (const spec of specs) {
     const dir = pluginDir(layout, spec.name);
-    if (!pluginResolved(layout, spec, assets)) await resolvePlugin(layout, spec, assets, progress);
+    if (!pluginResolved(layout, spec, assets)) {
+      try {
+        await resolvePlugin(layout, spec, assets, progress);
+      } catch (err) {
+        // Leave no half-filled folder in the cache (it would not count as resolved anyway).
+        rmSync(dir, { recursive: true, force: true });
+        throw err;
+      }
+    }
     out.push({ name: spec.name, coordinates: pluginCoordinates(spec), dir });
   }
   return out;
@@ -178,22 +197,30 @@ async function resolvePlugin(layout: SandboxLayout, spec: PluginSpec, assets: st
   progress(`resolving the plugin ${spec.name} (${pluginCoordinates(spec).join(', ')}) with Maven into ${dir} (first time only)`);
   if (spec.source.kind === 'archive') {
     const c = spec.source.artifact;
-    await maven(spec, ['-q', '-B', 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy', `-Dartifact=${artifactArg(c)}`, `-DoutputDirectory=${work}`], layout.dir);
+    await maven(spec, ['-q', '-B', `${DEPENDENCY_PLUGIN}:copy`, `-Dartifact=${artifactArg(c)}`, `-DoutputDirectory=${work}`], layout.dir);
     const archive = readdirSync(work).find((f) => f.endsWith(`.${c.type}`));
     if (!archive) throw new SandboxError('E_SANDBOX_JARS', `Maven reported success but left no .${c.type} of ${formatCoordinates(c)} in ${work}`);
     // tar for .tar.gz; the JDK's jar tool unpacks a zip (unzip is not always installed).
-    const unpack = c.type === 'tar.gz' ? await runTool('tar', ['-xzf', join(work, archive), '-C', dir], dir) : await runTool('jar', ['xf', join(work, archive)], dir);
-    if (unpack.status !== 0) throw new SandboxError('E_SANDBOX_JARS', `unpacking ${archive} failed (exit ${unpack.status}): ${unpack.text.trim().split('\n').slice(-10).join('\n')}`);
+    const unpack = c.type === 'tar.gz'
+      ? await runTool('tar', ['-xzf', join(work, archive), '-C', dir], dir)
+      : await runTool('jar', ['xf', join(work, archive)], dir);
+    if (unpack.status !== 0) {
+      throw new SandboxError('E_SANDBOX_JARS', `unpacking ${archive} failed (exit ${unpack.status}): ${unpack.text.trim().split('\n').slice(-10).join('\n')}`);
+    }
     moveLooseJars(dir, spec.name);
   } else {
     const pom = spec.source.pom ? join(assets, spec.source.pom) : writeJarPom(work, spec.source.dependencies);
     const target = join(dir, spec.name);
-    await maven(spec, ['-q', '-B', '-f', pom, 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies', '-DincludeScope=runtime', `-DoutputDirectory=${target}`], layout.dir);
+    await maven(spec, ['-q', '-B', '-f', pom, `${DEPENDENCY_PLUGIN}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${target}`], layout.dir);
   }
   rmSync(work, { recursive: true, force: true });
   const jars = countJars(dir);
-  if (jars === 0) throw new SandboxError('E_SANDBOX_JARS', `the plugin ${spec.name} (${pluginCoordinates(spec).join(', ')}) has no jar after unpacking: is it a Kafka Connect plugin?`);
-  writeFileSync(join(dir, MARKER), `${JSON.stringify({ name: spec.name, coordinates: pluginCoordinates(spec), fingerprint: fingerprint(spec, assets), jars }, null, 2)}\n`);
+  if (jars === 0) {
+    const what = `${spec.name} (${pluginCoordinates(spec).join(', ')})`;
+    throw new SandboxError('E_SANDBOX_JARS', `the plugin ${what} has no jar after unpacking: is it a Kafka Connect plugin?`);
+  }
+  const marker = { name: spec.name, coordinates: pluginCoordinates(spec), fingerprint: fingerprint(spec, assets), jars };
+  writeFileSync(join(dir, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
 }
 
 function artifactArg(c: Coordinates): string {
@@ -203,14 +230,17 @@ function artifactArg(c: Coordinates): string {
 async function maven(spec: PluginSpec, args: string[], cwd: string): Promise<void> {
   const result = await runTool('mvn', args, cwd);
   if (result.status !== 0) {
-    throw new SandboxError('E_SANDBOX_JARS', `Maven could not resolve the plugin ${spec.name} (${pluginCoordinates(spec).join(', ')}; exit ${result.status}). Check the coordinates on Maven Central and that it is reachable (proxy settings in ~/.m2/settings.xml). Maven said:\n${result.text.split('\n').slice(-25).join('\n')}`);
+    throw new SandboxError('E_SANDBOX_JARS', `Maven could not resolve the plugin ${spec.name} (${pluginCoordinates(spec).join(', ')}; exit ${result.status}). `
+      + 'Check the coordinates on Maven Central and that it is reachable (proxy settings in ~/.m2/settings.xml). '
+      + `Maven said:\n${result.text.split('\n').slice(-25).join('\n')}`);
   }
 }
 
 /** A plugin that is one jar with dependencies: a pom with that one dependency, for copy-dependencies. */
 function writeJarPom(work: string, deps: readonly Coordinates[]): string {
   const file = join(work, 'pom.xml');
-  const dependencies = deps.map((d) => `    <dependency><groupId>${d.groupId}</groupId><artifactId>${d.artifactId}</artifactId><version>${d.version}</version>${d.classifier ? `<classifier>${d.classifier}</classifier>` : ''}</dependency>`).join('\n');
+  const dependencies = deps.map((d) => `    <dependency><groupId>${d.groupId}</groupId><artifactId>${d.artifactId}</artifactId>`
+    + `<version>${d.version}</version>${d.classifier ? `<classifier>${d.classifier}</classifier>` : ''}</dependency>`).join('\n');
   writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>

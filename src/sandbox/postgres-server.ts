@@ -128,7 +128,8 @@ export async function startPgServer(options: StartOptions = {}): Promise<PgServe
     const password = randomBytes(18).toString('base64url');
     writeOwned(passwordFile, password);
     // trust on the Unix socket (only the folder's owner can reach it), passwords on TCP.
-    runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', `--auth-host=${options.authHost ?? 'scram-sha-256'}`, `--pwfile=${passwordFile}`, '-E', 'UTF8', '--no-instructions']);
+    const authHost = `--auth-host=${options.authHost ?? 'scram-sha-256'}`;
+    runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', authHost, `--pwfile=${passwordFile}`, '-E', 'UTF8', '--no-instructions']);
     // In postgresql.conf, so a restart (pg_ctl start without options) keeps them.
     const settings = Object.entries(options.settings ?? {});
     if (settings.length > 0) appendFileSync(join(data, 'postgresql.conf'), `\n# offsetctl\n${settings.map(([k, v]) => `${k} = ${String(v)}\n`).join('')}`);

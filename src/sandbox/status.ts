@@ -56,7 +56,9 @@ export interface SandboxStatus {
 export async function sandboxStatus(options: { dir?: string } = {}): Promise<SandboxStatus> {
   const dir = resolveSandboxDir(options.dir);
   const state = readState(sandboxLayout(dir).stateFile);
-  if (!state || state.processes.length === 0) return { running: false, connect: [], bootstrap: null, clusters: [], dir, processes: [], plugins: [], ...cdcOf(dir) };
+  if (!state || state.processes.length === 0) {
+    return { running: false, connect: [], bootstrap: null, clusters: [], dir, processes: [], plugins: [], ...cdcOf(dir) };
+  }
   const processes = await Promise.all(state.processes.map(async (p): Promise<SandboxProcessStatus> => {
     const alive = isSandboxProcess(p.pid, dir);
     if (isBrokerRole(p.role)) return { role: p.role, pid: p.pid, alive };

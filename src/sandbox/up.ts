@@ -102,7 +102,9 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
           progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`${sandboxCommand('down', dir)}\` first to change that)` : ''}`);
           return { reused: true, resolvedJars: false };
         }
-        if (addSecond || addOther) await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
+        if (addSecond || addOther) {
+          await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
+        }
         await addPluginsToRunning(layout, previous, pluginSpecs, sandboxAssets(), progress, timeoutMs);
         await startIcebergCatalogIfNeeded(layout, previous, sandboxAssets(), progress, timeoutMs);
         return { reused: false, resolvedJars: false };

@@ -16,7 +16,8 @@ function collect(value: string, previous: string[]): string[] {
 
 /** The plugins, the CDC source and the Iceberg catalog, one line each (nothing when there are none). */
 function extrasText(status: Pick<SandboxStatus, 'plugins' | 'cdc' | 'iceberg'>): string {
-  return (status.plugins.length > 0 ? `  plugins    ${status.plugins.map((p) => p.name).join(', ')} (plugin.path: ${status.plugins.map((p) => p.dir).join(',')})\n` : '') +
+  const names = status.plugins.map((p) => p.name).join(', ');
+  return (status.plugins.length > 0 ? `  plugins    ${names} (plugin.path: ${status.plugins.map((p) => p.dir).join(',')})\n` : '') +
     (status.cdc ? `  cdc source ${status.cdc.url}  (PostgreSQL, wal_level=logical, no password on loopback)\n` : '') +
     (status.iceberg ? `  iceberg    REST catalog ${status.iceberg.catalog.uri}  warehouse ${status.iceberg.warehouse}\n` : '');
 }
@@ -96,7 +97,8 @@ export function register(program: Command): void {
       const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
       if (opts.output === 'json') {
         process.stdout.write(`${JSON.stringify({
-          running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir, kafkaVersion: status.kafkaVersion ?? null,
+          running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir,
+          kafkaVersion: status.kafkaVersion ?? null,
           plugins: status.plugins, ...(status.cdc ? { cdc: status.cdc } : {}), ...(status.iceberg ? { iceberg: status.iceberg } : {}),
         })}\n`);
         return;
