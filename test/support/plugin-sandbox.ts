@@ -14,6 +14,8 @@ export interface PluginSandbox {
   plugins: string[];
   /** The CDC PostgreSQL: a loopback superuser login without a password. */
   cdc?: { url: string; host: string; port: number; user: string };
+  /** The Iceberg REST catalog the iceberg-sink plugin brings. */
+  iceberg?: { catalog: { uri: string } };
 }
 
 let cached: Promise<PluginSandbox> | undefined;
@@ -21,9 +23,9 @@ let cached: Promise<PluginSandbox> | undefined;
 export function pluginSandbox(): Promise<PluginSandbox> {
   cached ??= (async () => {
     const cli = await runCli(['sandbox', 'status', '--output', 'json']);
-    const s = JSON.parse(cli.stdout) as { running?: boolean; connect?: string[]; bootstrap?: string; plugins?: Array<{ name: string }>; cdc?: PluginSandbox['cdc'] };
+    const s = JSON.parse(cli.stdout) as { running?: boolean; connect?: string[]; bootstrap?: string; plugins?: Array<{ name: string }>; cdc?: PluginSandbox['cdc']; iceberg?: PluginSandbox['iceberg'] };
     if (s.running !== true || !s.connect?.length || !s.bootstrap) throw new Error(`the sandbox is not running: ${cli.stdout} ${cli.stderr}`);
-    return { connect: s.connect, bootstrap: s.bootstrap, plugins: (s.plugins ?? []).map((p) => p.name), ...(s.cdc ? { cdc: s.cdc } : {}) };
+    return { connect: s.connect, bootstrap: s.bootstrap, plugins: (s.plugins ?? []).map((p) => p.name), ...(s.cdc ? { cdc: s.cdc } : {}), ...(s.iceberg ? { iceberg: s.iceberg } : {}) };
   })();
   return cached;
 }
