@@ -147,6 +147,14 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.equal(risky.status, 0, risky.stderr);
   assert.match(risky.stderr, /--skip-source-check: replication slot .* was not read/);
 
+  // A batch asks each connector's profile the same way.
+  const batchBlind = await runCli(['--url', s.url, 'reset', '--selector', `^${s.name}$`, '--dry-run']);
+  assert.equal(batchBlind.status, 2, `${batchBlind.stdout}${batchBlind.stderr}`);
+  assert.match(`${batchBlind.stdout}${batchBlind.stderr}`, /--source-db postgres:\/\/USER@HOST:PORT\/DATABASE/);
+  const batch = await runCli(['--url', s.url, 'reset', '--selector', `^${s.name}$`, '--dry-run', '--source-db', s.sourceDb]);
+  assert.equal(batch.status, 0, `${batch.stdout}${batch.stderr}`);
+  assert.match(batch.stdout, /snapshot\.mode=initial: with no offsets Debezium snapshots every captured table again/);
+
   // A copy on the same database sharing the slot, publication and prefix is refused, naming them.
   const copy = await runCli(['--url', s.url, 'copy', s.name, '--as', `${s.name}-green`, '--dry-run']);
   assert.equal(copy.status, 2, copy.stderr);

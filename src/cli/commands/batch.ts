@@ -1,3 +1,4 @@
+import type { SourceDbOptions } from '../source-db.js';
 // `rewind | reset | rollback` over several connectors (names, --selector <regex>, --all) and
 // `runs resume --batch <id>`: selection, both phases of src/ops/batch/batch.ts, one confirmation for
 // the whole batch, progress on a terminal, and the per-connector summary (table or JSON).
@@ -59,7 +60,9 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
         return { offsets: positions.offsets, positions };
       }
       : offsetsFor ? async (connector: string) => ({ offsets: offsetsFor(connector) }) : undefined;
-    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
+    const { profileOptionsFor } = await import('../source-db.js');
+    const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions & { allowForward?: boolean }, conn.context, connector);
+    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, profileFor, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
     const batchId = batch.newBatchId();
     const progress = progressLine(!json && process.stderr.isTTY === true);
     let planned: Awaited<ReturnType<typeof batch.planBatch<Plan>>>;
