@@ -129,6 +129,11 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.equal(ahead.status, 2, ahead.stderr);
   assert.match(ahead.stderr, /is beyond the end of the WAL \(pg_current_wal_lsn\(\) .*pass --allow-forward/);
 
+  // --allow-forward skips knowingly: accepted, and the loss is said in the dry run.
+  const forward = await rewind(slot.wal + 10_000_000, '--source-db', s.sourceDb, '--allow-forward');
+  assert.equal(forward.status, 0, forward.stderr);
+  assert.match(forward.stderr, /warning: --allow-forward: target .* is beyond the end of the WAL .*lost for good/);
+
   // Nothing changed by any of them.
   assert.deepEqual(await offsetOf(s), current);
 
@@ -138,6 +143,14 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.match(here.stdout, new RegExp(`slot ${s.slot}: restart_lsn [0-9A-F]+/[0-9A-F]+ \\(\\d+\\), confirmed_flush_lsn .* wal_status reserved, safe_wal_size .*active \\(pid \\d+\\)`));
   assert.match(here.stdout, /current offset: lsn [0-9A-F]+\/[0-9A-F]+ \(\d+\).* ts_usec \d{4}-\d\d-\d\dT/);
   assert.match(here.stdout, /snapshot\.mode initial, offset\.mismatch\.strategy no_validation, flush\.lsn\.source true/);
+
+  // -o json: the same lines in the dry run's profile.facts.
+  const json = await rewind(current.lsn, '--source-db', s.sourceDb, '-o', 'json');
+  assert.equal(json.status, 0, json.stderr);
+  const out = JSON.parse(json.stdout) as { status: string; profile?: { name: string; facts: string[] } };
+  assert.equal(out.status, 'dry-run');
+  assert.equal(out.profile?.name, 'debezium-postgres');
+  assert.ok(out.profile.facts.some((f) => f.startsWith(`slot ${s.slot}: restart_lsn `)), json.stdout);
 
   // reset says what snapshot.mode will do, and that sinks get it all.
   const reset = await runCli(['--url', s.url, 'reset', s.name, '--dry-run', '--source-db', s.sourceDb]);
