@@ -160,6 +160,17 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.equal(risky.status, 0, risky.stderr);
   assert.match(risky.stderr, /--skip-source-check: replication slot .* was not read/);
 
+  // A saved plan is checked again when applied: the profile too, with the login given to apply.
+  const planFile = join(tempDir('dbz-plan'), 'reset.plan.json');
+  const saved = await runCli(['--url', s.url, 'reset', s.name, '--plan-out', planFile, '--source-db', s.sourceDb]);
+  assert.equal(saved.status, 0, saved.stderr);
+  const applyBlind = await runCli(['--url', s.url, 'apply', planFile, '--dry-run']);
+  assert.equal(applyBlind.status, 2, applyBlind.stderr);
+  assert.match(applyBlind.stderr, /--source-db postgres:\/\/USER@HOST:PORT\/DATABASE/);
+  const applyDry = await runCli(['--url', s.url, 'apply', planFile, '--dry-run', '--source-db', s.sourceDb]);
+  assert.equal(applyDry.status, 0, applyDry.stderr);
+  assert.match(applyDry.stdout, new RegExp(`slot ${s.slot}: restart_lsn`));
+
   // A batch asks each connector's profile the same way.
   const batchBlind = await runCli(['--url', s.url, 'reset', '--selector', `^${s.name}$`, '--dry-run']);
   assert.equal(batchBlind.status, 2, `${batchBlind.stdout}${batchBlind.stderr}`);
