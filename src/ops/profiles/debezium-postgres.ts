@@ -110,16 +110,17 @@ async function check(c: ProfileCheck): Promise<ProfileReport> {
   }
 
   if (!c.options.sourceDb) {
-    if (!c.options.skipSourceCheck) {
+    if (!c.options.skipSourceCheck && !c.options.finishingRun) {
       throw new OpsError('E_PREFLIGHT', `${name} is a Debezium PostgreSQL source: half of its position is the replication slot "${o.slotName}" on its ` +
         `database, which decides what a ${c.operation} really does (rows skipped silently, a re-snapshot, a failed task); offsetctl reads it before any ` +
         `change. Name a read-only login to that database: --source-db postgres://USER@HOST:PORT/DATABASE (the password from PGPASSWORD or ~/.pgpass, never ` +
         `from the connector's config), or a context's source-db; or accept the risk with --skip-source-check. Nothing was changed`, { field: 'source-db' });
     }
+    const why = c.options.skipSourceCheck ? '--skip-source-check' : 'no --source-db (an interrupted run is finished without it)';
     warnings.push(c.operation === 'stop' || (c.operation === 'resume' && !c.target)
-      ? `--skip-source-check: replication slot "${o.slotName}" was not read: a slot lost or dropped while the connector is stopped leaves it RUNNING with ` +
+      ? `${why}: replication slot "${o.slotName}" was not read: a slot lost or dropped while the connector is stopped leaves it RUNNING with ` +
         `no task (its task retries for up to 30 minutes) and the changes since its offset are never streamed`
-      : `--skip-source-check: replication slot "${o.slotName}" was not read, so nothing checks that this ${c.operation} does what it says: a target below ` +
+      : `${why}: replication slot "${o.slotName}" was not read, so nothing checks that this ${c.operation} does what it says: a target below ` +
         `the slot's restart_lsn fails the task or re-snapshots every table (snapshot.mode ${o.snapshotMode}), one below its confirmed_flush_lsn is skipped ` +
         `silently by PostgreSQL (those rows never come back), one beyond the current offset or the WAL loses rows for good, and a lost slot leaves the ` +
         `connector RUNNING with no task`);
