@@ -34,14 +34,16 @@ const OPS_ROOMS = {
   lifecycle: ['connect'],
   positions: ['offsets', 'connect', 'cluster'],
   workflows: [],
-  plan: ['offsets', 'connect', 'cluster', 'positions', 'workflows'],
+  // What each connector class's offsets mean and where the rest of its position lives (a replication slot, a table).
+  profiles: ['offsets'],
+  plan: ['offsets', 'connect', 'cluster', 'positions', 'workflows', 'profiles'],
   run: ['offsets', 'connect', 'positions', 'workflows', 'plan'],
   audit: ['plan', 'run', 'lifecycle', 'cluster'],
   // positions: a batch rewind to a position gives each connector its own targets (their table travels in the plan).
-  batch: ['offsets', 'connect', 'positions', 'plan', 'run', 'audit'],
+  batch: ['offsets', 'connect', 'positions', 'plan', 'run', 'audit', 'profiles'],
   // audit: every step of a change request (requested, approved, rejected, applied) is an audit entry.
-  changes: ['offsets', 'connect', 'cluster', 'plan', 'run', 'batch', 'audit'],
-  move: ['offsets', 'connect', 'cluster', 'lifecycle', 'workflows', 'plan', 'run', 'audit'],
+  changes: ['offsets', 'connect', 'cluster', 'plan', 'run', 'batch', 'audit', 'profiles'],
+  move: ['offsets', 'connect', 'cluster', 'lifecycle', 'workflows', 'plan', 'run', 'audit', 'profiles'],
 };
 
 /**

@@ -84,3 +84,16 @@ test('an unknown context name lists the known ones and how to create it', () => 
   const { config } = setContext({ contexts: {} }, 'dev', { url: 'http://a' });
   assert.throws(() => findContext(config, 'prod', '/c.yaml'), (err) => refused(err, /context "prod" not found in \/c\.yaml \(known: dev\).*set-context prod/));
 });
+
+test('a context\'s source-db maps connector patterns to postgres URLs, never with a password', async () => {
+  const path = fresh();
+  await saveConfig({ contexts: {} }, path);
+  writeFileSync(path, "contexts:\n  prod:\n    url: http://a:8083\n    source-db:\n      '^orders-': postgres://ro@db/orders\n");
+  assert.deepEqual((await loadConfig(path)).contexts.prod?.sourceDb, { '^orders-': 'postgres://ro@db/orders' });
+  writeFileSync(path, "contexts:\n  prod:\n    url: http://a:8083\n    source-db:\n      '^orders-': postgres://ro:hunter2@db/orders\n");
+  await assert.rejects(loadConfig(path), (err) => refused(err, /contexts\.prod\.source-db\.\^orders-: holds a password; .*PGPASSWORD or a \.pgpass file/) && !(err as Error).message.includes('hunter2'));
+  writeFileSync(path, "contexts:\n  prod:\n    url: http://a:8083\n    source-db:\n      '(': postgres://ro@db/orders\n");
+  await assert.rejects(loadConfig(path), (err) => refused(err, /source-db: "\(" is not a regular expression/));
+  writeFileSync(path, 'contexts:\n  prod:\n    url: http://a:8083\n    source-db: postgres://ro@db/orders\n');
+  await assert.rejects(loadConfig(path), (err) => refused(err, /source-db must be a mapping of connector-name pattern/));
+});

@@ -29,6 +29,12 @@ export interface ConnectionContext extends KafkaContextFields {
   storePasswordEnv?: string;
   /** `required`: every change through this context becomes a change request another person approves (docs/reviewed-changes.md). */
   approval?: 'required';
+  /**
+   * Debezium PostgreSQL sources: a read-only login to each one's source database, by connector-name
+   * pattern (a regular expression, matched like --selector): `{"^orders-": "postgres://ro@db/app"}`.
+   * Never with a password (PGPASSWORD or ~/.pgpass); docs/connectors.md.
+   */
+  sourceDb?: Record<string, string>;
 }
 
 export interface OffsetctlConfig {
@@ -52,6 +58,7 @@ const FILE_KEYS = {
   store: 'store',
   'store-password-env': 'storePasswordEnv',
   approval: 'approval',
+  'source-db': 'sourceDb',
   ...KAFKA_FILE_KEYS,
 } as const satisfies Record<string, keyof ConnectionContext>;
 type FileKey = keyof typeof FILE_KEYS;
@@ -201,6 +208,8 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
     } else if (field === 'approval') {
       if (value !== 'required') throw new OpsError('E_CONFIG', `${path}: ${at}.approval must be required (or left out): with approval: required every change becomes a change request`, { field: `${at}.approval` });
       ctx.approval = value;
+    } else if (field === 'sourceDb') {
+      ctx.sourceDb = parseSourceDb(value, `${path}: ${at}.source-db`);
     } else if (field === 'auth') {
       if (value !== 'none' && value !== 'basic' && value !== 'bearer') throw new OpsError('E_CONFIG', `${path}: ${at}.auth must be none, basic or bearer`, { field: `${at}.auth` });
       ctx.auth = value;
@@ -231,6 +240,25 @@ export function checkStoreReference(value: string, where: string): void {
   if (/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(value)) {
     throw new OpsError('E_CONFIG', `${where}: holds a password; secrets are not stored in the config file: remove it from the URL and use PGPASSWORD, a .pgpass file, or store-password-env`, { field: 'store' });
   }
+}
+
+/** A context's `source-db:`: connector-name pattern → postgres:// URL without a password. */
+function parseSourceDb(value: unknown, where: string): Record<string, string> {
+  if (!isObject(value)) throw new OpsError('E_CONFIG', `${where} must be a mapping of connector-name pattern → postgres://USER@HOST:PORT/DATABASE`, { field: 'source-db' });
+  const out: Record<string, string> = {};
+  for (const [pattern, url] of Object.entries(value)) {
+    try {
+      new RegExp(pattern);
+    } catch (err) {
+      throw new OpsError('E_CONFIG', `${where}: ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`, { field: 'source-db' });
+    }
+    if (typeof url !== 'string' || !/^postgres(ql)?:\/\//i.test(url)) throw new OpsError('E_CONFIG', `${where}.${pattern}: must be a postgres://USER@HOST:PORT/DATABASE URL`, { field: 'source-db' });
+    if (/^postgres(ql)?:\/\/[^/@]*:[^/@]*@/i.test(url)) {
+      throw new OpsError('E_CONFIG', `${where}.${pattern}: holds a password; secrets are not stored in the config file: remove it from the URL and use PGPASSWORD or a .pgpass file`, { field: 'source-db' });
+    }
+    out[pattern] = url;
+  }
+  return out;
 }
 
 /** `passwordEnv` → ` (did you mean password-env?)`: the file's keys are kebab-case. */

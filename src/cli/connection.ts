@@ -20,7 +20,7 @@ import type { StoreChoice } from '../store/index.js';
 export type OutputFormat = 'text' | 'json';
 
 /** Commander's parsed values for the options added by addConnectionOptions. */
-export interface ConnectionOptions extends Partial<Omit<ConnectionContext, 'auth'>> {
+export interface ConnectionOptions extends Partial<Omit<ConnectionContext, 'auth' | 'sourceDb'>> {
   context?: string;
   stateDir?: string;
   output?: string;

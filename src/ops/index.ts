@@ -11,6 +11,7 @@ export * from './cluster/index.js';
 // approval, lock, audit): only what reads or describes is exported from them here.
 export type { LifecycleVerb, LifecycleOptions, LifecycleWait, LifecycleResult } from './lifecycle/index.js';
 export * from './positions/index.js';
+export * from './profiles/index.js';
 export * from './plan/index.js';
 export { dryRunOutcome, unchangedOutcome, planAbandon, abandonRun, DEFAULT_VERIFY_TIMEOUT_MS, verifyTimeoutMs, describeState } from './run/index.js';
 export type { ApplyOptions, OpsEvent, OpsRunEvent, AbandonPlan, AbandonRequest, OperationOutcome, RecoveryOutcome } from './run/index.js';

@@ -3,6 +3,7 @@
 // listener remains on the stopped processes' ports. Ports stay recorded for the next `up`.
 // `--cluster second|other` stops one added cluster and leaves the rest running.
 import { isBrokerRole, OTHER_BROKER_ROLE, parseWorkerRole, type ConnectClusterName } from './clusters.js';
+import { cdcPostgresDown } from './cdc-postgres.js';
 import { SandboxError } from './errors.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { waitUntilClosed } from './ports.js';
@@ -32,6 +33,8 @@ export async function sandboxDown(options: SandboxDownOptions = {}): Promise<San
   const layout = sandboxLayout(dir);
   const progress = options.progress ?? (() => {});
   const only = checkCluster(options.cluster);
+  // The CDC source goes with the whole sandbox; stopping one added cluster leaves it running.
+  if (only === undefined && cdcPostgresDown(dir)) progress('CDC source PostgreSQL stopped');
   const state = readState(layout.stateFile);
   if (!state || state.processes.length === 0) return { dir, stopped: [], killed: [], durationMs: 0 };
   const grace = options.graceMs ?? 20_000;

@@ -14,3 +14,6 @@ export { ConnectRest, ConnectRestError, type ConnectorStatus, type ConnectorOffs
 export { createFilePipeline, readLines, uniqueName, waitForLines, waitForSinkCommitted, waitForSourceCaughtUp, type FilePipeline, type FilePipelineOptions } from './file-pipeline.js';
 export { teamStoreDown, teamStoreOfUp, teamStoreStatus, teamStoreUp, type TeamStore } from './team-store.js';
 export { findPgBin, restartPgServer, startPgServer, stopPgServer, type PgServer } from './postgres-server.js';
+export { cdcPostgresStatus, cdcPostgresUp, cdcPostgresDown, type CdcPostgres } from './cdc-postgres.js';
+export { KNOWN_PLUGINS, parsePluginArg, type LoadedPlugin } from './plugins.js';
+export type { IcebergCatalogInfo } from './iceberg-catalog.js';

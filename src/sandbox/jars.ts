@@ -69,7 +69,7 @@ function runMaven(args: string[], cwd: string): Promise<{ status: number; text: 
   return runTool('mvn', args, cwd);
 }
 
-function runTool(command: string, args: string[], cwd: string): Promise<{ status: number; text: string }> {
+export function runTool(command: string, args: string[], cwd: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let text = '';

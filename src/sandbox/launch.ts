@@ -1,12 +1,14 @@
 // How each JVM is launched: rendered configuration, 512 MB heaps (256 MB for the other Kafka
 // cluster's broker, which carries little), the marker that identifies the sandbox's own
 // processes, stdout/stderr into one log file per process.
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CONNECT_CLUSTERS, OTHER_BROKER_ROLE, workerRole, type ConnectClusterName } from './clusters.js';
 import { writeConfig } from './config-files.js';
 import { libDir } from './jars.js';
 import { kraftQuorum } from './kafka-versions.js';
 import type { SandboxLayout } from './layout.js';
+import { pluginProperties, workerHeap, type LoadedPlugin } from './plugins.js';
 import { markerArg, spawnDetached } from './processes.js';
 import type { SandboxPorts, SandboxProcess, SandboxRole } from './state.js';
 
@@ -19,10 +21,13 @@ export interface SandboxConfigFiles {
   /** The other Kafka cluster's broker (`--other-kafka`). */
   otherServer?: string;
   log4j: string;
+  /** The workers' heap: 512m, or 1g when plugins are loaded. */
+  workerHeap: string;
 }
 
-/** Renders the configuration of every process the ports describe. */
-export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports: SandboxPorts, kafkaVersion: string): SandboxConfigFiles {
+/** Renders the configuration of every process the ports describe; `plugins` go on every worker's plugin.path. */
+export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports: SandboxPorts, kafkaVersion: string,
+  plugins: readonly LoadedPlugin[] = []): SandboxConfigFiles {
   const server = (file: string, dataDir: string, brokerPort: number, controllerPort: number): string => {
     const quorum = kraftQuorum(kafkaVersion, controllerPort, brokerPort);
     return writeConfig(assets, layout.config, 'server.properties.template', file, {
@@ -31,9 +36,10 @@ export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports:
   };
   const workers = (cluster: ConnectClusterName, brokerPort: number, restPorts: number[]): string[] => {
     const spec = CONNECT_CLUSTERS[cluster];
-    return restPorts.map((restPort, i) => writeConfig(assets, layout.config, 'worker.properties.template', `${workerRole(cluster, i + 1)}.properties`, {
+    const file = (i: number): string => `${workerRole(cluster, i + 1)}.properties`;
+    return restPorts.map((restPort, i) => appendProperties(writeConfig(assets, layout.config, 'worker.properties.template', file(i), {
       brokerPort, restPort, groupId: spec.groupId, topicPrefix: spec.topicPrefix,
-    }));
+    }), pluginProperties(plugins)));
   };
   const other = ports.other;
   return {
@@ -43,7 +49,13 @@ export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports:
     otherWorkers: other ? workers('other', other.broker, other.workers) : [],
     ...(other ? { otherServer: server('other-server.properties', otherDataDir(layout), other.broker, other.controller) } : {}),
     log4j: writeConfig(assets, layout.config, 'log4j2.properties.template', 'log4j2.properties', {}),
+    workerHeap: workerHeap(plugins),
   };
+}
+
+function appendProperties(file: string, text: string): string {
+  if (text) appendFileSync(file, text);
+  return file;
 }
 
 /** The other Kafka cluster's log dirs live here (inside data/, so a fresh start wipes them too). */
@@ -83,6 +95,7 @@ export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: 
   const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers : files.otherWorkers;
   const properties = list[index - 1];
   if (!properties) throw new Error(`no configuration rendered for ${role}`);
-  const pid = spawnDetached('java', [...javaClasspathArgs(layout, kafkaVersion, files.log4j, '512m'), 'org.apache.kafka.connect.cli.ConnectDistributed', properties], log, layout.dir);
+  const args = [...javaClasspathArgs(layout, kafkaVersion, files.log4j, files.workerHeap), 'org.apache.kafka.connect.cli.ConnectDistributed', properties];
+  const pid = spawnDetached('java', args, log, layout.dir);
   return { role, pid, port, log };
 }

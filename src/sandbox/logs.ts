@@ -27,6 +27,7 @@ export function sandboxLogFiles(dir?: string): Array<{ role: string; file: strin
     'broker', ...state.ports.workers.map((_p, i) => workerRole('main', i + 1)),
     ...(state.ports.secondWorkers ?? []).map((_p, i) => workerRole('second', i + 1)),
     ...(state.ports.other ? [OTHER_BROKER_ROLE, ...state.ports.other.workers.map((_p, i) => workerRole('other', i + 1))] : []),
+    ...(state.iceberg ? ['iceberg-catalog'] : []),
   ] : [];
   return roles.map((role) => ({ role, file: join(layout.logs, `${role}.log`) })).filter((l) => existsSync(l.file));
 }

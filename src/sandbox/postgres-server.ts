@@ -7,7 +7,7 @@
 // initdb and the server refuse to run as root: as root (CI, the sandbox machines) every program
 // runs as the `postgres` system user the Debian package creates, on a folder that user owns.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -104,6 +104,13 @@ export interface StartOptions {
   dir?: string;
   /** A fixed port (the sandbox's); a free one otherwise. */
   port?: number;
+  /**
+   * How TCP logins on loopback are checked when the cluster is created: passwords (default), or
+   * `trust` for the sandbox's CDC source, whose superuser login needs no password.
+   */
+  authHost?: 'scram-sha-256' | 'trust';
+  /** Server settings written to postgresql.conf when the cluster is created (e.g. wal_level=logical). */
+  settings?: Readonly<Record<string, string | number>>;
 }
 
 /**
@@ -121,7 +128,11 @@ export async function startPgServer(options: StartOptions = {}): Promise<PgServe
     const password = randomBytes(18).toString('base64url');
     writeOwned(passwordFile, password);
     // trust on the Unix socket (only the folder's owner can reach it), passwords on TCP.
-    runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`, '-E', 'UTF8', '--no-instructions']);
+    const authHost = `--auth-host=${options.authHost ?? 'scram-sha-256'}`;
+    runPg(bin, 'initdb', ['-D', data, '-U', 'postgres', '--auth-local=trust', authHost, `--pwfile=${passwordFile}`, '-E', 'UTF8', '--no-instructions']);
+    // In postgresql.conf, so a restart (pg_ctl start without options) keeps them.
+    const settings = Object.entries(options.settings ?? {});
+    if (settings.length > 0) appendFileSync(join(data, 'postgresql.conf'), `\n# offsetctl\n${settings.map(([k, v]) => `${k} = ${String(v)}\n`).join('')}`);
   }
   const adminPassword = readFileSync(passwordFile, 'utf8').trim();
   const port = options.port ?? (await findFreePort());

@@ -2,9 +2,10 @@
 // in the file after `down`, so the next `up` gets the same URLs when they are still free.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { CONNECT_CLUSTERS, parseWorkerRole, type ConnectClusterName } from './clusters.js';
+import type { LoadedPlugin } from './plugins.js';
 
 /** `worker-<n>` belong to the main cluster; see clusters.ts for the others. */
-export type SandboxRole = 'broker' | 'other-broker' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
+export type SandboxRole = 'broker' | 'other-broker' | 'iceberg-catalog' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
 
 export interface SandboxProcess {
   role: SandboxRole;
@@ -34,6 +35,10 @@ export interface SandboxState {
   ports: SandboxPorts;
   processes: SandboxProcess[];
   startedAt?: string;
+  /** The plugins on the workers' plugin.path (`up --plugin`); none when absent. */
+  plugins?: LoadedPlugin[];
+  /** The Iceberg REST catalog's port (`--plugin iceberg-sink`), kept for the next `up` like the others. */
+  iceberg?: { port: number };
 }
 
 export function readState(file: string): SandboxState | undefined {

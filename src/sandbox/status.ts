@@ -5,6 +5,9 @@ import { probeHealth } from './health.js';
 import { isListening } from './ports.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { isSandboxProcess } from './processes.js';
+import { cdcPostgresStatus, type CdcPostgres } from './cdc-postgres.js';
+import { icebergStatus, type IcebergCatalogInfo } from './iceberg-catalog.js';
+import type { LoadedPlugin } from './plugins.js';
 import { brokerAddress, clusterBootstrap, clusterWorkerUrls, readState, workerUrls, type SandboxState } from './state.js';
 
 export interface SandboxProcessStatus {
@@ -42,12 +45,20 @@ export interface SandboxStatus {
   dir: string;
   kafkaVersion?: string;
   processes: SandboxProcessStatus[];
+  /** The plugins on the workers' plugin.path (`up --plugin`); empty when none. */
+  plugins: LoadedPlugin[];
+  /** The CDC source PostgreSQL (`up --cdc-postgres`), when it runs. */
+  cdc?: CdcPostgres;
+  /** The Iceberg REST catalog (`up --plugin iceberg-sink`), when the sandbox runs it. */
+  iceberg?: IcebergCatalogInfo;
 }
 
 export async function sandboxStatus(options: { dir?: string } = {}): Promise<SandboxStatus> {
   const dir = resolveSandboxDir(options.dir);
   const state = readState(sandboxLayout(dir).stateFile);
-  if (!state || state.processes.length === 0) return { running: false, connect: [], bootstrap: null, clusters: [], dir, processes: [] };
+  if (!state || state.processes.length === 0) {
+    return { running: false, connect: [], bootstrap: null, clusters: [], dir, processes: [], plugins: [], ...cdcOf(dir) };
+  }
   const processes = await Promise.all(state.processes.map(async (p): Promise<SandboxProcessStatus> => {
     const alive = isSandboxProcess(p.pid, dir);
     if (isBrokerRole(p.role)) return { role: p.role, pid: p.pid, alive };
@@ -69,7 +80,22 @@ function summary(state: SandboxState, dir: string, running: boolean, processes: 
     dir,
     kafkaVersion: state.kafkaVersion,
     processes,
+    plugins: state.plugins ?? [],
+    ...cdcOf(dir),
+    ...(running ? icebergOf(state, dir) : {}),
   };
+}
+
+function cdcOf(dir: string): { cdc?: CdcPostgres } {
+  const cdc = cdcPostgresStatus(dir);
+  if (!cdc?.running) return {};
+  const { running: _running, ...rest } = cdc;
+  return { cdc: rest };
+}
+
+function icebergOf(state: SandboxState, dir: string): { iceberg?: IcebergCatalogInfo } {
+  const iceberg = icebergStatus(sandboxLayout(dir), state);
+  return iceberg ? { iceberg } : {};
 }
 
 function clustersOf(state: SandboxState): SandboxCluster[] {

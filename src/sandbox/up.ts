@@ -20,6 +20,9 @@ import { checkJava } from './prerequisites.js';
 import { expectReady, newClusterId, startConnectCluster, startKafka, type StartContext } from './start-processes.js';
 import { readState, writeState, type SandboxProcess, type SandboxState } from './state.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
+import { cdcPostgresUp } from './cdc-postgres.js';
+import { parsePluginArgs, resolvePlugins } from './plugins.js';
+import { addPluginsToRunning, missingPlugins, needsIcebergCatalog, startIcebergCatalogIfNeeded } from './plugin-start.js';
 
 export { newClusterId } from './start-processes.js';
 
@@ -41,6 +44,10 @@ export interface SandboxUpOptions {
   startTimeoutMs?: number;
   /** Kafka release to run (default DEFAULT_KAFKA_VERSION); a running sandbox of another version is refused. */
   kafkaVersion?: string;
+  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md#plugins). */
+  plugins?: string[];
+  /** `--cdc-postgres`: also a PostgreSQL with logical decoding as a CDC source (cdc-postgres.ts). */
+  cdcPostgres?: boolean;
 }
 
 export interface SandboxUpResult extends SandboxStatus {
@@ -67,10 +74,18 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     throw new SandboxError('E_USAGE', `--clusters must be 1 or 2 (Connect clusters on the sandbox's broker), got ${String(options.clusters)}`);
   }
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
+  // Bad --plugin values are refused before anything starts or downloads.
+  const pluginSpecs = parsePluginArgs(options.plugins ?? []);
   const progress = options.progress ?? (() => {});
   const timeoutMs = options.startTimeoutMs ?? 180_000;
   mkdirSync(dir, { recursive: true });
   return withUpLock(layout.lockFile, progress, async () => {
+    const outcome = await upLocked();
+    if (options.cdcPostgres) await cdcPostgresUp(dir, progress);
+    return finish(dir, outcome.reused, outcome.resolvedJars, started);
+  });
+
+  async function upLocked(): Promise<{ reused: boolean; resolvedJars: boolean }> {
     const previous = readState(layout.stateFile);
     if (previous && previous.processes.length > 0) {
       const alive = previous.processes.filter((p) => isSandboxProcess(p.pid, dir));
@@ -82,12 +97,17 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
         await waitUntilReady(previous.processes, dir, timeoutMs);
         const addSecond = clusters === 2 && !previous.processes.some((p) => parseWorkerRole(p.role)?.cluster === 'second');
         const addOther = options.otherKafka === true && !previous.processes.some((p) => p.role === OTHER_BROKER_ROLE);
-        if (!addSecond && !addOther) {
+        const addPlugins = missingPlugins(previous.plugins, pluginSpecs).length > 0;
+        if (!addSecond && !addOther && !addPlugins && !needsIcebergCatalog(previous)) {
           progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`${sandboxCommand('down', dir)}\` first to change that)` : ''}`);
-          return finish(dir, true, false, started);
+          return { reused: true, resolvedJars: false };
         }
-        await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
-        return finish(dir, false, false, started);
+        if (addSecond || addOther) {
+          await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
+        }
+        await addPluginsToRunning(layout, previous, pluginSpecs, sandboxAssets(), progress, timeoutMs);
+        await startIcebergCatalogIfNeeded(layout, previous, sandboxAssets(), progress, timeoutMs);
+        return { reused: false, resolvedJars: false };
       }
       progress('some sandbox processes are gone (reboot or crash): stopping the rest and starting fresh');
       await stopGroups(alive.map((p) => p.pid), dir, 15_000);
@@ -98,6 +118,7 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     const chosen = await choosePorts(previous?.ports, workers, request);
     const pom = join(sandboxAssets(), 'pom.xml');
     const resolvedJars = await resolveJars(layout, pom, kafkaVersion, progress);
+    const plugins = await resolvePlugins(layout, pluginSpecs, sandboxAssets(), progress);
     const state: SandboxState = {
       version: 1,
       kafkaVersion,
@@ -106,12 +127,15 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       ports: { ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other },
       processes: [],
       startedAt: new Date().toISOString(),
+      // Which plugins a fresh start loads is what this `up` asks for, as with the clusters.
+      ...(plugins.length > 0 ? { plugins } : {}),
+      ...(previous?.iceberg ? { iceberg: previous.iceberg } : {}),
     };
     if (!state.ports.secondWorkers) delete state.ports.secondWorkers;
     if (!state.ports.other) delete state.ports.other;
     await startFresh(layout, state, { second: clusters === 2, other: options.otherKafka === true }, progress, timeoutMs);
-    return finish(dir, false, resolvedJars, started);
-  });
+    return { reused: false, resolvedJars };
+  }
 }
 
 interface Wanted {
@@ -125,12 +149,13 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wa
   rmSync(layout.logs, { recursive: true, force: true });
   mkdirSync(layout.data, { recursive: true });
   mkdirSync(layout.logs, { recursive: true });
-  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
+  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion, state.plugins ?? []);
   writeState(layout.stateFile, state);
   const ctx: StartContext = { layout, state, files, progress, timeoutMs };
   try {
     await Promise.all([startKafka(ctx, 'main'), ...(wanted.other ? [startKafka(ctx, 'other')] : [])]);
     await Promise.all([
+      startIcebergCatalogIfNeeded(layout, state, sandboxAssets(), progress, timeoutMs),
       startConnectCluster(ctx, 'main'),
       ...(wanted.second ? [startConnectCluster(ctx, 'second')] : []),
       ...(wanted.other ? [startConnectCluster(ctx, 'other')] : []),
@@ -148,7 +173,7 @@ async function addClusters(layout: SandboxLayout, state: SandboxState, add: { se
   const added = await chooseAddedPorts(state.ports, { ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}) });
   state.ports = { ...state.ports, ...added };
   mkdirSync(layout.logs, { recursive: true });
-  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
+  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion, state.plugins ?? []);
   writeState(layout.stateFile, state);
   const before = new Set(state.processes.map((p) => p.pid));
   const ctx: StartContext = { layout, state, files, progress, timeoutMs };

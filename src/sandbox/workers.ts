@@ -36,7 +36,7 @@ export async function restartSandboxWorker(options: { dir?: string; role: string
   const { process: old, index } = findWorker(dir, options.role);
   if (!state) throw new SandboxError('E_SANDBOX_NOT_RUNNING', `no sandbox at ${dir}`);
   if (isSandboxProcess(old.pid, dir)) return old;
-  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
+  const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion, state.plugins ?? []);
   const worker = parseWorkerRole(options.role);
   if (!worker) throw new SandboxError('E_USAGE', `${options.role} is not a worker`);
   const fresh = startWorker(layout, state.kafkaVersion, files, worker.index, old.port, worker.cluster);

@@ -25,6 +25,8 @@ const WARNINGS_SHOWN = 20;
 export async function showPlan(plan: Plan, o: ShowOptions): Promise<void> {
   const human = o.json ? 'stderr' : 'stdout';
   await writeLines(human, [planHeading(plan, o.answeredBy), ...(o.afterHeading ?? [])]);
+  // What the connector's profile read (a Debezium source's slot, a sink's insert mode): before the warnings it explains.
+  if (plan.profile) await writeLines(human, plan.profile.facts.map((f) => `  ${f}`));
   if (plan.positions) await writeLines(human, [renderPositions(plan.positions)]);
   // Warnings go to stderr in every mode (and into the JSON outcome), before the question.
   await writeLines('stderr', warningLines(plan.warnings));

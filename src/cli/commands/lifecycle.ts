@@ -4,8 +4,10 @@
 import type { Command } from 'commander';
 import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle/index.js';
 import { OpsError } from '../../ops/errors.js';
-import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import type { ProfileReport } from '../../ops/profiles/index.js';
 import { stderr, stdout } from './say.js';
+import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 
 const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[] }> = [
   { verb: 'stop', description: 'stop a connector (PUT /stop: tasks shut down, offsets can be changed) and wait until it is STOPPED', examples: ['offsetctl stop my-source', 'offsetctl stop my-source --context prod -o json'] },
@@ -14,7 +16,7 @@ const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[
   { verb: 'restart', description: 'restart a connector (and with --include-tasks its tasks) and wait until it is RUNNING again', examples: ['offsetctl restart my-sink --include-tasks --only-failed', 'offsetctl restart my-sink -o json'] },
 ];
 
-interface LifecycleFlags extends ConnectionOptions {
+interface LifecycleFlags extends ConnectionOptions, SourceDbOptions {
   includeTasks?: boolean;
   onlyFailed?: boolean;
   timeoutS?: string;
@@ -24,6 +26,8 @@ export function register(program: Command): void {
   for (const { verb, description, examples } of VERBS) {
     const cmd = addConnectionOptions(program.command(verb).argument('<connector>', 'connector name').description(description))
       .option('--timeout-s <seconds>', 'how long to wait for the state', '120');
+    // A Debezium source's slot is read before stop (how much WAL it may hold) and resume (a lost slot is refused).
+    if (verb === 'stop' || verb === 'resume') withSourceDbFlags(cmd);
     if (verb === 'restart') {
       cmd.option('--include-tasks', 'restart the tasks too').option('--only-failed', 'restart only what is FAILED');
     }
@@ -51,7 +55,9 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const scope = { actor: await (await import('../actor.js')).cliActorFor(store), ...(c.contextName ? { context: c.contextName } : {}) };
   const progress = waitPrinter(connector);
   try {
+    const profile = verb === 'stop' || verb === 'resume' ? await profileCheck(c, connector, verb, opts) : undefined;
     const result = await changeStateAudited({ url: c.url, http: c.http, store }, scope, connector, verb, {
+      ...(profile?.needsTasks ? { needsTasks: true } : {}),
       ...(opts.includeTasks ? { includeTasks: true } : {}),
       ...(opts.onlyFailed ? { onlyFailed: true } : {}),
       timeoutMs: timeoutS * 1000,
@@ -60,7 +66,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     progress.done();
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
     if (c.output === 'json') {
-      stdout(`${JSON.stringify(result, null, 2)}\n`);
+      stdout(`${JSON.stringify(profile ? { ...result, profile: { name: profile.profile, facts: profile.facts }, warnings: [...result.warnings, ...profile.warnings] } : result, null, 2)}\n`);
       return;
     }
     const secs = (result.elapsedMs / 1000).toFixed(1);
@@ -75,6 +81,24 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     await c.http.close();
     await store.close();
   }
+}
+
+/**
+ * The connector's profile before stop or resume (src/ops/profiles): a Debezium source's slot is
+ * read (what it holds while stopped, whether it is lost); what it says is shown before the request
+ * is sent, and a refusal (exit 2) sends nothing. Kafka's own plugins and unknown ones add nothing.
+ */
+async function profileCheck(c: Connection, connector: string, verb: 'stop' | 'resume', opts: LifecycleFlags): Promise<ProfileReport | undefined> {
+  const ops = await import('../../ops/index.js');
+  const info = await ops.getConnectorInfo(c.http, c.url, connector);
+  const name = ops.profileFor(info.config).name;
+  if (name === 'kafka' || name === 'generic') return undefined;
+  const current = ops.offsetEntries(await ops.getOffsets(c.http, c.url, connector));
+  const report = await ops.checkProfile({ operation: verb, connector: info, current, options: await profileOptionsFor(opts, c.context, connector) });
+  const human = c.output === 'json' ? stderr : stdout;
+  for (const fact of report.facts) human(`  ${fact}\n`);
+  for (const w of report.warnings) stderr(`warning: ${w}\n`);
+  return report;
 }
 
 /**

@@ -20,6 +20,7 @@ interface MoveCliOptions extends ConnectionOptions, KafkaFlags {
   translateTimeout?: string;
   allowPluginVersionChange?: boolean;
   targetState?: 'auto' | 'RUNNING' | 'PAUSED' | 'STOPPED';
+  set?: string[];
   yes?: boolean;
   dryRun?: boolean;
   selector?: string;
@@ -53,6 +54,7 @@ export function register(program: Command): void {
     .argument('<connector>', 'connector name on the current cluster')
     .requiredOption('--as <new-name>', 'the copy\'s name')
     .option('--to <context|url>', 'the Connect cluster to copy to (default: the same cluster)')
+    .option('--set <key=value>', 'a setting of the copy\'s configuration (repeatable), e.g. a Debezium source\'s own --set slot.name=… --set publication.name=… --set topic.prefix=…', (v: string, all: string[] = []) => [...all, v])
     .description('copy a connector under a new name (blue/green), with its offsets: a sink\'s copy gets its own consumer group with the offsets written explicitly, a source\'s copy the offsets under the new name; the original is put back as it was'))).addHelpText('after', EXIT_HELP)
     .action(async (connector: string, opts: MoveCliOptions) => runMove('copy', connector, opts));
 
@@ -124,7 +126,7 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     const plan = await move.planMove(face.ctx, face.to, {
       connector, mode, ...(opts.as ? { as: opts.as } : {}), ...(opts.keepSource ? { keepSource: true } : {}),
       ...(opts.targetState ? { targetState: opts.targetState } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
-      ...(translate ? { translate } : {}), limits: resolveLimits({}, process.env),
+      ...(translate ? { translate } : {}), limits: resolveLimits({}, process.env), ...(opts.set ? { set: settings(opts.set) } : {}),
     });
     info(describePlan(plan));
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
@@ -147,6 +149,17 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
   } finally {
     await face.close();
   }
+}
+
+/** `--set key=value` flags as a configuration's settings. */
+function settings(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new OpsError('E_USAGE', `--set ${JSON.stringify(pair)}: write --set key=value`, { field: 'set' });
+    out[pair.slice(0, at).trim()] = pair.slice(at + 1);
+  }
+  return out;
 }
 
 function verifyOption(): { verifyTimeoutMs?: number } {

@@ -12,19 +12,20 @@ import { addConnectionOptions, type Connection, type ConnectionOptions } from '.
 import { isBatch, type BatchCliOptions } from './batch.js';
 import { limitFlags, resumeAfterFrom, withChangeFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
+import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  addPositionOptions(withLimitFlags(withChangeFlags(addConnectionOptions(
+  addPositionOptions(withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
       .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  )))).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions, cmd: Command) => {
+  ))))).addHelpText('after', EXIT_HELP)
+    .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions & SourceDbOptions, cmd: Command) => {
       // --offsets is required unless a position says where to go: a usage error like commander's own.
       if (opts.offsets === undefined && !(await import('../../ops/positions/index.js')).hasPosition(opts)) {
         cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
@@ -36,11 +37,12 @@ export function register(program: Command): void {
       await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
         const limits = ops.resolveLimits(limitFlags(opts), process.env);
+        const profile = await profileOptionsFor(opts, conn.context, connector);
         if (await wantsPosition(opts)) {
           // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
           // the per-partition table travels in the plan (plan.positions).
           const positions = await (await import('./rewind-positions.js')).positionTargetsFor(conn, connector, opts);
-          return ops.planRewind(ctx, { connector, offsets: positions.offsets, resumeAfter, limits, positions });
+          return ops.planRewind(ctx, { connector, offsets: positions.offsets, resumeAfter, limits, positions, profile });
         }
         // The sink pre-flight's broker checks use the same Kafka settings as positions: --bootstrap,
         // else OFFSETCTL_BOOTSTRAP, else the context's, with their security settings.
@@ -52,40 +54,41 @@ export function register(program: Command): void {
         const { boundedStdin, checkInputSize } = await import('../offsets-limits.js');
         await checkInputSize(offsetsArg, limits);
         const offsets = offsetsArg === '-' ? await readOffsetsInput('-', boundedStdin(limits)) : await readOffsetsInput(offsetsArg);
-        return ops.planRewind(ctx, { connector, offsets, resumeAfter, limits, ...(kafka ? { kafka } : {}) });
+        return ops.planRewind(ctx, { connector, offsets, resumeAfter, limits, profile, ...(kafka ? { kafka } : {}) });
       });
     });
 
-  withChangeFlags(addConnectionOptions(
+  withSourceDbFlags(withChangeFlags(addConnectionOptions(
     program
       .command('reset')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
-  )).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions) => {
+  ))).addHelpText('after', EXIT_HELP)
+    .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & SourceDbOptions) => {
       if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('reset', names, opts);
       const connector = names[0]!;
-      await runChange(opts, { action: 'reset', connector }, async (ops, ctx) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts) }));
+      await runChange(opts, { action: 'reset', connector }, async (ops, ctx, conn) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts), profile: await profileOptionsFor(opts, conn.context, connector) }));
     });
 
-  withLimitFlags(withChangeFlags(addConnectionOptions(
+  withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .option('--to <context|url>', 'after a move, copy or import: the connection to its other cluster (default: its recorded URL)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken; after a move, copy or import: undo it'),
-  ))).addHelpText('after', EXIT_HELP)
-    .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & { snapshot?: string }) => {
+  )))).addHelpText('after', EXIT_HELP)
+    .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & SourceDbOptions & { snapshot?: string }) => {
       if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
       const connector = names[0]!;
       // A connector whose run to undo is a move, copy or import is put back by its own path.
       if (await (await import('./move-recovery.js')).rollbackMoved(connector, opts)) return;
-      await runChange(opts, { action: 'rollback', connector }, async (ops, ctx) => {
+      await runChange(opts, { action: 'rollback', connector }, async (ops, ctx, conn) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
         const limits = ops.resolveLimits(limitFlags(opts), process.env);
-        return ops.planRollback(ctx, { connector, limits, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
+        const profile = await profileOptionsFor(opts, conn.context, connector);
+        return ops.planRollback(ctx, { connector, limits, profile, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
       });
     });
 
@@ -124,7 +127,7 @@ export function register(program: Command): void {
     .description('give up an interrupted run without changing any offset: shows the connector\'s live state, records who and why, frees its lock'))
     .addHelpText('after', EXIT_HELP)
     .action(async (id: string, _own: unknown, cmd: Command) => (await import('./abandon.js')).abandonCommand(id, withParentOptions(cmd)));
-  addConnectionOptions(runs.command('resume').argument('[id]', 'run id')
+  addConnectionOptions(withSourceDbFlags(runs.command('resume').argument('[id]', 'run id'))
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'show what the run would still change, change nothing')
     .option('--plan-out <file>', 'not for resume: an interrupted run is finished now or undone (see docs/reviewed-changes.md)')
@@ -155,7 +158,9 @@ export function register(program: Command): void {
       } finally {
         await store.close();
       }
-      await runChange(opts, { action: 'resume', connector }, async (ops, ctx) => ops.planResume(ctx, { runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env) }), clusterUrl);
+      await runChange(opts, { action: 'resume', connector }, async (ops, ctx, conn) => ops.planResume(ctx, {
+        runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env), profile: await profileOptionsFor(opts as SourceDbOptions, conn.context, connector),
+      }), clusterUrl);
     });
 }
 

@@ -1,5 +1,6 @@
 // `offsetctl sandbox up|status|down|logs|demo`: a local Kafka broker and Connect workers.
 import { Option, type Command } from 'commander';
+import type { SandboxStatus } from '../../sandbox/index.js';
 
 interface DirOption {
   dir?: string;
@@ -8,6 +9,18 @@ interface DirOption {
 const progress = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** The plugins, the CDC source and the Iceberg catalog, one line each (nothing when there are none). */
+function extrasText(status: Pick<SandboxStatus, 'plugins' | 'cdc' | 'iceberg'>): string {
+  const names = status.plugins.map((p) => p.name).join(', ');
+  return (status.plugins.length > 0 ? `  plugins    ${names} (plugin.path: ${status.plugins.map((p) => p.dir).join(',')})\n` : '') +
+    (status.cdc ? `  cdc source ${status.cdc.url}  (PostgreSQL, wal_level=logical, no password on loopback)\n` : '') +
+    (status.iceberg ? `  iceberg    REST catalog ${status.iceberg.catalog.uri}  warehouse ${status.iceberg.warehouse}\n` : '');
+}
 
 function positiveInt(name: string): (value: string) => number {
   return (value) => {
@@ -39,8 +52,12 @@ export function register(program: Command): void {
     .option('--kafka-version <version>', 'Kafka release to run, 3.6.0 or newer (default: the newest, 4.4.0); each version\'s jars are downloaded once')
     .option('--postgres', 'also start a team store: PostgreSQL with two operator logins, alice and bob (docs/sandbox.md)')
     .option('--postgres-port <port>', 'fixed port for the team store instead of a free one', positiveInt('--postgres-port'))
+    .option('--plugin <name>', 'load a real Connect plugin on every worker (repeatable): debezium-postgres, debezium-jdbc-sink, iceberg-sink '
+      + '(with an Iceberg REST catalog), or Maven coordinates group:artifact:version[:type[:classifier]]; fetched once into <dir>/plugins', collect, [])
+    .option('--cdc-postgres', 'also a CDC source: PostgreSQL with wal_level=logical, superuser login without password on loopback (docs/sandbox.md)')
     .addOption(outputOption())
-    .action(async (opts: DirOption & { workers: number; clusters?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number }, command: Command) => {
+    .action(async (opts: DirOption & { workers: number; clusters?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string;
+      postgres?: boolean; postgresPort?: number; plugin: string[]; cdcPostgres?: boolean }, command: Command) => {
       const { sandboxUp, resolveSandboxDir, sandboxCommand } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
         // A default --workers must not count as asked for: it decides the size of an added cluster only when given.
@@ -52,6 +69,8 @@ export function register(program: Command): void {
         ...(opts.dir ? { dir: opts.dir } : {}),
         ...(opts.brokerPort ? { brokerPort: opts.brokerPort } : {}),
         ...(opts.connectPort ? { connectPort: opts.connectPort } : {}),
+        ...(opts.plugin.length > 0 ? { plugins: opts.plugin } : {}),
+        ...(opts.cdcPostgres ? { cdcPostgres: true } : {}),
       });
       // A team store started before (`up --postgres`) and still running is part of the sandbox: said
       // again by every `up` (adding a cluster, say), not only the one that started it.
@@ -68,6 +87,7 @@ export function register(program: Command): void {
         result.connect.map((url, i) => `  worker-${i + 1}   ${url}\n`).join('') +
         result.clusters.filter((c) => c.name !== 'main').map((c) => `  cluster ${c.name}: ${c.connect.join(', ')} (Kafka ${c.bootstrap})\n`).join('') +
         (team ? `  team store ${team.urls.alice}  (and ${team.urls.bob})\n             passwords: export PGPASSFILE=${team.pgpass}\n` : '') +
+        extrasText(result) +
         `stop it with \`${sandboxCommand('down', result.dir)}\`\n`);
     });
 
@@ -83,8 +103,11 @@ export function register(program: Command): void {
       if (opts.output === 'json') {
         // The team store as the text shows it: null when the sandbox has none.
         const teamStore = team ? { running: team.running, urls: team.urls, pgpass: team.pgpass } : null;
-        const { running, connect, bootstrap, clusters, dir } = status;
-        process.stdout.write(`${JSON.stringify({ running, connect, bootstrap, clusters, dir, kafkaVersion: status.kafkaVersion ?? null, teamStore })}\n`);
+        process.stdout.write(`${JSON.stringify({
+          running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir,
+          kafkaVersion: status.kafkaVersion ?? null,
+          plugins: status.plugins, ...(status.cdc ? { cdc: status.cdc } : {}), ...(status.iceberg ? { iceberg: status.iceberg } : {}), teamStore,
+        })}\n`);
         return;
       }
       if (status.processes.length === 0) {
@@ -96,6 +119,7 @@ export function register(program: Command): void {
         const health = p.health === undefined ? '' : `  /health ${p.health || 'no answer'}`;
         process.stdout.write(`  ${p.role.padEnd(16)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
       }
+      process.stdout.write(extrasText(status));
       if (team) process.stdout.write(`  team store ${team.running ? 'running' : 'STOPPED'}  ${team.urls.alice} (PGPASSFILE=${team.pgpass})\n`);
       if (!status.running) process.stdout.write(`run \`${sandboxCommand('up', status.dir)}\` to restart it, \`${sandboxCommand('logs', status.dir)}\` to see why\n`);
     });

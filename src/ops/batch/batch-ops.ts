@@ -9,6 +9,7 @@ import type { BatchApplyOptions, ConnectorOps } from './batch.js';
 import { getConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';
+import type { ProfileOptions } from '../profiles/index.js';
 import { planReset, planResume, planRewind, planRollback, type Plan, type ResumeAfter } from '../plan/index.js';
 import type { PositionTargets } from '../positions/index.js';
 
@@ -22,6 +23,8 @@ export interface ChangeRequest {
    * offsets document, or computed for a position (`--to-earliest`, ...), then with its table.
    */
   targetsFor?: (connector: string) => Promise<{ offsets: unknown; positions?: PositionTargets }>;
+  /** Each connector's profile options (a Debezium source's database, the risks accepted): src/ops/profiles. */
+  profileFor?: (connector: string) => Promise<ProfileOptions>;
   /** false when the batch is recorded already (`runs resume --batch` running members that never started). */
   record?: boolean;
 }
@@ -33,17 +36,18 @@ export type BatchFaceOptions = Pick<ApplyOptions, 'beforeStep'> & { audit?: Audi
 export function changeOps(ctx: OpsContext, req: ChangeRequest, face: BatchFaceOptions = {}): ConnectorOps<Plan> {
   return {
     plan: async (connector) => {
+      const profile = (await req.profileFor?.(connector)) ?? {};
       switch (req.operation) {
         case 'rewind': {
           if (!req.targetsFor) throw new OpsError('E_USAGE', 'rewind needs --offsets <file|-> or a position', { field: 'offsets' });
           const targets = await req.targetsFor(connector);
-          return planRewind(ctx, { connector, offsets: targets.offsets, resumeAfter: req.resumeAfter, ...(targets.positions ? { positions: targets.positions } : {}) });
+          return planRewind(ctx, { connector, offsets: targets.offsets, resumeAfter: req.resumeAfter, profile, ...(targets.positions ? { positions: targets.positions } : {}) });
         }
         case 'reset':
-          return planReset(ctx, { connector, resumeAfter: req.resumeAfter });
+          return planReset(ctx, { connector, resumeAfter: req.resumeAfter, profile });
         case 'rollback': {
           const targetState = req.resumeAfter === 'never' ? 'STOPPED' : req.resumeAfter === 'always' ? 'RUNNING' : undefined;
-          return planRollback(ctx, { connector, ...(targetState ? { targetState } : {}) });
+          return planRollback(ctx, { connector, profile, ...(targetState ? { targetState } : {}) });
         }
       }
     },

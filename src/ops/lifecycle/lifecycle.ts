@@ -20,6 +20,11 @@ export interface LifecycleOptions {
   onlyFailed?: boolean;
   /** How long to wait for the state (default 120 s). */
   timeoutMs?: number;
+  /**
+   * The connector always has tasks when it runs (its profile says so: a Debezium source): RUNNING
+   * with no task is not running, and a FAILED task ends the wait at once with its reason.
+   */
+  needsTasks?: boolean;
   /** Called after every /status read that did not yet show the target state. */
   onWait?: (wait: LifecycleWait) => void;
 }
@@ -71,14 +76,15 @@ export async function changeConnectorState(ctx: Pick<OpsContext, 'url' | 'http'>
     const elapsedMs = performance.now() - started;
     // Right after a resume from STOPPED the connector is RUNNING before its tasks exist again;
     // a connector that really has no tasks is accepted once none appeared for 5 s.
-    const tasksPending = verb === 'resume' && now.tasks.length === 0 && before.state === 'STOPPED' && performance.now() - sentAt < 5000;
+    const tasksPending = verb === 'resume' && now.tasks.length === 0 && (options.needsTasks === true || (before.state === 'STOPPED' && performance.now() - sentAt < 5000));
     if (reached(now, verb, options) && !tasksPending) {
       return { connector, verb, before: before.state, state: now.state, tasks: now.tasks, attempts: attempt, elapsedMs, unchanged: alreadyStopped };
     }
     // A restart that ends in FAILED again will not get better by waiting; give it a moment to
     // leave the old FAILED state first.
     const failed = failure(now);
-    if (verb === 'restart' && failed && performance.now() - sentAt > 3000) {
+    if ((verb === 'restart' || (verb === 'resume' && options.needsTasks)) && failed && performance.now() - sentAt > 3000) {
+      if (verb === 'resume') throw new OpsError('E_CONNECT_API', `connector ${connector} did not start: ${failed}`);
       throw new OpsError('E_CONNECT_API', `connector ${connector} failed again after the restart: ${failed}`);
     }
     if (performance.now() - sentAt > timeoutMs) {

@@ -6,6 +6,7 @@ import { checkpointsTopic, readCheckpoints } from '../../kafka/checkpoints.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { getOffsets, getSettledConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
+import { checkProfile } from '../profiles/index.js';
 import { OpsError } from '../errors.js';
 import { checkPartitionCount, DEFAULT_LIMITS, type OffsetLimits } from '../offsets/index.js';
 import { offsetEntries, type ConnectorType, type OffsetEntry } from '../offsets/index.js';
@@ -32,6 +33,8 @@ export interface MoveRequest {
   /** A sink to a Connect cluster on another Kafka cluster: MirrorMaker 2's checkpoints for this source cluster alias, read from the target's Kafka cluster. */
   translate?: { alias: string; kafka: KafkaSettings };
   limits?: OffsetLimits;
+  /** A copy: settings changed in the copy's configuration (`--set key=value`), e.g. a Debezium source's own slot.name. */
+  set?: Record<string, string>;
 }
 
 export interface MovePlan {
@@ -101,6 +104,14 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
     warnings.push(`the copy gets its own consumer group connect-${targetName}: consumer.override.group.id (${config['consumer.override.group.id']}, the original's group) is left out of its configuration`);
     delete config['consumer.override.group.id'];
   }
+  if (req.set && Object.keys(req.set).length > 0) {
+    if (req.mode !== 'copy') throw new OpsError('E_USAGE', '--set is for a copy (a move keeps the connector\'s configuration as it is)', { field: 'set' });
+    for (const key of ['name', 'connector.class']) if (key in req.set) throw new OpsError('E_USAGE', `--set ${key}: the copy's ${key === 'name' ? 'name is --as' : 'plugin is the original\'s'}`, { field: 'set' });
+    Object.assign(config, req.set);
+  }
+  // What the connector's profile says of a copy (docs/connectors.md): a Debezium source needs its own
+  // slot, publication and topic prefix on the same database; an Iceberg sink its own tables or branch.
+  if (req.mode === 'copy') warnings.push(...(await checkProfile({ operation: 'copy', connector: info, current, copyConfig: config, options: {} })).warnings);
   const definition = await pluginConfigDefinition(from.http, from.url, plugin.class);
   const secrets = configSecrets(config, definition);
 

@@ -15,6 +15,7 @@ import { changesNothing, defaultRollbackSnapshot } from './empty-change.js';
 import { connectorIdentity, type ConnectorIdentity } from './identity.js';
 import { OpsError } from '../errors.js';
 import { fileSourceForwardTargets, sinkForwardTargets, checkSinkTargets, type ForwardTarget, type PositionTargets } from '../positions/index.js';
+import { checkProfile, replayedRecords, type ProfileOptions, type ProfileReport, type SourceIdentity } from '../profiles/index.js';
 import { specFor, targetStateFor, loadOpsWorkflow, WORKFLOW_FILES, type ResumeAfter, type TargetState, type OpsWorkflow, type WorkflowKind } from '../workflows/index.js';
 
 export type { ResumeAfter, TargetState };
@@ -78,6 +79,12 @@ export interface Plan {
    * computed, per partition (committed, target, log start/end, replayed/skipped records).
    */
   positions?: PositionTargets;
+  /**
+   * What the connector's profile read and said (docs/connectors.md): facts shown with the plan,
+   * and for a Debezium source the slot's identity, recorded with the run (a rollback checks it).
+   * Its warnings are in `warnings`.
+   */
+  profile?: ProfileReport;
 }
 
 export interface RewindRequest {
@@ -94,11 +101,14 @@ export interface RewindRequest {
   kafka?: KafkaSettings;
   /** The position these offsets were computed from (positionTargets), carried into the plan. */
   positions?: PositionTargets;
+  /** For the connector's profile: its source database, the risks accepted (src/ops/profiles). */
+  profile?: ProfileOptions;
 }
 
 export interface ResetRequest {
   connector: string;
   resumeAfter?: ResumeAfter;
+  profile?: ProfileOptions;
 }
 
 export interface RollbackRequest {
@@ -108,11 +118,14 @@ export interface RollbackRequest {
   /** Default: the state the connector had when the snapshot was taken (RUNNING, PAUSED; else STOPPED). */
   targetState?: TargetState;
   limits?: OffsetLimits;
+  profile?: ProfileOptions;
 }
 
 export interface ResumeRequest {
   runId: string;
   limits?: OffsetLimits;
+  /** Without a source database a resumed run is not refused (it must be finishable): the risk is a warning. */
+  profile?: ProfileOptions;
 }
 
 /**
@@ -148,6 +161,9 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   }
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, target);
+  const replayed = req.positions ? { records: req.positions.plan.totals.replay, wholePartitions: 0 } : replayedRecords(current, target);
+  const report = await checkProfile({ operation: 'rewind', connector: info, current, target, ...(info.type === 'sink' ? { replayed } : {}), options: req.profile ?? {} });
+  warnings.push(...report.warnings);
   const planned = plan(ctx, info, await clusterIdentity(root), {
     operation: 'rewind', kind: 'rewind', current, target, diff, warnings,
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter, forwardTargets, chunkSize: limits.chunkSize,
@@ -155,7 +171,7 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
     inputs: { connectorName: req.connector, offsets: target, resumeAfter },
   });
   if (req.positions) planned.positions = req.positions;
-  return planned;
+  return withProfile(planned, report);
 }
 
 /** Every offset of the connector deleted (a snapshot is kept by the run). */
@@ -167,13 +183,14 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
   const info = await getSettledConnectorInfo(ctx.http, ctx.url, req.connector);
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, [], { mode: 'replace' });
-  return plan(ctx, info, await clusterIdentity(root), {
-    operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [],
+  const report = await checkProfile({ operation: 'reset', connector: info, current, target: [], options: req.profile ?? {} });
+  return withProfile(plan(ctx, info, await clusterIdentity(root), {
+    operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [...report.warnings],
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
     // Resetting a connector that has no offsets would only store an empty snapshot.
     nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
     inputs: { connectorName: req.connector, resumeAfter },
-  });
+  }), report);
 }
 
 /** A snapshot put back exactly: its partitions written, partitions it does not have removed. */
@@ -199,13 +216,19 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   const offsets = planSnapshotRestore(restore, current);
   checkPartitionCount(offsets.length, limits, `the rollback to snapshot ${snapshot.id}`);
   const diff = diffOffsets(current, restore, { mode: 'replace' });
+  const recorded = await recordedSource(ctx, snapshot.runId);
+  const report = await checkProfile({
+    operation: 'rollback', connector: info, current, target: restore, options: req.profile ?? {},
+    ...(info.type === 'sink' ? { replayed: replayedRecords(current, restore, 'replace') } : {}), ...(recorded ? { recorded } : {}),
+  });
+  warnings.push(...report.warnings);
   return {
-    ...plan(ctx, info, cluster, {
+    ...withProfile(plan(ctx, info, cluster, {
       operation: 'rollback', kind: 'restore', current, target: restore, diff, warnings,
       stateAfter: targetState, chunkSize: limits.chunkSize,
       nothingToChange: changesNothing(diff) && info.state === targetState,
       inputs: { connectorName: req.connector, offsets, targetState },
-    }),
+    }), report),
     snapshotId: snapshot.id,
     snapshot: { id: snapshot.id, takenAt: snapshot.takenAt, partitions: snapshot.partitions, stateBefore: snapshot.stateBefore },
     ...(interrupted ? { supersedes: { runId: interrupted.id, ...(interrupted.context.stateBefore ? { stateBefore: interrupted.context.stateBefore } : {}) } } : {}),
@@ -260,18 +283,25 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
   // The run had stopped the connector; someone brought it back since: it is stopped again first.
   const stopped = (await ctx.store.stepsOf(run.id)).some((s) => s.workflowId === workflow.workflowId && s.stepId === spec.stopStep && s.status === 'passed');
   const restopsConnector = stopped && info.state !== 'STOPPED' && resume !== undefined && workflow.stepOrder.indexOf(resume.stepId) > workflow.stepOrder.indexOf(spec.stopStep);
+  const report = await checkProfile({
+    operation: 'resume', connector: info, current, target: run.operation === 'reset' ? [] : target,
+    ...(info.type === 'sink' ? { replayed: replayedRecords(current, target, run.operation === 'reset' ? 'replace' : 'merge') } : {}),
+    // A run killed half-way has stopped its connector: it must stay finishable without the source database.
+    options: { ...req.profile, finishingRun: true },
+  });
   const warnings = restopsConnector
     ? [`since the run was interrupted, ${run.connector} changed: the run had STOPPED it, it is now ${info.state}${info.tasks.length > 0 ? ` with ${info.tasks.map((t) => `task ${t.id} ${t.state}`).join(', ')}` : ''} (someone brought it back); it is stopped again before the ${run.operation} goes on${run.context.snapshotId ? `, and its offsets may have moved since snapshot ${run.context.snapshotId} (which still holds those of before the run)` : ''}`]
     : [];
+  warnings.push(...report.warnings);
   return {
-    ...plan(ctx, info, cluster, {
+    ...withProfile(plan(ctx, info, cluster, {
       // specFor above refused the operations planned elsewhere (a move's, an import's).
       operation: 'resume', runOperation: run.operation as Operation, kind: spec.workflow, current, target, diff, warnings,
       nothingToChange: false, chunkSize: (req.limits ?? DEFAULT_LIMITS).chunkSize,
       stateAfter: typeof run.inputs.targetState === 'string' ? run.inputs.targetState : isResumeAfter(resumeAfter) ? stateAfter(resumeAfter, before) : before,
       ...(isResumeAfter(resumeAfter) ? { resumeAfter } : {}),
       inputs: run.inputs,
-    }),
+    }), report),
     runId: run.id,
     resumeAt: restopsConnector ? spec.stopStep : resume?.stepId ?? workflow.stepOrder[0] ?? '',
     ...(restopsConnector ? { restopsConnector } : {}),
@@ -344,6 +374,20 @@ function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, pa
     workflow: { kind: parts.kind, ...WORKFLOW_FILES[parts.kind] },
     inputs: parts.inputs,
   };
+}
+
+/** The profile's facts and the slot's identity travel with the plan (its warnings are in plan.warnings already). */
+function withProfile(planned: Plan, report: ProfileReport): Plan {
+  if (report.facts.length > 0 || report.source) planned.profile = report;
+  return planned;
+}
+
+/** The source identity recorded with the run that took a snapshot (a Debezium source's slot), if any. */
+async function recordedSource(ctx: OpsContext, runId: string | undefined): Promise<SourceIdentity | undefined> {
+  if (!runId) return undefined;
+  const run = await ctx.store.getRun(runId).catch(() => undefined);
+  const source = run?.context.sourceIdentity;
+  return source && typeof source === 'object' ? source as SourceIdentity : undefined;
 }
 
 function stateAfter(resumeAfter: ResumeAfter, before: string): string {

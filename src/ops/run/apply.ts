@@ -101,6 +101,8 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
       ...(plan.snapshotId ? { restoringSnapshotId: plan.snapshotId } : {}), ...(options.batchId ? { batchId: options.batchId } : {}),
       ...(options.reviewed ? { planDigest: options.reviewed.planDigest, ...(options.reviewed.requestId ? { requestId: options.reviewed.requestId } : {}) } : {}),
       ...(plan.supersedes?.stateBefore ? { stateBeforeInterruption: plan.supersedes.stateBefore } : {}),
+      // A Debezium source's slot as read when planned: a rollback to this run's snapshot is checked against it.
+      ...(plan.profile?.source ? { sourceIdentity: plan.profile.source } : {}),
     },
     ...(options.actor ? { actor: options.actor } : {}),
   }, { takeOverStale: plan.operation === 'rollback' });
@@ -133,6 +135,7 @@ export function unchangedOutcome(plan: Plan): import('../run/run-operation.js').
     message: `nothing to change: ${why}; ${plan.connector} was not stopped and no snapshot was taken`,
     ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}),
     ...(plan.positions ? { positions: plan.positions } : {}),
+    ...(plan.profile ? { profile: { name: plan.profile.profile, facts: plan.profile.facts } } : {}),
   };
 }
 
@@ -143,5 +146,6 @@ export function dryRunOutcome(plan: Plan): import('../run/run-operation.js').Ope
     message: 'dry run: nothing was changed', warnings: plan.warnings, diff: { ...plan.diff.counts },
     ...(plan.snapshotId ? { snapshotId: plan.snapshotId } : {}),
     ...(plan.positions ? { positions: plan.positions } : {}),
+    ...(plan.profile ? { profile: { name: plan.profile.profile, facts: plan.profile.facts } } : {}),
   };
 }

@@ -36,6 +36,8 @@ export interface OperationOutcome {
   diff?: { unchanged: number; changed: number; added: number; removed: number };
   /** A rewind to a position: the plan's per-partition targets (plan.positions). */
   positions?: PositionTargets;
+  /** A dry run: what the connector's profile read (docs/connectors.md), one line each. */
+  profile?: { name: string; facts: string[] };
 }
 
 export interface OperationRun extends RunParts {

@@ -19,3 +19,5 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   }
   return store;
 }
+/** node-postgres, loaded on first use (ops' connector profiles read a Debezium source's replication slot with it). */
+export { loadPg, type PgPass } from './driver.js';
