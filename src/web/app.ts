@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { actorOf, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
@@ -223,7 +223,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // Four-eyes: the previewed plan becomes a change request someone else approves; nothing changes now.
       const scope = auditScope(c, 'operator');
       const request = await requestChange(ctx, savePlan([held.plan], { plannedBy: scope.actor }), {
-        actor: { user: session.identity.user, via: 'console' }, audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
+        actor: storeActor(session.identity), audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
       });
       if (request.auditWarning) process.stderr.write(`offsetctl ui: ${request.auditWarning}\n`);
       return c.redirect(`/changes/${encodeURIComponent(request.id)}`, 303);

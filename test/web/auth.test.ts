@@ -13,7 +13,7 @@ import { redactText } from '../../src/http/redact.js';
 import { openStore } from '../../src/store/index.js';
 import { createConsole } from '../../src/web/app.js';
 import { Sessions } from '../../src/web/auth/sessions.js';
-import { localPath } from '../../src/web/auth/oidc.js';
+import { localPath, userName } from '../../src/web/auth/oidc.js';
 import { parseAddressList } from '../../src/web/auth/proxy.js';
 import { RateLimit } from '../../src/web/auth/rate-limit.js';
 import { Access } from '../../src/web/auth/roles.js';
@@ -95,6 +95,27 @@ test('roles: the union of the groups\' grants, scoped by context and connector p
   assert.equal(Access.of(['platform'], grants).mayAll('admin', 'staging'), true);
   assert.equal(Access.of(['nobody'], grants).highest(), undefined);
   assert.match(orders.describe(), /operator on prod for \^orders-; viewer on every context/);
+});
+
+test('the name from the claims: a configured claim that is missing refuses; an unverified e-mail is refused unless allowed', () => {
+  const strict = { allowUnverifiedEmail: false };
+  const reason = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (err) {
+      return `${(err as { reason?: string }).reason}: ${(err as Error).message}`;
+    }
+    return 'accepted';
+  };
+  assert.equal(userName({ sub: 'a', email: 'a@example.com', email_verified: true }, strict), 'a@example.com');
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com', email_verified: false }, strict)), /^unverified-email: .*a@example\.com is verified.*allow-unverified-email/);
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com' }, strict)), /^unverified-email/, 'no email_verified: not verified');
+  assert.equal(userName({ sub: 'a', email: 'a@example.com' }, { allowUnverifiedEmail: true }), 'a@example.com');
+  assert.match(reason(() => userName({ sub: 'a', preferred_username: 'alice' }, { ...strict, userClaim: 'email' })), /^missing-claim: .*no email claim.*user-claim/);
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com', email_verified: true }, { ...strict, userClaim: 'upn' })), /^missing-claim/);
+  assert.equal(userName({ sub: 'a', upn: 'alice@corp', email: 'x' }, { ...strict, userClaim: 'upn' }), 'alice@corp', 'another claim needs no e-mail verification');
+  assert.equal(userName({ sub: 'a', preferred_username: 'alice' }, strict), 'alice', 'no claim configured: preferred_username');
+  assert.equal(userName({ sub: 'a' }, strict), 'a');
 });
 
 test('after sign-in the browser goes only to a path of this console (open-redirect guard)', () => {

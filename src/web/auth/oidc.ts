@@ -62,10 +62,10 @@ export class OidcSignIn {
   async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string }> {
     this.#expire();
     const flow = flowId ? this.#flows.get(flowId) : undefined;
-    if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again');
+    if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
     this.#flows.delete(flowId!);
     const params = new URLSearchParams(query);
-    if (params.get('error')) throw new SignInError(`the identity provider refused the sign-in: ${params.get('error')}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`);
+    if (params.get('error')) throw new SignInError(`the identity provider refused the sign-in: ${params.get('error')}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`, 'provider-refused');
     const { lib, config } = await this.#discover();
     // The URL the provider redirected to, rebuilt from the configured redirect URI (never from
     // the Host header a client sent).
@@ -75,20 +75,22 @@ export class OidcSignIn {
     try {
       tokens = await lib.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
     } catch (err) {
-      throw new SignInError(`the sign-in could not be completed: ${redactText((err as Error).message)}`);
+      throw new SignInError(`the sign-in could not be completed: ${redactText((err as Error).message)}`, 'invalid-token');
     }
     const claims = tokens.claims();
-    if (!claims) throw new SignInError('the identity provider sent no ID token');
+    if (!claims) throw new SignInError('the identity provider sent no ID token', 'invalid-token');
     let all: Record<string, unknown> = { ...claims };
-    // Many providers put groups only into the userinfo answer (the ID token stays small).
-    if (all[this.#config.groupsClaim] === undefined && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
+    // Many providers put groups (and the e-mail) only into the userinfo answer (the ID token stays small).
+    const nameClaim = this.#config.userClaim ?? 'email';
+    const missing = all[this.#config.groupsClaim] === undefined || all[nameClaim] === undefined;
+    if (missing && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
       try {
         all = { ...(await lib.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
       } catch (err) {
-        throw new SignInError(`the identity provider's userinfo could not be read: ${redactText((err as Error).message)}`);
+        throw new SignInError(`the identity provider's userinfo could not be read: ${redactText((err as Error).message)}`, 'userinfo');
       }
     }
-    const user = pick(all, this.#config.userClaim) ?? pick(all, 'email') ?? pick(all, 'preferred_username') ?? claims.sub;
+    const user = userName(all, this.#config);
     return {
       identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
       next: flow.next,
@@ -110,7 +112,7 @@ export class OidcSignIn {
           });
           return { lib, config };
         } catch (err) {
-          throw new SignInError(`the identity provider at ${c.issuer.href} did not answer its discovery document (${redactText((err as Error).message)}); check sign-in.oidc.issuer and that the provider is up`);
+          throw new SignInError(`the identity provider at ${c.issuer.href} did not answer its discovery document (${redactText((err as Error).message)}); check sign-in.oidc.issuer and that the provider is up`, 'provider-unavailable');
         }
       })();
       this.#client.catch(() => (this.#client = undefined));
@@ -124,8 +126,39 @@ export class OidcSignIn {
   }
 }
 
+/** Why a sign-in was refused: a short code for the audit, the log and the metrics. */
+export type RefusalReason = 'flow' | 'provider-refused' | 'provider-unavailable' | 'invalid-token' | 'userinfo' | 'missing-claim' | 'unverified-email'
+  | 'no-role' | 'rate-limited' | 'untrusted-proxy' | 'no-user';
+
 export class SignInError extends Error {
   override name = 'SignInError';
+  constructor(message: string, readonly reason: RefusalReason) {
+    super(message);
+  }
+}
+
+/**
+ * The name the audit shows for these claims: only a label, the person being (issuer, sub). The
+ * configured user-claim must be there (no silent fall-back to another claim: two people could
+ * then share a name); without one, email, else preferred_username, else sub. An e-mail used as
+ * the name must be verified by the provider (`email_verified: true`) unless the config allows
+ * otherwise: an address a user can set at the provider is not theirs until verified.
+ */
+export function userName(claims: Record<string, unknown>, config: Pick<OidcConfig, 'userClaim' | 'allowUnverifiedEmail'>): string {
+  let claim: string;
+  let user: string | undefined;
+  if (config.userClaim) {
+    claim = config.userClaim;
+    user = pick(claims, claim);
+    if (user === undefined) throw new SignInError(`the identity provider sent no ${claim} claim, which sign-in.oidc.user-claim names; ask the provider's administrators to release it to this client`, 'missing-claim');
+  } else {
+    claim = ['email', 'preferred_username'].find((name) => pick(claims, name) !== undefined) ?? 'sub';
+    user = pick(claims, claim) ?? String(claims.sub);
+  }
+  if (claim === 'email' && claims.email_verified !== true && !config.allowUnverifiedEmail) {
+    throw new SignInError(`the identity provider does not say that the e-mail address ${user} is verified (email_verified); verify it at the provider, or set sign-in.oidc.allow-unverified-email: true`, 'unverified-email');
+  }
+  return user;
 }
 
 /**

@@ -17,9 +17,15 @@ export interface OidcConfig {
   /** Read from client-secret-env / client-secret-file; absent for a public client (PKCE alone). */
   clientSecret?: string;
   scopes: string[];
-  /** The claim that names the user in the audit (default `email`, else `preferred_username`, else `sub`). */
+  /**
+   * The claim that names the user in the audit (default `email`, else `preferred_username`, else
+   * `sub`). Only a label: the person is the pair (issuer, sub). A configured claim that is missing
+   * refuses the sign-in.
+   */
   userClaim?: string;
   groupsClaim: string;
+  /** An e-mail the provider does not say is verified (`email_verified: true`) is refused as the name unless this is set. */
+  allowUnverifiedEmail: boolean;
 }
 
 export interface ProxyConfig {
@@ -128,7 +134,7 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
   if ((s.oidc === undefined) === (s.proxy === undefined)) at.fail('sign-in', 'give exactly one of oidc or proxy');
   if (s.oidc !== undefined) {
     const o = mapping(s.oidc, 'sign-in.oidc', at);
-    only(o, 'sign-in.oidc', ['issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim'], at);
+    only(o, 'sign-in.oidc', ['issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim', 'allow-unverified-email'], at);
     if (o['client-secret'] !== undefined) at.fail('sign-in.oidc.client-secret', 'secrets are not written in the config file; reference it with client-secret-env: VAR or client-secret-file: /path');
     const issuerText = string(o.issuer, 'sign-in.oidc.issuer', at);
     let issuer: URL;
@@ -144,7 +150,12 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
       issuer, clientId: string(o['client-id'], 'sign-in.oidc.client-id', at),
       scopes: o.scopes === undefined ? ['openid', 'profile', 'email'] : stringList(o.scopes, 'sign-in.oidc.scopes', at),
       groupsClaim: o['groups-claim'] === undefined ? 'groups' : string(o['groups-claim'], 'sign-in.oidc.groups-claim', at),
+      allowUnverifiedEmail: false,
     };
+    if (o['allow-unverified-email'] !== undefined) {
+      if (typeof o['allow-unverified-email'] !== 'boolean') at.fail('sign-in.oidc.allow-unverified-email', 'must be true or false');
+      oidc.allowUnverifiedEmail = o['allow-unverified-email'] as boolean;
+    }
     if (!oidc.scopes.includes('openid')) at.fail('sign-in.oidc.scopes', 'must include openid (without it there is no ID token)');
     if (o['user-claim'] !== undefined) oidc.userClaim = string(o['user-claim'], 'sign-in.oidc.user-claim', at);
     const secret = secretRef(o, 'sign-in.oidc.client-secret', at, env, base);

@@ -5,7 +5,7 @@
 // timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
 // CSRF token. Tokens are compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AuditActor } from '../ops-bridge.js';
+import type { ActorSource, AuditActor } from '../ops-bridge.js';
 import { Access } from './roles.js';
 
 export const SESSION_COOKIE = 'offsetctl_session';
@@ -113,6 +113,21 @@ export function actorOf(identity: Identity, role?: string): AuditActor {
     user: identity.user, via: identity.via,
     ...(identity.issuer ? { issuer: identity.issuer } : {}), ...(identity.subject ? { subject: identity.subject } : {}),
     ...(identity.groups.length > 0 ? { groups: identity.groups } : {}), ...(role ? { role } : {}),
+  };
+}
+
+/**
+ * The store's actor for a session's user (a change request's history, a run): the name, and how
+ * they signed in — the issuer and subject that make the person, whatever the name says.
+ */
+export function storeActor(identity: Identity): ActorSource {
+  return {
+    via: 'console', user: identity.user,
+    signIn: {
+      kind: identity.via === 'cli' ? 'login-link' : identity.via,
+      ...(identity.issuer ? { issuer: identity.issuer } : {}), ...(identity.subject ? { subject: identity.subject } : {}),
+      ...(identity.groups.length > 0 ? { groups: [...identity.groups] } : {}),
+    },
   };
 }
 

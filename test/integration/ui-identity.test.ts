@@ -1,0 +1,183 @@
+// Who is who in a console that is a team's service (issue 33): the person is the pair (issuer,
+// sub) the OpenID provider authenticated; the name (an e-mail) is only a label. Two consoles over
+// HTTPS, one on a SQLite state folder and one on the tests' real PostgreSQL as the team store,
+// signed in through a real provider (oidc-provider) in Chromium, against the sandbox:
+// - alice requests a change; her e-mail changes at the provider; she signs out and in again (the
+//   provider's session lets her straight back) as alice.smith@example.com, and her approval of
+//   her own request is still refused;
+// - on the PostgreSQL store, where every console user shares the console's database login, bob's
+//   approval of alice's request is accepted (the login is not the person);
+// - an e-mail the provider does not say is verified, and a missing configured user-claim, refuse
+//   the sign-in, and the refusal is in the audit with its reason.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { connectFixture, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { runCli } from '../support/cli.js';
+import { startOidcProvider, type RunningProvider, type TestUser } from '../support/oidc-provider.js';
+import { addOperator, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
+import { launchChromium, startService, type RunningUi } from '../web/browser.js';
+import { forge, signInAt } from '../web/sign-in.js';
+
+let cluster: ConnectFixture;
+let provider: RunningProvider;
+let browser: Browser;
+let db: TestDatabase;
+let consoleLogin: TestLogin;
+let onSqlite: RunningUi;
+let onPg: RunningUi;
+let dir: string;
+let source: { name: string; file: string };
+const SECRET_ENV = 'TEST_OIDC_CLIENT_SECRET';
+const users: Record<string, TestUser> = {
+  alice: { email: 'alice@example.com', groups: ['team-orders'] },
+  bob: { email: 'bob@example.com', groups: ['team-orders'] },
+  carol: { email: 'carol@example.com', emailVerified: false, groups: ['team-orders'] },
+  dave: { groups: ['team-orders'] },
+};
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function consoleYaml(port: number, store: string): string {
+  return `listen: 127.0.0.1:${port}
+tls:
+  cert: cert.pem
+  key: key.pem
+${store}
+contexts:
+  reviewed:
+    url: ${cluster.url}
+    approval: required
+sign-in:
+  oidc:
+    issuer: ${provider.issuer}
+    client-id: ${provider.clientId}
+    client-secret-env: ${SECRET_ENV}
+    scopes: [openid, email, groups]
+    user-claim: email
+roles:
+  - group: team-orders
+    role: operator
+`;
+}
+
+before(async () => {
+  cluster = await connectFixture();
+  source = await cluster.createSource(3, { name: uniqueName('orders') });
+  db = await newDatabase('identity');
+  consoleLogin = await addOperator(db, 'console');
+  dir = tempDir('ui-identity');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  const [sqlitePort, pgPort] = [await freePort(), await freePort()];
+  provider = await startOidcProvider([`https://127.0.0.1:${sqlitePort}/auth/callback`, `https://127.0.0.1:${pgPort}/auth/callback`], users);
+  writeFileSync(join(dir, 'sqlite.yaml'), consoleYaml(sqlitePort, 'state-dir: state'));
+  writeFileSync(join(dir, 'pg.yaml'), consoleYaml(pgPort, `state-dir: pg-state\nstore: ${db.urlFor(consoleLogin)}\nstore-password-env: CONSOLE_PG`));
+  const env = { [SECRET_ENV]: provider.clientSecret, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined };
+  onSqlite = await startService(['--config', join(dir, 'sqlite.yaml')], env);
+  onPg = await startService(['--config', join(dir, 'pg.yaml')], { ...env, CONSOLE_PG: consoleLogin.password });
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await onSqlite?.stop();
+  await onPg?.stop();
+  await provider?.close();
+  await cluster?.cleanup();
+});
+
+const people = new Map<string, BrowserContext>();
+async function pageOf(login: string): Promise<Page> {
+  let context = people.get(login);
+  if (!context) {
+    context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+    people.set(login, context);
+  }
+  return context.newPage();
+}
+
+/** alice previews a rewind and confirms it: in a context that requires approval, a pending request. */
+async function request(page: Page, base: string, position: number): Promise<string> {
+  await page.goto(`${base}/connectors/${encodeURIComponent(source.name)}/change`);
+  await page.fill('textarea[name=offsets]', JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position } }] }));
+  await page.click('form:has(textarea[name=offsets]) button[type=submit]');
+  await page.fill('input[name=confirm]', source.name);
+  await page.click('form[action^="/plans/"] button[type=submit]');
+  await page.waitForURL(/\/changes\/chg-/);
+  assert.equal(await page.textContent('#request-status'), 'pending');
+  return /\/changes\/(chg-[^/?#]+)/.exec(page.url())![1]!;
+}
+
+test('alice\'s e-mail changes at the provider: signed in again as alice.smith@example.com, she still may not approve her own request', { timeout: 180_000 }, async () => {
+  const base = onSqlite.base;
+  const alice = await pageOf('alice');
+  await signInAt(alice, base, 'alice');
+  assert.match(await alice.textContent('.user') ?? '', /alice@example\.com/);
+  const id = await request(alice, base, 0);
+
+  users.alice!.email = 'alice.smith@example.com';
+  await alice.click('#sign-out');
+  await alice.waitForSelector('h1:has-text("Signed out")');
+  await signInAt(alice, base, 'alice');
+  assert.match(await alice.textContent('.user') ?? '', /alice\.smith@example\.com/, 'the new e-mail is her name now');
+
+  await alice.goto(`${base}/changes/${id}`);
+  assert.equal(await alice.locator('#approve').count(), 0, 'no approve button: she made it');
+  assert.match(await alice.textContent('#review-note') ?? '', /someone else must approve/);
+  const forged = await forge(alice, `/changes/${id}/approve`, {});
+  assert.equal(forged.status, 400, 'her approval is refused on the server');
+  assert.match(forged.body, /was made by alice@example\.com, who is you \(alice\.smith@example\.com/);
+  await alice.reload();
+  assert.equal(await alice.textContent('#request-status'), 'pending');
+  await alice.close();
+});
+
+test('on the PostgreSQL team store, where every console user shares its database login, bob\'s approval of alice\'s request is accepted', { timeout: 180_000 }, async () => {
+  const base = onPg.base;
+  const alice = await pageOf('alice');
+  await signInAt(alice, base, 'alice');
+  const id = await request(alice, base, 1);
+  assert.equal((await forge(alice, `/changes/${id}/approve`, {})).status, 400, 'alice may not approve it');
+
+  const bob = await pageOf('bob');
+  await signInAt(bob, base, 'bob');
+  await bob.goto(`${base}/changes/${id}`);
+  await bob.click('#approve');
+  await bob.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved', undefined, { timeout: 30_000 })
+    .catch(async () => assert.fail(`not approved: ${(await bob.textContent('main'))?.slice(0, 800)}`));
+  assert.match(await bob.textContent('ol.history') ?? '', /approved by bob@example\.com/);
+
+  // The team store's record names each person by how they signed in, beside the console's login.
+  const shown = await runCli(['changes', 'show', id, '-o', 'json', '--store', db.urlFor(consoleLogin)], { env: { PGPASSWORD: consoleLogin.password, OFFSETCTL_STORE: undefined } });
+  assert.equal(shown.status, 0, shown.stderr);
+  const history = (JSON.parse(shown.stdout) as { history: Array<{ action: string; actor: { user: string; dbUser?: string; signIn?: { subject?: string } } }> }).history;
+  assert.deepEqual(history.map((h) => [h.action, h.actor.user, h.actor.signIn?.subject, h.actor.dbUser]), [
+    ['requested', 'alice.smith@example.com', 'alice', consoleLogin.user], ['approved', 'bob@example.com', 'bob', consoleLogin.user],
+  ]);
+  await alice.close();
+  await bob.close();
+});
+
+test('an unverified e-mail and a missing user-claim refuse the sign-in', { timeout: 120_000 }, async () => {
+  const carol = await pageOf('carol');
+  const refusedCarol = await signInAt(carol, onPg.base, 'carol', { refused: true });
+  assert.match(refusedCarol, /e-mail address carol@example\.com is verified/);
+  assert.equal((await carol.goto(`${onPg.base}/connectors`))?.status(), 403, 'no session');
+  const dave = await pageOf('dave');
+  const refusedDave = await signInAt(dave, onPg.base, 'dave', { refused: true });
+  assert.match(refusedDave, /sent no email claim, which sign-in\.oidc\.user-claim names/);
+  assert.equal((await dave.goto(`${onPg.base}/connectors`))?.status(), 403, 'no session');
+  await carol.close();
+  await dave.close();
+});
