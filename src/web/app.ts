@@ -21,6 +21,7 @@ import {
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
+import { accessLog, ConsoleMetrics, consoleLog, observedSender, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
 import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
@@ -54,6 +55,10 @@ export interface ConsoleDeps {
   localIdentity?: Identity;
   /** The console's URL as browsers reach it, known once it listens (for the OpenID redirect URI). */
   publicUrl?: () => string;
+  /** Its metrics (made here when absent). */
+  metrics?: ConsoleMetrics;
+  /** Its log (made here when absent: JSON lines on stdout for a service, warnings on stderr for one person's console). */
+  log?: ConsoleLog;
 }
 
 export interface Console {
@@ -61,6 +66,8 @@ export interface Console {
   sessions: Sessions;
   jobs: Jobs;
   signIn: SignIn;
+  metrics: ConsoleMetrics;
+  log: ConsoleLog;
 }
 
 type Env = { Variables: { session: Session } };
@@ -68,15 +75,27 @@ type Env = { Variables: { session: Session } };
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function createConsole(deps: ConsoleDeps): Console {
+  const metrics = deps.metrics ?? new ConsoleMetrics();
+  const log = deps.log ?? (deps.service ? consoleLog() : consoleLog({ level: 'warn', fd: 2 }));
+  deps = { ...deps, store: observedStore(deps.store, metrics, log), contexts: observedContexts(deps.contexts, metrics, log) };
   const signIn = new SignIn({
-    store: deps.store, secure: deps.secure, publicUrl: deps.publicUrl ?? (() => ''),
+    store: deps.store, secure: deps.secure, publicUrl: deps.publicUrl ?? (() => ''), metrics, log,
     ...(deps.service ? { service: deps.service } : {}), ...(deps.localIdentity ? { localIdentity: deps.localIdentity } : {}),
   });
   const sessions = signIn.sessions;
-  const jobs = new Jobs();
+  const jobs = new Jobs({
+    started: () => metrics.jobsRunning.inc(),
+    ended: (job, end) => {
+      metrics.jobsRunning.dec();
+      metrics.jobsFinished.inc({ status: end.status });
+      log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...(end.runId ? { runId: end.runId } : {}) }, `${job.title} ${end.status}`);
+    },
+  });
   const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
+
+  app.use('*', accessLog(metrics, log, (c) => signIn.client(c)));
 
   app.use('*', async (c, next) => {
     await next();
@@ -87,6 +106,18 @@ export function createConsole(deps: ConsoleDeps): Console {
     c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
+  });
+
+  // Before any session check: a load balancer and a monitoring system sign in nowhere.
+  observeRoutes(app, {
+    metrics, log, ...(deps.service?.metrics?.token ? { metricsToken: deps.service.metrics.token } : {}),
+    readiness: {
+      store: deps.store,
+      contexts: async () => [
+        { name: deps.contexts.initialName ?? 'default', resolve: () => deps.contexts.resolve('') },
+        ...(await deps.contexts.names()).map((name) => ({ name, resolve: () => deps.contexts.resolve(name) })),
+      ],
+    },
   });
 
   signIn.routes(app);
@@ -103,7 +134,10 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.post('*', bodyLimit({ maxSize: 8 * 1024 * 1024 }), async (c, next) => {
     const form = await c.req.parseBody({ all: true });
     const token = c.req.header('x-csrf-token') ?? form.csrf;
-    if (!sessions.checkCsrf(c.get('session'), token)) return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
+    if (!sessions.checkCsrf(c.get('session'), token)) {
+      log.warn({ event: 'csrf-refused', reqId: c.get('reqId' as never) as string | undefined, user: c.get('session').identity.user, ip: signIn.client(c), path: new URL(c.req.url).pathname }, 'a POST without a valid CSRF token was refused');
+      return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
+    }
     await next();
   });
 
@@ -225,7 +259,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       const request = await requestChange(ctx, savePlan([held.plan], { plannedBy: scope.actor }), {
         actor: storeActor(session.identity), audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
       });
-      if (request.auditWarning) process.stderr.write(`offsetctl ui: ${request.auditWarning}\n`);
+      if (request.auditWarning) log.error({ event: 'audit-failed', action: 'change-request', user: session.identity.user }, request.auditWarning);
       return c.redirect(`/changes/${encodeURIComponent(request.id)}`, 303);
     }
     const job = jobs.start(ctx, held.plan, auditScope(c, 'operator'));
@@ -371,6 +405,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     const where = contextName(session.context);
     const err = Object.assign(new Error(`${session.identity.user} may not ${action} ${(named && connector) || 'connectors'} on ${where || 'this context'}: the role is ${session.access.describe()}`), { code: 'E_FORBIDDEN' });
+    log.warn({ event: 'forbidden', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), action, ...(connector ? { connector } : {}), context: where }, err.message);
     await audit(c, { action, ...(connector ? { connector } : {}) }, err);
     return forbidden(c, 'operator', named ? connector : undefined);
   }
@@ -389,7 +424,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // The context cannot be resolved: the entry still says who tried what.
     }
     await auditRefusal({ store: deps.store, ...(url ? { url } : {}) }, auditScope(c), what, err).catch((e: unknown) => {
-      process.stderr.write(`offsetctl ui: could not write the audit entry for a refused ${what.action}: ${(e as Error).message}\n`);
+      log.error({ event: 'audit-failed', action: what.action, err: (e as Error).message }, `could not write the audit entry for a refused ${what.action}`);
     });
   }
 
@@ -454,7 +489,25 @@ export function createConsole(deps: ConsoleDeps): Console {
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }
 
-  return { app, sessions, jobs, signIn };
+  return { app, sessions, jobs, signIn, metrics, log };
+}
+
+/** The contexts, each one's Connect calls counted (and logged) when they fail. */
+function observedContexts(contexts: ContextSource, metrics: ConsoleMetrics, log: ConsoleLog): ContextSource {
+  const wrapped = new WeakMap<HttpSender, HttpSender>();
+  return {
+    ...contexts,
+    names: () => contexts.names(),
+    resolve: async (name) => {
+      const resolved = await contexts.resolve(name);
+      let http = wrapped.get(resolved.http);
+      if (!http) {
+        http = observedSender(resolved.http, name || contexts.initialName || 'default', metrics, log);
+        wrapped.set(resolved.http, http);
+      }
+      return { ...resolved, http };
+    },
+  };
 }
 
 function pageParam(c: Context): number {

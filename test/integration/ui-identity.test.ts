@@ -13,6 +13,8 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { request as httpRequest } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -33,6 +35,7 @@ let onPg: RunningUi;
 let dir: string;
 let source: { name: string; file: string };
 const SECRET_ENV = 'TEST_OIDC_CLIENT_SECRET';
+const METRICS_TOKEN = `metrics-${Math.random().toString(36).slice(2)}-0123456789`;
 const users: Record<string, TestUser> = {
   alice: { email: 'alice@example.com', groups: ['team-orders'] },
   bob: { email: 'bob@example.com', groups: ['team-orders'] },
@@ -48,7 +51,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function consoleYaml(port: number, store: string): string {
+function consoleYaml(port: number, store: string, extra: string): string {
   return `listen: 127.0.0.1:${port}
 tls:
   cert: cert.pem
@@ -65,6 +68,7 @@ sign-in:
     client-secret-env: ${SECRET_ENV}
     scopes: [openid, email, groups]
     user-claim: email
+${extra}
 roles:
   - group: team-orders
     role: operator
@@ -81,9 +85,12 @@ before(async () => {
     '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
   const [sqlitePort, pgPort] = [await freePort(), await freePort()];
   provider = await startOidcProvider([`https://127.0.0.1:${sqlitePort}/auth/callback`, `https://127.0.0.1:${pgPort}/auth/callback`], users);
-  writeFileSync(join(dir, 'sqlite.yaml'), consoleYaml(sqlitePort, 'state-dir: state'));
-  writeFileSync(join(dir, 'pg.yaml'), consoleYaml(pgPort, `state-dir: pg-state\nstore: ${db.urlFor(consoleLogin)}\nstore-password-env: CONSOLE_PG`));
-  const env = { [SECRET_ENV]: provider.clientSecret, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined };
+  // The SQLite console serves its metrics on a loopback address of its own; the one on PostgreSQL
+  // with a bearer token, and allows two failed sign-ins a minute per address.
+  writeFileSync(join(dir, 'sqlite.yaml'), consoleYaml(sqlitePort, 'state-dir: state', 'metrics:\n  listen: 127.0.0.1:0'));
+  writeFileSync(join(dir, 'pg.yaml'), consoleYaml(pgPort, `state-dir: pg-state\nstore: ${db.urlFor(consoleLogin)}\nstore-password-env: CONSOLE_PG`,
+    '  rate-limit: 2\nmetrics:\n  token-env: TEST_METRICS_TOKEN'));
+  const env = { [SECRET_ENV]: provider.clientSecret, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined, TEST_METRICS_TOKEN: METRICS_TOKEN };
   onSqlite = await startService(['--config', join(dir, 'sqlite.yaml')], env);
   onPg = await startService(['--config', join(dir, 'pg.yaml')], { ...env, CONSOLE_PG: consoleLogin.password });
   browser = await launchChromium();
@@ -169,7 +176,43 @@ test('on the PostgreSQL team store, where every console user shares its database
   await bob.close();
 });
 
-test('an unverified e-mail and a missing user-claim refuse the sign-in', { timeout: 120_000 }, async () => {
+/** A GET without a session (the console's certificate is self-signed). */
+function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
+  const send = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(url, { headers, rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('/healthz and /readyz answer without a session; /metrics only with the token (or on its own loopback address), in Prometheus format', { timeout: 60_000 }, async () => {
+  assert.deepEqual(JSON.parse((await get(`${onPg.base}/healthz`)).body), { status: 'ok' });
+  const ready = await get(`${onPg.base}/readyz`);
+  assert.equal(ready.status, 200, ready.body);
+  assert.deepEqual(JSON.parse(ready.body), { status: 'ready', store: 'ok', contexts: { reviewed: 'ok' } }, 'the PostgreSQL store and the sandbox\'s worker answer');
+  assert.equal((await get(`${onPg.base}/metrics`)).status, 401);
+  assert.equal((await get(`${onPg.base}/metrics`, { authorization: 'Bearer not-the-token-0123456789' })).status, 401);
+  const metrics = await get(`${onPg.base}/metrics`, { authorization: `Bearer ${METRICS_TOKEN}` });
+  assert.equal(metrics.status, 200);
+  assert.match(metrics.type, /^text\/plain; version=0\.0\.4/);
+  assert.match(metrics.body, /^offsetctl_console_http_requests_total\{route="\/changes\/:id",method="GET",status="200"\} \d+$/m, 'the change request pages shown above');
+  assert.match(metrics.body, /^offsetctl_console_sign_ins_total\{via="oidc",outcome="done",reason=""\} [1-9]/m);
+  assert.match(metrics.body, /^offsetctl_console_http_request_duration_seconds_count\{route="\/readyz",method="GET"\} 1$/m);
+
+  const own = /Metrics at (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(onSqlite.output())?.[1];
+  assert.ok(own, onSqlite.output().slice(0, 2000));
+  const local = await get(own);
+  assert.equal(local.status, 200);
+  assert.match(local.body, /^# TYPE offsetctl_console_jobs_running gauge$/m);
+  assert.equal((await get(`${onSqlite.base}/metrics`)).status, 404, 'not on the console\'s own address without a token');
+});
+
+test('an unverified e-mail and a missing user-claim refuse the sign-in: audited with the reason and the client\'s address, logged; then the limit', { timeout: 120_000 }, async () => {
   const carol = await pageOf('carol');
   const refusedCarol = await signInAt(carol, onPg.base, 'carol', { refused: true });
   assert.match(refusedCarol, /e-mail address carol@example\.com is verified/);
@@ -178,6 +221,20 @@ test('an unverified e-mail and a missing user-claim refuse the sign-in', { timeo
   const refusedDave = await signInAt(dave, onPg.base, 'dave', { refused: true });
   assert.match(refusedDave, /sent no email claim, which sign-in\.oidc\.user-claim names/);
   assert.equal((await dave.goto(`${onPg.base}/connectors`))?.status(), 403, 'no session');
+  // Two failures a minute from this address (alice's and bob's good sign-ins counted nothing): the next attempt waits.
+  assert.equal((await dave.goto(`${onPg.base}/auth/login`))?.status(), 429);
   await carol.close();
   await dave.close();
+
+  const out = await runCli(['audit', '--store', db.urlFor(consoleLogin), '-o', 'json'], { env: { PGPASSWORD: consoleLogin.password, OFFSETCTL_STORE: undefined } });
+  assert.equal(out.status, 0, out.stderr);
+  const refused = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string; actor: { subject?: string; via: string } })
+    .filter((e) => e.action === 'sign-in' && e.outcome === 'refused');
+  assert.deepEqual(refused.map((e) => [e.actor.subject, e.actor.via, /^\[([a-z-]+)\]/.exec(e.message ?? '')?.[1], /\(client 127\.0\.0\.1\)$/.test(e.message ?? '')]), [
+    ['carol', 'oidc', 'unverified-email', true], ['dave', 'oidc', 'missing-claim', true], [undefined, 'oidc', 'rate-limited', false],
+  ]);
+  const lines = onPg.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  assert.ok(lines.some((l) => l.event === 'sign-in-refused' && l.reason === 'unverified-email' && l.ip === '127.0.0.1' && typeof l.reqId === 'string'), 'the refusal in the log');
+  assert.ok(lines.some((l) => l.event === 'access' && l.route === '/changes/:id' && l.user === 'bob@example.com'), 'access lines name who asked');
+  for (const secret of [provider.clientSecret, METRICS_TOKEN, consoleLogin.password]) assert.ok(!onPg.output().includes(secret), 'a secret in the console\'s log');
 });

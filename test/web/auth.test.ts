@@ -269,13 +269,24 @@ test('OpenID routes: a callback not started in this browser is refused before th
   assert.equal(stray.status, 403);
   assert.match(await stray.text(), /not started in this browser/);
   assert.equal((await ui.app.request('/login?token=x', {}, from('127.0.0.1'))).status, 404, 'no login link in a signed-in service');
-  // Three attempts a minute per address (this config): the provider at 127.0.0.1:9 is down, so /auth/login answers 502, then 429.
-  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403);
+  // Three failed sign-ins a minute per address (this config); starting a flow is not a failure:
+  // the provider at 127.0.0.1:9 is down, so /auth/login answers 502, again and again, never 429.
   assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 502);
-  const limited = await ui.app.request('/auth/login', {}, from('127.0.0.1'));
+  assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 502);
+  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403, 'the second failure');
+  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403, 'the third failure');
+  assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 429);
+  const limited = await ui.app.request('/auth/callback?code=x', {}, from('127.0.0.1'));
   assert.equal(limited.status, 429);
   assert.match(limited.headers.get('retry-after') ?? '', /^\d+$/);
   assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.3'))).status, 403, 'another address is not limited');
+  // Each refusal is in the audit with its reason and the client's address; the limit once, not per attempt.
+  await ui.app.request('/auth/callback', {}, from('127.0.0.1'));
+  const refused = (await store.listAudit()).filter((e) => e.action === 'sign-in' && e.outcome === 'refused').map((e) => e.message ?? '').reverse();
+  assert.deepEqual(refused.map((m) => /^\[([a-z-]+)\]/.exec(m)?.[1]), ['flow', 'flow', 'flow', 'rate-limited', 'flow']);
+  assert.match(refused[0]!, /not started in this browser.*\(client 127\.0\.0\.1\)$/);
+  assert.match(refused[3]!, /too many failed sign-ins from 127\.0\.0\.1/);
+  assert.match(refused[4]!, /\(client 127\.0\.0\.3\)$/);
   await store.close();
   await http.close();
 });

@@ -4,7 +4,7 @@
 export { actorOf, storeActor, SESSION_COOKIE, Sessions, type Identity, type Session, type SessionLimits } from './sessions.js';
 export { Access, type Grant, type Role } from './roles.js';
 export { parseServiceConfig, type ServiceConfig, type OidcConfig, type ProxyConfig } from './service-config.js';
-export { SignIn, clientAddress, type SignInOptions } from './sign-in.js';
+export { SignIn, peerAddress, type SignInOptions } from './sign-in.js';
 export { localPath } from './oidc.js';
 export { parseAddressList } from './proxy.js';
 export { RateLimit } from './rate-limit.js';

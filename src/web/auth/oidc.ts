@@ -90,7 +90,13 @@ export class OidcSignIn {
         throw new SignInError(`the identity provider's userinfo could not be read: ${redactText((err as Error).message)}`, 'userinfo');
       }
     }
-    const user = userName(all, this.#config);
+    let user: string;
+    try {
+      user = userName(all, this.#config);
+    } catch (err) {
+      if (err instanceof SignInError) err.who = { issuer: claims.iss, subject: claims.sub };
+      throw err;
+    }
     return {
       identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
       next: flow.next,
@@ -132,6 +138,8 @@ export type RefusalReason = 'flow' | 'provider-refused' | 'provider-unavailable'
 
 export class SignInError extends Error {
   override name = 'SignInError';
+  /** Who the provider said it was, when the refusal came after a valid ID token (for the audit). */
+  who?: { issuer: string; subject: string };
   constructor(message: string, readonly reason: RefusalReason) {
     super(message);
   }

@@ -61,9 +61,16 @@ export interface ServiceConfig {
   /** Sign-in attempts per client address and minute. */
   signInPerMinute: number;
   grants: Grant[];
+  /**
+   * Load balancers in front of the console (`trusted-proxies`), and in proxy mode the sign-in
+   * proxy too: from them, X-Forwarded-For names the client (rate limits, logs, the audit).
+   */
+  trustedProxies?: AddressMatcher;
+  /** /metrics: with this bearer token on the console's address, and/or on a loopback address of its own. */
+  metrics?: { token?: string; listen?: string };
 }
 
-const TOP = ['listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles'];
+const TOP = ['listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles', 'metrics', 'trusted-proxies'];
 const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000 };
 
 /**
@@ -119,6 +126,18 @@ export function parseServiceConfig(raw: unknown, path: string, contextNames: rea
   }
   if (doc.roles === undefined) at.fail('roles', 'missing: map groups to viewer, operator or admin (without roles nobody could do anything)');
   config.grants = parseGrants(doc.roles, contextNames, (field, why) => at.fail(field, why));
+  if (doc.metrics !== undefined) config.metrics = metrics(doc.metrics, at, env);
+  const trustedText = [
+    ...(doc['trusted-proxies'] !== undefined ? stringList(doc['trusted-proxies'], 'trusted-proxies', at) : []),
+    ...(config.signIn.kind === 'proxy' ? config.signIn.proxy.trustedText : []),
+  ];
+  if (trustedText.length > 0) {
+    try {
+      config.trustedProxies = parseAddressList(trustedText);
+    } catch (err) {
+      at.fail('trusted-proxies', (err as Error).message);
+    }
+  }
   const perMinute = (mapping(doc['sign-in'], 'sign-in', at))['rate-limit'];
   if (perMinute !== undefined) {
     if (typeof perMinute !== 'number' || !Number.isInteger(perMinute) || perMinute < 1) at.fail('sign-in.rate-limit', 'must be a whole number ≥ 1 (sign-in attempts per client address and minute)');
@@ -184,6 +203,30 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
       trusted, trustedText,
     },
   };
+}
+
+/** `metrics: {token-env: VAR}` and/or `metrics: {listen: 127.0.0.1:9464}` (loopback only: nothing guards it but the address). */
+function metrics(raw: unknown, at: Where, env: NodeJS.ProcessEnv): NonNullable<ServiceConfig['metrics']> {
+  const m = mapping(raw, 'metrics', at);
+  only(m, 'metrics', ['token-env', 'listen'], at);
+  if (m['token-env'] === undefined && m.listen === undefined) at.fail('metrics', 'give token-env: VAR (a bearer token for /metrics) or listen: 127.0.0.1:PORT (a loopback address of its own), or both');
+  const out: NonNullable<ServiceConfig['metrics']> = {};
+  if (m['token-env'] !== undefined) {
+    const name = string(m['token-env'], 'metrics.token-env', at);
+    const token = env[name];
+    if (!token) at.fail('metrics.token-env', `the environment variable ${name} is not set (or empty); set it to the token your monitoring sends as "Authorization: Bearer <token>"`);
+    if (token.length < 16) at.fail('metrics.token-env', `the token in ${name} is shorter than 16 characters; use a long random one (openssl rand -hex 24)`);
+    registerSecret(token);
+    out.token = token;
+  }
+  if (m.listen !== undefined) {
+    const listen = string(m.listen, 'metrics.listen', at);
+    const host = /^(?:\[([^\]]+)\]|([^:]+)):\d{1,5}$/.exec(listen);
+    if (!host) at.fail('metrics.listen', `expected host:port such as 127.0.0.1:9464 (got ${JSON.stringify(listen)})`);
+    if (!isLoopbackHost(host[1] ?? host[2]!)) at.fail('metrics.listen', `${listen} is not a loopback address: unguarded metrics are served on 127.0.0.1 or ::1 only (elsewhere, use token-env)`);
+    out.listen = listen;
+  }
+  return out;
 }
 
 function session(raw: unknown, at: Where): SessionConfig {
