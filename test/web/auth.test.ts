@@ -313,12 +313,14 @@ test('the complete console.yaml of docs/ui.md is what the console reads', async 
   const contexts = parseContexts(raw.contexts, '/etc/offsetctl/console.yaml');
   assert.deepEqual(Object.keys(contexts), ['prod', 'staging']);
   assert.equal(contexts.prod?.passwordEnv, 'CONNECT_PROD_PASSWORD');
-  const config = parseServiceConfig(raw, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_OIDC_CLIENT_SECRET: 'docs-example-secret-1' });
+  const config = parseServiceConfig(raw, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_OIDC_CLIENT_SECRET: 'docs-example-secret-1', OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
+  assert.equal(config.metrics?.token, 'docs-example-metrics-token-1');
+  assert.equal(config.trustedProxies?.matches('10.0.2.11'), true);
   assert.equal(config.listen, '0.0.0.0:8443');
   assert.equal(config.publicUrl?.origin, 'https://offsetctl.example.com:8443');
   assert.equal(config.signInPerMinute, 10);
   assert.ok(Access.of(['team-orders'], config.grants).may('operator', 'staging', 'orders-sink'));
   assert.ok(!Access.of(['team-orders'], config.grants).may('operator', 'prod', 'billing-sink'));
-  const proxied = parseServiceConfig({ ...raw, 'sign-in': (parse(blocks[1]!) as Record<string, unknown>)['sign-in'] }, '/etc/offsetctl/console.yaml', Object.keys(contexts), {});
+  const proxied = parseServiceConfig({ ...raw, 'sign-in': (parse(blocks[1]!) as Record<string, unknown>)['sign-in'] }, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
   assert.equal(proxied.signIn.kind === 'proxy' && proxied.signIn.proxy.trusted.matches('10.0.1.77'), true);
 });
