@@ -12,6 +12,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
@@ -32,6 +33,9 @@ let db: TestDatabase;
 let consoleLogin: TestLogin;
 let onSqlite: RunningUi;
 let onPg: RunningUi;
+/** A console whose provider signs ID tokens with a key its published key set does not have. */
+let forger: RunningProvider;
+let onForged: RunningUi;
 let dir: string;
 let source: { name: string; file: string };
 const SECRET_ENV = 'TEST_OIDC_CLIENT_SECRET';
@@ -51,7 +55,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function consoleYaml(port: number, store: string, extra: string): string {
+function consoleYaml(port: number, store: string, extra: string, idp = provider, secretEnv = SECRET_ENV): string {
   return `listen: 127.0.0.1:${port}
 tls:
   cert: cert.pem
@@ -63,9 +67,9 @@ contexts:
     approval: required
 sign-in:
   oidc:
-    issuer: ${provider.issuer}
-    client-id: ${provider.clientId}
-    client-secret-env: ${SECRET_ENV}
+    issuer: ${idp.issuer}
+    client-id: ${idp.clientId}
+    client-secret-env: ${secretEnv}
     scopes: [openid, email, groups]
     user-claim: email
 ${extra}
@@ -83,7 +87,12 @@ before(async () => {
   dir = tempDir('ui-identity');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
     '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-  const [sqlitePort, pgPort] = [await freePort(), await freePort()];
+  const [sqlitePort, pgPort, forgedPort] = [await freePort(), await freePort(), await freePort()];
+  const jwk = (): Record<string, unknown> => ({ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'k1', use: 'sig', alg: 'RS256' });
+  const signing = jwk();
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...published } = jwk();
+  forger = await startOidcProvider(`https://127.0.0.1:${forgedPort}/auth/callback`, users, { jwks: { keys: [signing] }, publishJwks: { keys: [published] } });
+  writeFileSync(join(dir, 'forged.yaml'), consoleYaml(forgedPort, 'state-dir: forged-state', '', forger, 'TEST_FORGER_SECRET'));
   provider = await startOidcProvider([`https://127.0.0.1:${sqlitePort}/auth/callback`, `https://127.0.0.1:${pgPort}/auth/callback`], users);
   // The SQLite console serves its metrics on a loopback address of its own; the one on PostgreSQL
   // with a bearer token, and allows two failed sign-ins a minute per address.
@@ -93,6 +102,7 @@ before(async () => {
   const env = { [SECRET_ENV]: provider.clientSecret, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined, TEST_METRICS_TOKEN: METRICS_TOKEN };
   onSqlite = await startService(['--config', join(dir, 'sqlite.yaml')], env);
   onPg = await startService(['--config', join(dir, 'pg.yaml')], { ...env, CONSOLE_PG: consoleLogin.password });
+  onForged = await startService(['--config', join(dir, 'forged.yaml')], { ...env, TEST_FORGER_SECRET: forger.clientSecret });
   browser = await launchChromium();
 });
 
@@ -100,7 +110,9 @@ after(async () => {
   await browser?.close();
   await onSqlite?.stop();
   await onPg?.stop();
+  await onForged?.stop();
   await provider?.close();
+  await forger?.close();
   await cluster?.cleanup();
 });
 
@@ -237,4 +249,28 @@ test('an unverified e-mail and a missing user-claim refuse the sign-in: audited 
   assert.ok(lines.some((l) => l.event === 'sign-in-refused' && l.reason === 'unverified-email' && l.ip === '127.0.0.1' && typeof l.reqId === 'string'), 'the refusal in the log');
   assert.ok(lines.some((l) => l.event === 'access' && l.route === '/changes/:id' && l.user === 'bob@example.com'), 'access lines name who asked');
   for (const secret of [provider.clientSecret, METRICS_TOKEN, consoleLogin.password]) assert.ok(!onPg.output().includes(secret), 'a secret in the console\'s log');
+});
+
+test('an ID token signed by a key the provider\'s key set does not have is refused; so is one issued an hour ahead', { timeout: 120_000 }, async () => {
+  const forged = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+  const why = await signInAt(forged, onForged.base, 'alice', { refused: true });
+  assert.match(why, /the sign-in could not be completed: .*signature/i);
+  assert.equal((await forged.goto(`${onForged.base}/connectors`))?.status(), 403, 'no session');
+  await forged.context().close();
+
+  // The provider runs in this process: its clock an hour ahead, it issues tokens from the future.
+  const future = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+  const now = Date.now;
+  Date.now = () => now() + 3600_000;
+  let ahead: string;
+  try {
+    ahead = await signInAt(future, onSqlite.base, 'bob', { refused: true });
+  } finally {
+    Date.now = now;
+  }
+  assert.match(ahead, /ID token was issued 3[56]\d\d s in the future \(iat\)/);
+  await future.context().close();
+  const out = await runCli(['audit', '--state-dir', join(dir, 'forged-state'), '-o', 'json']);
+  const refused = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string }).filter((e) => e.action === 'sign-in');
+  assert.deepEqual(refused.map((e) => [e.outcome, /^\[([a-z-]+)\]/.exec(e.message ?? '')?.[1]]), [['refused', 'invalid-token']]);
 });

@@ -23,7 +23,17 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(redirectUri: string | string[], users: Record<string, TestUser>): Promise<RunningProvider> {
+export interface ProviderOptions {
+  /** The provider's signing keys (private JWKs); default: oidc-provider's development key. */
+  jwks?: { keys: object[] };
+  /**
+   * A key set to publish at /jwks instead of the signing keys' public halves: a provider whose ID
+   * tokens are signed by a key its key set does not have (what a forged token looks like).
+   */
+  publishJwks?: { keys: object[] };
+}
+
+export async function startOidcProvider(redirectUri: string | string[], users: Record<string, TestUser>, options: ProviderOptions = {}): Promise<RunningProvider> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -47,10 +57,19 @@ export async function startOidcProvider(redirectUri: string | string[], users: R
     },
     cookies: { keys: [`test-cookie-key-${Math.random().toString(36).slice(2)}`] },
     features: { devInteractions: { enabled: true } },
+    ...(options.jwks ? { jwks: options.jwks } : {}),
   });
   // oidc-provider's own warnings about development settings are expected here.
   provider.on('server_error', (_ctx, err) => process.stderr.write(`oidc-provider: ${err.message}\n`));
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  server.on('request', (req, res) => {
+    if (options.publishJwks && req.url === '/jwks') {
+      res.writeHead(200, { 'content-type': 'application/jwk-set+json' });
+      res.end(JSON.stringify(options.publishJwks));
+      return;
+    }
+    void handle(req, res);
+  });
   return {
     issuer, clientId, clientSecret,
     close: () => new Promise<void>((resolve) => {

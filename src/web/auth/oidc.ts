@@ -1,5 +1,6 @@
 // Signing in with OpenID Connect: the authorization code flow with PKCE, through openid-client
-// (discovery, the token request, ID token validation: issuer, audience, expiry, nonce). The flow
+// (discovery, the token request, ID token validation: issuer, audience, expiry, nonce, its
+// signature against the provider's key set, and an issue time not in the future). The flow
 // is bound to the browser that started it by a short-lived cookie (SameSite=Lax, since the
 // provider's redirect back is a cross-site navigation) naming server-side state: the PKCE
 // verifier, state, nonce and where to go afterwards. That place is a path on this console, chosen
@@ -12,6 +13,8 @@ import type { OidcConfig } from './service-config.js';
 import { isLoopbackHost } from './service-config.js';
 
 const FLOW_TTL_MS = 10 * 60_000;
+/** How far the provider's clock may be ahead of ours (openid-client's own tolerance for exp). */
+const CLOCK_TOLERANCE_S = 30;
 const MAX_FLOWS = 1000;
 
 interface Flow {
@@ -75,10 +78,15 @@ export class OidcSignIn {
     try {
       tokens = await lib.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true });
     } catch (err) {
-      throw new SignInError(`the sign-in could not be completed: ${redactText((err as Error).message)}`, 'invalid-token');
+      throw new SignInError(`the sign-in could not be completed: ${redactText(causes(err))}`, 'invalid-token');
     }
     const claims = tokens.claims();
     if (!claims) throw new SignInError('the identity provider sent no ID token', 'invalid-token');
+    // openid-client checks that iat is a number, not when it is: a token from the future is refused.
+    const ahead = claims.iat - Date.now() / 1000;
+    if (ahead > CLOCK_TOLERANCE_S) {
+      throw new SignInError(`the sign-in could not be completed: the ID token was issued ${Math.round(ahead)} s in the future (iat); check the clocks of the provider and this console`, 'invalid-token');
+    }
     let all: Record<string, unknown> = { ...claims };
     // Many providers put groups (and the e-mail) only into the userinfo answer (the ID token stays small).
     const nameClaim = this.#config.userClaim ?? 'email';
@@ -114,7 +122,9 @@ export class OidcSignIn {
         const insecure = c.issuer.protocol === 'http:' && isLoopbackHost(c.issuer.hostname);
         try {
           const config = await lib.discovery(c.issuer, c.clientId, c.clientSecret ? undefined : { token_endpoint_auth_method: 'none' }, auth, {
-            ...(insecure ? { execute: [lib.allowInsecureRequests] } : {}), timeout: 10,
+            // The ID token's signature is checked against the provider's key set (jwks_uri), not
+            // only trusted for coming over TLS from the token endpoint.
+            execute: [...(insecure ? [lib.allowInsecureRequests] : []), lib.enableNonRepudiationChecks], timeout: 10,
           });
           return { lib, config };
         } catch (err) {
@@ -177,6 +187,15 @@ export function userName(claims: Record<string, unknown>, config: Pick<OidcConfi
 export function localPath(next: string | undefined): string {
   if (!next || !/^\/(?![/\\])[\x21-\x7e]*$/.test(next) || next.startsWith('/auth/')) return '/connectors';
   return next;
+}
+
+/** `invalid response encountered: JWS signature verification failed`: openid-client's words and what caused them. */
+function causes(err: unknown): string {
+  const words: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.message === 'string' && !words.includes(e.message)) words.push(e.message);
+  }
+  return words.join(': ') || String(err);
 }
 
 function pick(claims: Record<string, unknown>, name: string | undefined): string | undefined {
