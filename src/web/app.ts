@@ -94,6 +94,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
+  const hsts = deps.secure || deps.service?.publicUrl?.protocol === 'https:';
 
   app.use('*', accessLog(metrics, log, (c) => signIn.client(c)));
 
@@ -106,6 +107,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    // Over TLS (or behind a proxy that terminates it for an https public URL), browsers stay on HTTPS.
+    if (hsts) c.header('Strict-Transport-Security', 'max-age=31536000');
   });
 
   // Before any session check: a load balancer and a monitoring system sign in nowhere.
@@ -154,7 +157,9 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   app.post('/context', async (c) => {
     const form = await c.req.parseBody();
-    const name = typeof form.context === 'string' ? form.context : '';
+    const given = typeof form.context === 'string' ? form.context : '';
+    // The starting context is '' in the forms, and may also be asked for by its own name.
+    const name = given !== '' && given === deps.contexts.initialName ? '' : given;
     const known = ['', ...(await deps.contexts.names())];
     if (!known.includes(name)) return c.html(await errorPage(c, 'Connectors', new OpsError('E_CONFIG', `context ${JSON.stringify(name)} not found in the config file`, { field: 'context' })), 400);
     if (!c.get('session').access.may('viewer', contextName(name))) return forbidden(c, 'viewer', undefined, contextName(name));
@@ -239,7 +244,17 @@ export function createConsole(deps: ConsoleDeps): Console {
     // The audit names the plan's connector; the answer does not (the plan is someone else's).
     if (!allowed(c, 'operator')) return refuseChange(c, 'apply', plans.connectorOf(c.req.param('id')), false);
     const held = plans.get(c.req.param('id'), session.id);
-    if (!held) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again')), 400);
+    const gone = new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again');
+    if (!held) {
+      // Someone else's plan id: the same answer (nothing says it exists), but an entry in the audit.
+      const others = plans.connectorOf(c.req.param('id'));
+      if (others !== undefined) {
+        const probe = Object.assign(new Error(`${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`), { code: 'E_FORBIDDEN' });
+        log.warn({ event: 'forbidden', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), action: 'apply', connector: others }, probe.message);
+        await audit(c, { action: 'apply', connector: others }, probe);
+      }
+      return c.html(await errorPage(c, 'Apply', gone), 400);
+    }
     const form = await c.req.parseBody();
     const typed = str(form.confirm).trim();
     if (typed !== held.plan.connector) {

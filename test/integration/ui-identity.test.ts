@@ -188,6 +188,30 @@ test('on the PostgreSQL team store, where every console user shares its database
   await bob.close();
 });
 
+test('bob probing alice\'s previewed plan with /plans/<id>/apply: the answer says nothing of it, the audit has the attempt', { timeout: 120_000 }, async () => {
+  const base = onPg.base;
+  const alice = await pageOf('alice');
+  await alice.goto(`${base}/connectors/${encodeURIComponent(source.name)}/change`);
+  await alice.fill('textarea[name=offsets]', JSON.stringify({ offsets: [{ partition: { filename: source.file }, offset: { position: 2 } }] }));
+  await alice.click('form:has(textarea[name=offsets]) button[type=submit]');
+  const action = await alice.getAttribute('form[action^="/plans/"]', 'action');
+  const planId = /\/plans\/([^/]+)\/apply/.exec(action ?? '')?.[1];
+  assert.ok(planId, action ?? '');
+  const bob = await pageOf('bob');
+  await bob.goto(`${base}/changes`);
+  const probe = await forge(bob, `/plans/${planId}/apply`, { confirm: source.name });
+  assert.equal(probe.status, 400);
+  assert.match(probe.body, /this preview expired or was already applied/, 'the same answer as for an id that does not exist');
+  assert.equal((await forge(bob, '/plans/plan-does-not-exist/apply', { confirm: source.name })).status, 400);
+  const out = await runCli(['audit', '--store', db.urlFor(consoleLogin), '--connector', source.name, '-o', 'json'], { env: { PGPASSWORD: consoleLogin.password, OFFSETCTL_STORE: undefined } });
+  const probes = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string; actor: { user: string } })
+    .filter((e) => e.action === 'apply' && e.outcome === 'refused');
+  assert.deepEqual(probes.map((e) => e.actor.user), ['bob@example.com'], 'one entry: the probe of a real plan');
+  assert.match(probes[0]!.message ?? '', new RegExp(`tried to apply a plan previewed in another session \\(${planId}\\)`));
+  await alice.close();
+  await bob.close();
+});
+
 /** A GET without a session (the console's certificate is self-signed). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;

@@ -235,6 +235,17 @@ test('proxy mode: a viewer\'s forged apply and an operator\'s change outside its
   assert.deepEqual(lines.map((l) => l.at), [...lines.map((l) => l.at)].sort(), 'oldest first');
 });
 
+test('POST /context accepts the starting context by its own name, as the other contexts', async () => {
+  const { ui, from, as } = proxyConsole();
+  const admin = await as('root@example.com', 'platform');
+  const post = (context: string) => ui.app.request('/context', {
+    method: 'POST', headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${admin.csrf}&context=${context}`,
+  }, from('127.0.0.1'));
+  assert.equal((await post('staging')).status, 303);
+  assert.equal((await post('prod')).status, 303, 'the default context by name');
+  assert.equal((await post('qa')).status, 400);
+});
+
 test('the audit page shows a viewer the entries of this context\'s cluster only; an admin the whole trail', async () => {
   const { ui, store, from, as } = proxyConsole();
   // The context's worker (port 9, unreachable) names its cluster by URL; another cluster has a
