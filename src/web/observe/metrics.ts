@@ -12,7 +12,7 @@ export class ConsoleMetrics {
     labelNames: ['route', 'method', 'status'] as const, registers: [this.registry],
   });
   readonly latency = new Histogram({
-    name: 'offsetctl_console_http_request_duration_seconds', help: 'Time to answer an HTTP request (a job\'s event stream: until it ends)',
+    name: 'offsetctl_console_http_request_duration_seconds', help: 'Time until the answer\'s headers (an event stream: until it starts)',
     labelNames: ['route', 'method'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry],
   });
   readonly signIns = new Counter({
