@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { actorOf, personKey, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
@@ -29,6 +29,7 @@ import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/co
 import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.js';
 import { jobPage } from './pages/job.js';
 import { previewPage } from './pages/preview.js';
+import { byPerson, sessionsPage } from './pages/sessions.js';
 
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
@@ -145,6 +146,31 @@ export function createConsole(deps: ConsoleDeps): Console {
   });
 
   app.post('/auth/logout', (c) => signIn.logout(c, c.get('session')));
+  app.post('/auth/logout-everywhere', (c) => signIn.logout(c, c.get('session'), true));
+
+  // Who is signed in, and ending a person's sessions everywhere: an admin of the whole console.
+  app.get('/sessions', async (c) => {
+    const session = c.get('session');
+    if (!session.access.consoleAdmin()) {
+      return c.html(layout({ ...(await frame(c)), title: 'Forbidden', nav: 'none', error: `${session.identity.user} may not see the console's sessions: that needs admin on every context (your role is ${session.access.describe()})` }, html``), 403);
+    }
+    const ended = c.req.query('ended');
+    return c.html(sessionsPage(byPerson(sessions.live()), session.csrf, await frame(c), ended ? `Ended ${ended}.` : undefined));
+  });
+  app.post('/sessions/end', async (c) => {
+    const session = c.get('session');
+    const person = str((await c.req.parseBody()).person);
+    if (!session.access.consoleAdmin()) return refuseChange(c, 'end sessions', undefined);
+    const whose = sessions.live().find((s) => personKey(s.identity) === person)?.identity;
+    const ended = sessions.endPerson(person);
+    const what = `${ended} session${ended === 1 ? '' : 's'} of ${whose?.user ?? person}`;
+    log.info({ event: 'sessions-ended', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), of: whose?.user ?? person, sessions: ended }, `${session.identity.user} ended ${what}`);
+    await deps.store.recordAudit({
+      actor: actorOf(session.identity, 'admin'), action: 'sign-out', outcome: 'done',
+      message: `${session.identity.user} ended every session of ${whose?.user ?? person} (${person}): ${ended} ended`,
+    }).catch((err: unknown) => log.error({ event: 'audit-failed', action: 'sign-out', err: (err as Error).message }, 'could not write the audit entry for ended sessions'));
+    return c.redirect(`/sessions?ended=${encodeURIComponent(what)}`, 303);
+  });
 
   app.get('/assets/:file', (c) => {
     const asset = assets.get(c.req.param('file'));
@@ -470,7 +496,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const names = await deps.contexts.names().catch(() => []);
     return {
       csrf: session.csrf,
-      user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy' },
+      user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc', admin: signIn.mode !== 'link' && session.access.consoleAdmin() },
       contexts: { current: session.context, options: [{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))] },
     };
   }

@@ -27,7 +27,7 @@ export interface LayoutOptions {
   nav: 'connectors' | 'runs' | 'snapshots' | 'changes' | 'audit' | 'none';
   csrf?: string;
   /** Who is signed in (shown with a sign-out button where the console can sign people out). */
-  user?: { name: string; role: string; signOut: boolean };
+  user?: { name: string; role: string; signOut: boolean; signOutEverywhere?: boolean; admin?: boolean };
   contexts?: { current: string; options: Array<{ value: string; label: string }> };
   /** Shown under the heading with role=alert. */
   error?: string;
@@ -86,7 +86,9 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
 
 function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {
   return html`<div class="user"><span class="user-name">${user.name}</span>${user.role ? html` <span class="muted user-role">(${user.role})</span>` : ''}
-  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" id="sign-out">Sign out</button></form>` : ''}</div>`;
+  ${user.admin ? html`<a href="/sessions" id="sessions-link">Sessions</a>` : ''}
+  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" id="sign-out">Sign out</button>${user.signOutEverywhere ? html`
+  <button type="submit" id="sign-out-everywhere" formaction="/auth/logout-everywhere" title="End every session of yours, in every browser">Sign out everywhere</button>` : ''}</form>` : ''}</div>`;
 }
 
 export function csrfField(csrf: string): Html {

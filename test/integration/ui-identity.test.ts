@@ -212,6 +212,21 @@ test('bob probing alice\'s previewed plan with /plans/<id>/apply: the answer say
   await bob.close();
 });
 
+test('sign out everywhere, in one browser, ends alice\'s session in her other browser too', { timeout: 120_000 }, async () => {
+  const base = onPg.base;
+  const laptop = await pageOf('alice');
+  assert.equal((await laptop.goto(`${base}/connectors`))?.status(), 200, 'still signed in from the tests above');
+  const phone = await pageOf('alice-on-her-phone');
+  await signInAt(phone, base, 'alice');
+  await laptop.click('#sign-out-everywhere');
+  await laptop.waitForSelector('h1:has-text("Signed out")');
+  assert.match(await laptop.textContent('main') ?? '', /in every browser \(2 sessions ended\)/);
+  assert.equal((await phone.goto(`${base}/connectors`))?.status(), 403, 'the other browser\'s session ended too');
+  assert.equal((await laptop.goto(`${base}/connectors`))?.status(), 403);
+  await laptop.close();
+  await phone.close();
+});
+
 /** A GET without a session (the console's certificate is self-signed). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;

@@ -335,3 +335,53 @@ test('the complete console.yaml of docs/ui.md is what the console reads', async 
   const proxied = parseServiceConfig({ ...raw, 'sign-in': (parse(blocks[1]!) as Record<string, unknown>)['sign-in'] }, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
   assert.equal(proxied.signIn.kind === 'proxy' && proxied.signIn.proxy.trusted.matches('10.0.1.77'), true);
 });
+
+test('sign out everywhere ends every session of that person (issuer, subject), not another\'s; an admin ends a person\'s sessions, audited; nobody else may', async () => {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-sessions-')));
+  const service = parseServiceConfig({ contexts: {}, 'sign-in': { oidc: { issuer: 'http://127.0.0.1:9/', 'client-id': 'c' } }, roles: ROLES }, '/c.yaml', CONTEXTS, {});
+  const http = new HttpClient({ timeoutMs: 1000 });
+  const ui = createConsole({
+    store, secure: true, service, publicUrl: () => 'https://127.0.0.1:8443',
+    contexts: { initialLabel: 'prod', initialName: 'prod', names: async () => [], resolve: async () => ({ url: 'http://127.0.0.1:9', http }) },
+  });
+  const grants = service.grants;
+  const person = (user: string, subject: string, groups: string[]) => {
+    const identity = { user, groups, via: 'oidc' as const, issuer: 'http://127.0.0.1:9/', subject };
+    const s = ui.sessions.create(identity, Access.of(groups, grants));
+    return { cookie: `offsetctl_session=${s.id}`, csrf: s.csrf };
+  };
+  const status = async (who: { cookie: string }) => (await ui.app.request('/changes', { headers: { cookie: who.cookie } })).status;
+  const post = (who: { cookie: string; csrf: string }, path: string, fields: Record<string, string> = {}) => ui.app.request(path, {
+    method: 'POST', headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf: who.csrf, ...fields }).toString(),
+  });
+  const aliceLaptop = person('alice@example.com', 'alice', ['team-orders']);
+  const alicePhone = person('alice.smith@example.com', 'alice', ['team-orders']);
+  const bob = person('bob@example.com', 'bob', ['support']);
+  const bob2 = person('bob@example.com', 'bob', ['support']);
+  const root = person('root@example.com', 'root', ['platform']);
+
+  const out = await post(aliceLaptop, '/auth/logout-everywhere');
+  assert.equal(out.status, 200);
+  assert.match(await out.text(), /in every browser \(2 sessions ended\)/);
+  assert.deepEqual([await status(aliceLaptop), await status(alicePhone), await status(bob)], [403, 403, 200], 'both of alice\'s, whatever her e-mail; not bob\'s');
+
+  assert.equal((await ui.app.request('/sessions', { headers: { cookie: bob.cookie } })).status, 403, 'a viewer sees no sessions');
+  const refused = await post(bob, '/sessions/end', { person: 'oidc http://127.0.0.1:9 root' });
+  assert.equal(refused.status, 403);
+  assert.equal(await status(root), 200, 'bob could not end root\'s session');
+  const page = await ui.app.request('/sessions', { headers: { cookie: root.cookie } });
+  assert.equal(page.status, 200);
+  const body = await page.text();
+  assert.match(body, /data-user="bob@example\.com" data-sessions="2"/);
+  const bobKey = /name="person" value="(oidc [^"]+ bob)"/.exec(body)?.[1];
+  assert.ok(bobKey, body);
+  const ended = await post(root, '/sessions/end', { person: bobKey });
+  assert.equal(ended.status, 303);
+  assert.deepEqual([await status(bob), await status(bob2), await status(root)], [403, 403, 200]);
+  const entries = (await store.listAudit()).filter((e) => e.action === 'sign-out' || e.outcome === 'refused').map((e) => [e.actor.user, e.outcome, e.message ?? '']).reverse();
+  assert.deepEqual(entries.map(([user, outcome]) => [user, outcome]), [['alice@example.com', 'done'], ['bob@example.com', 'refused'], ['root@example.com', 'done']]);
+  assert.match(entries[0]![2]!, /signed out everywhere: 2 sessions ended/);
+  assert.match(entries[2]![2]!, /root@example\.com ended every session of bob@example\.com \(oidc http:\/\/127\.0\.0\.1:9 bob\): 2 ended/);
+  await store.close();
+  await http.close();
+});

@@ -90,6 +90,23 @@ export class Sessions {
     this.#sessions.delete(session.id);
   }
 
+  /** Every live session (the admin's Sessions page). */
+  live(): Session[] {
+    this.#expire();
+    return [...this.#sessions.values()];
+  }
+
+  /** Ends every session of this person (personKey); how many there were. */
+  endPerson(person: string): number {
+    let ended = 0;
+    for (const [id, s] of this.#sessions) {
+      if (personKey(s.identity) !== person) continue;
+      this.#sessions.delete(id);
+      ended++;
+    }
+    return ended;
+  }
+
   /** Seconds the cookie may live: the session's maximum age. */
   get cookieMaxAge(): number {
     return Math.floor(this.#limits.maxAgeMs / 1000);
@@ -105,6 +122,15 @@ export class Sessions {
       if (now - s.createdAt >= this.#limits.maxAgeMs || now - s.lastSeen >= this.#limits.idleMs) this.#sessions.delete(id);
     }
   }
+}
+
+/**
+ * The person a session belongs to: the provider's (issuer, subject) for OpenID Connect, the
+ * proxy's user behind the proxy, the name for the login link. Not the name alone: it can change.
+ */
+export function personKey(identity: Identity): string {
+  if (identity.via === 'oidc' && identity.issuer && identity.subject) return `oidc ${identity.issuer.replace(/\/$/, '')} ${identity.subject}`;
+  return `${identity.via} ${identity.user}`;
 }
 
 /** The audit's actor for a session's user, with the role the act needed. */

@@ -11,7 +11,7 @@ import type { Context, Hono } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { html, raw, type Html } from '../html.js';
-import { actorOf, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
+import { actorOf, personKey, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
 import type { Store } from '../ops-bridge.js';
 import { OidcSignIn, SignInError, localPath, type RefusalReason } from './oidc.js';
 import { forwardedClient, headerGroups, unmapped } from './proxy.js';
@@ -146,14 +146,16 @@ export class SignIn {
     return c.html(page('Not signed in', html`<p>Open the URL printed by <code>offsetctl ui</code> (it carries a one-time login token).</p>`), 403);
   }
 
-  /** POST /auth/logout (after the session and CSRF checks). */
-  async logout(c: AnyContext, session: Session): Promise<Response> {
-    this.sessions.end(session);
+  /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */
+  async logout(c: AnyContext, session: Session, everywhere = false): Promise<Response> {
+    const ended = everywhere ? this.sessions.endPerson(personKey(session.identity)) : (this.sessions.end(session), 1);
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: this.#secure(), httpOnly: true, sameSite: 'Strict' });
-    this.#opts.log.info({ event: 'sign-out', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: this.client(c) }, `${session.identity.user} signed out`);
-    await this.#audit(session.identity, 'sign-out', 'done');
+    const where = everywhere ? ` everywhere (${ended} session${ended === 1 ? '' : 's'})` : '';
+    this.#opts.log.info({ event: 'sign-out', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: this.client(c), sessions: ended },
+      `${session.identity.user} signed out${where}`);
+    await this.#audit(session.identity, 'sign-out', 'done', everywhere ? `signed out everywhere: ${ended} session${ended === 1 ? '' : 's'} ended` : undefined);
     const again = this.mode === 'oidc' ? signInLink('oidc') : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
-    return c.html(page('Signed out', html`<p>You are signed out of this console.</p>${again}`));
+    return c.html(page('Signed out', html`<p>You are signed out of this console${everywhere ? html`, in every browser (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}.</p>${again}`));
   }
 
   async #fromProxy(c: AnyContext): Promise<Session | Response> {
