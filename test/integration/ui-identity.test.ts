@@ -227,6 +227,23 @@ test('sign out everywhere, in one browser, ends alice\'s session in her other br
   await phone.close();
 });
 
+test('a new sign-in in a browser ends the session it replaces: the old cookie, replayed, is refused', { timeout: 120_000 }, async () => {
+  const base = onPg.base;
+  const page = await pageOf('bob');
+  assert.equal((await page.goto(`${base}/connectors`))?.status(), 200, 'bob is signed in from the tests above');
+  const old = (await page.context().cookies(base)).find((c) => c.name === 'offsetctl_session');
+  assert.ok(old);
+  await page.goto(`${base}/auth/login`);
+  await page.waitForURL(`${base}/connectors`, { timeout: 30_000 });
+  const now = (await page.context().cookies(base)).find((c) => c.name === 'offsetctl_session');
+  assert.ok(now && now.value !== old.value, 'a new session');
+  await page.context().addCookies([old]);
+  assert.equal((await page.goto(`${base}/connectors`))?.status(), 403, 'the replaced session ended');
+  await page.context().addCookies([now]);
+  assert.equal((await page.goto(`${base}/connectors`))?.status(), 200);
+  await page.close();
+});
+
 /** A GET without a session (the console's certificate is self-signed). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: string }> {
   const send = url.startsWith('https:') ? httpsRequest : httpRequest;

@@ -23,6 +23,8 @@ interface Flow {
   nonce: string;
   next: string;
   at: number;
+  /** The session this browser had when it started signing in: the new one replaces it. */
+  replaces?: string;
 }
 
 export class OidcSignIn {
@@ -42,10 +44,12 @@ export class OidcSignIn {
   }
 
   /** Starts a flow: the provider's authorization URL, and the flow id for the binding cookie. */
-  async start(next: string): Promise<{ url: string; flowId: string }> {
+  async start(next: string, replaces?: string): Promise<{ url: string; flowId: string }> {
     const { lib, config } = await this.#discover();
     this.#expire();
-    const flow: Flow = { verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now() };
+    const flow: Flow = {
+      verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now(), ...(replaces ? { replaces } : {}),
+    };
     const flowId = token();
     this.#flows.set(flowId, flow);
     while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
@@ -62,7 +66,7 @@ export class OidcSignIn {
    * identity and the local path to go to. The flow is spent whatever happens. Throws
    * SignInError with a message for people (no token, code or secret in it).
    */
-  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string }> {
+  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string }> {
     this.#expire();
     const flow = flowId ? this.#flows.get(flowId) : undefined;
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
@@ -108,6 +112,7 @@ export class OidcSignIn {
     return {
       identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
       next: flow.next,
+      ...(flow.replaces ? { replaces: flow.replaces } : {}),
     };
   }
 

@@ -101,7 +101,10 @@ export class SignIn {
       const starts = this.#starts.take(`start ${this.client(c)}`);
       if (starts > 0) return tooMany(c, starts);
       try {
-        const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')));
+        // The provider's redirect back is cross-site: the SameSite=Strict session cookie does not
+        // come with it. The session this browser has now is noted here, and ended when the new one opens.
+        const current = this.sessions.find(getCookie(c, SESSION_COOKIE));
+        const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')), current?.id);
         setCookie(c, FLOW_COOKIE, flowId, { httpOnly: true, secure: true, sameSite: 'Lax', path: '/auth/', maxAge: 600 });
         return c.redirect(url, 303);
       } catch (err) {
@@ -115,7 +118,7 @@ export class SignIn {
       if (limited) return limited;
       const flowId = getCookie(c, FLOW_COOKIE);
       deleteCookie(c, FLOW_COOKIE, { path: '/auth/', secure: true });
-      let signedIn: { identity: Identity; next: string };
+      let signedIn: { identity: Identity; next: string; replaces?: string };
       try {
         signedIn = await this.#oidc.finish(flowId, new URL(c.req.url).search);
       } catch (err) {
@@ -124,6 +127,9 @@ export class SignIn {
         await this.#refuse(c, 'oidc', { user: 'unknown', groups: [], via: 'oidc', ...who }, err instanceof SignInError ? err.reason : 'invalid-token', why);
         return c.html(page('Sign-in refused', html`<p>${why}</p>${signInLink('oidc')}`), 403);
       }
+      // A new sign-in ends the session it replaces (in this browser), whoever signs in now.
+      const replaced = this.sessions.find(signedIn.replaces);
+      if (replaced) this.sessions.end(replaced);
       const session = await this.#open(c, signedIn.identity);
       if (!session) return noRole(c, signedIn.identity);
       // The provider's redirect was a cross-site navigation: a redirect from here would still be
