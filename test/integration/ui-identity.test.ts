@@ -212,7 +212,7 @@ test('bob probing alice\'s previewed plan with /plans/<id>/apply: the answer say
   await bob.close();
 });
 
-test('sign out everywhere, in one browser, ends alice\'s session in her other browser too', { timeout: 120_000 }, async () => {
+test('sign out everywhere, in one browser, ends alice\'s session in her other browser too, and at the provider when she asks', { timeout: 120_000 }, async () => {
   const base = onPg.base;
   const laptop = await pageOf('alice');
   assert.equal((await laptop.goto(`${base}/connectors`))?.status(), 200, 'still signed in from the tests above');
@@ -222,7 +222,13 @@ test('sign out everywhere, in one browser, ends alice\'s session in her other br
   await laptop.waitForSelector('h1:has-text("Signed out")');
   assert.match(await laptop.textContent('main') ?? '', /in every browser \(2 sessions ended\)/);
   assert.equal((await phone.goto(`${base}/connectors`))?.status(), 403, 'the other browser\'s session ended too');
+  // The provider's session too, from the signed-out page (RP-initiated logout): the next sign-in asks again.
+  await laptop.click('#provider-sign-out');
+  await laptop.click('button:has-text("Yes, sign me out")');
+  await laptop.waitForSelector('h1:has-text("Sign-out Success")');
   assert.equal((await laptop.goto(`${base}/connectors`))?.status(), 403);
+  await laptop.goto(`${base}/auth/login`);
+  await laptop.waitForSelector('input[name=login]', { timeout: 30_000 });
   await laptop.close();
   await phone.close();
 });

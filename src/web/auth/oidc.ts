@@ -66,7 +66,7 @@ export class OidcSignIn {
    * identity and the local path to go to. The flow is spent whatever happens. Throws
    * SignInError with a message for people (no token, code or secret in it).
    */
-  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string }> {
+  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string; idToken?: string }> {
     this.#expire();
     const flow = flowId ? this.#flows.get(flowId) : undefined;
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
@@ -113,7 +113,22 @@ export class OidcSignIn {
       identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
       next: flow.next,
       ...(flow.replaces ? { replaces: flow.replaces } : {}),
+      ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
     };
+  }
+
+  /**
+   * Where to end the person's session at the provider too (RP-initiated logout), when it has an
+   * end_session_endpoint: its page, with the ID token as the hint of who signs out.
+   */
+  async endSessionUrl(idToken: string | undefined): Promise<string | undefined> {
+    try {
+      const { lib, config } = await this.#discover();
+      if (!config.serverMetadata().end_session_endpoint) return undefined;
+      return lib.buildEndSessionUrl(config, idToken ? { id_token_hint: idToken } : {}).href;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Discovery once; a provider that did not answer is asked again on the next sign-in. */

@@ -29,6 +29,8 @@ export interface Session {
   access: Access;
   createdAt: number;
   lastSeen: number;
+  /** OpenID Connect: the ID token, kept on the server, the hint for signing out at the provider too. */
+  idToken?: string;
 }
 
 export interface SessionLimits {

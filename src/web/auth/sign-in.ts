@@ -118,7 +118,7 @@ export class SignIn {
       if (limited) return limited;
       const flowId = getCookie(c, FLOW_COOKIE);
       deleteCookie(c, FLOW_COOKIE, { path: '/auth/', secure: true });
-      let signedIn: { identity: Identity; next: string; replaces?: string };
+      let signedIn: { identity: Identity; next: string; replaces?: string; idToken?: string };
       try {
         signedIn = await this.#oidc.finish(flowId, new URL(c.req.url).search);
       } catch (err) {
@@ -132,6 +132,7 @@ export class SignIn {
       if (replaced) this.sessions.end(replaced);
       const session = await this.#open(c, signedIn.identity);
       if (!session) return noRole(c, signedIn.identity);
+      if (signedIn.idToken) session.idToken = signedIn.idToken;
       // The provider's redirect was a cross-site navigation: a redirect from here would still be
       // one, and the browser would not send the SameSite=Strict cookie with it. A page of ours
       // that moves on by itself is a same-site navigation.
@@ -160,7 +161,11 @@ export class SignIn {
     this.#opts.log.info({ event: 'sign-out', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: this.client(c), sessions: ended },
       `${session.identity.user} signed out${where}`);
     await this.#audit(session.identity, 'sign-out', 'done', everywhere ? `signed out everywhere: ${ended} session${ended === 1 ? '' : 's'} ended` : undefined);
-    const again = this.mode === 'oidc' ? signInLink('oidc') : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
+    const atProvider = this.#oidc ? await this.#oidc.endSessionUrl(session.idToken) : undefined;
+    const again = this.mode === 'oidc'
+      ? html`${atProvider ? html`<p>You are still signed in at the identity provider, which would sign you in here again without asking.
+<a class="button" id="provider-sign-out" href="${atProvider}">Sign out at the identity provider too</a></p>` : ''}${signInLink('oidc')}`
+      : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
     return c.html(page('Signed out', html`<p>You are signed out of this console${everywhere ? html`, in every browser (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}.</p>${again}`));
   }
 
