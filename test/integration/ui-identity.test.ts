@@ -98,7 +98,7 @@ before(async () => {
   // with a bearer token, and allows two failed sign-ins a minute per address.
   writeFileSync(join(dir, 'sqlite.yaml'), consoleYaml(sqlitePort, 'state-dir: state', 'metrics:\n  listen: 127.0.0.1:0'));
   writeFileSync(join(dir, 'pg.yaml'), consoleYaml(pgPort, `state-dir: pg-state\nstore: ${db.urlFor(consoleLogin)}\nstore-password-env: CONSOLE_PG`,
-    '  rate-limit: 2\nmetrics:\n  token-env: TEST_METRICS_TOKEN'));
+    '  rate-limit: 2\nmetrics:\n  token-env: TEST_METRICS_TOKEN\nsession:\n  recheck-roles: 5s'));
   const env = { [SECRET_ENV]: provider.clientSecret, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined, TEST_METRICS_TOKEN: METRICS_TOKEN };
   onSqlite = await startService(['--config', join(dir, 'sqlite.yaml')], env);
   onPg = await startService(['--config', join(dir, 'pg.yaml')], { ...env, CONSOLE_PG: consoleLogin.password });
@@ -247,6 +247,24 @@ test('a new sign-in in a browser ends the session it replaces: the old cookie, r
   assert.equal((await page.goto(`${base}/connectors`))?.status(), 403, 'the replaced session ended');
   await page.context().addCookies([now]);
   assert.equal((await page.goto(`${base}/connectors`))?.status(), 200);
+  await page.close();
+});
+
+test('bob\'s group is taken away at the provider: at the next roles check (recheck-roles: 5s) his session ends', { timeout: 60_000 }, async () => {
+  const base = onPg.base;
+  const page = await pageOf('bob');
+  // The changes page (not the connectors page, whose table refreshes itself in the background).
+  assert.equal((await page.goto(`${base}/changes`))?.status(), 200, 'bob is signed in from the tests above');
+  users.bob!.groups = ['support'];
+  await new Promise((resolve) => setTimeout(resolve, 5500));
+  const res = await page.goto(`${base}/changes`);
+  assert.equal(res?.status(), 403);
+  assert.match(await page.textContent('main') ?? '', /no longer puts you in a group with a role here \(groups now: support\)/);
+  assert.equal((await page.goto(`${base}/connectors`))?.status(), 403, 'the session ended');
+  const out = await runCli(['audit', '--store', db.urlFor(consoleLogin), '-o', 'json'], { env: { PGPASSWORD: consoleLogin.password, OFFSETCTL_STORE: undefined } });
+  assert.ok(out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; message?: string; actor: { user: string } })
+    .some((e) => e.action === 'sign-out' && e.actor.user === 'bob@example.com' && /roles re-checked at the provider/.test(e.message ?? '')), 'in the audit');
+  users.bob!.groups = ['team-orders'];
   await page.close();
 });
 

@@ -69,6 +69,7 @@ test('the service config refuses literals, unknown fields, bad patterns and unre
   refused({ ...oidcDoc(), roles: undefined }, 'roles', /missing/);
   refused({ ...oidcDoc(), sessions: {} }, 'sessions', /unknown field/);
   refused({ ...oidcDoc(), session: { 'max-age': '10s' } }, 'session.max-age', /between 1m and 30d/);
+  refused({ ...oidcDoc(), session: { 'recheck-roles': '1s' } }, 'session.recheck-roles', /between 5s and 24h .*or off/);
   refused({ ...oidcDoc(), 'public-url': 'https://x.example/console' }, 'public-url', /without a path/);
   refused({ ...oidcDoc(), 'sign-in': { proxy: { 'user-header': 'X-Forwarded-User', 'trusted-proxies': ['10.0.0.0/33'] } } }, 'sign-in.proxy.trusted-proxies', /prefix length/);
   refused({ ...oidcDoc(), 'sign-in': { proxy: { 'user-header': 'X-Forwarded-User' } } }, 'sign-in.proxy.trusted-proxies', /missing/);

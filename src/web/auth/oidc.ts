@@ -66,7 +66,7 @@ export class OidcSignIn {
    * identity and the local path to go to. The flow is spent whatever happens. Throws
    * SignInError with a message for people (no token, code or secret in it).
    */
-  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string; idToken?: string }> {
+  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string; idToken?: string; accessToken?: string }> {
     this.#expire();
     const flow = flowId ? this.#flows.get(flowId) : undefined;
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
@@ -114,7 +114,27 @@ export class OidcSignIn {
       next: flow.next,
       ...(flow.replaces ? { replaces: flow.replaces } : {}),
       ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
+      ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
     };
+  }
+
+  /**
+   * The person's groups as the provider says them now (userinfo with the session's access token):
+   * undefined when its answer has no groups claim (nothing to compare), 'invalid' when the
+   * provider no longer accepts the token (expired, revoked: the provider no longer vouches for
+   * the session). Throws when the provider cannot be reached.
+   */
+  async groupsNow(accessToken: string, subject: string): Promise<string[] | undefined | 'invalid'> {
+    const { lib, config } = await this.#discover();
+    if (!config.serverMetadata().userinfo_endpoint) return undefined;
+    try {
+      const info = await lib.fetchUserInfo(config, accessToken, subject);
+      const value = (info as Record<string, unknown>)[this.#config.groupsClaim];
+      return value === undefined ? undefined : groupsOf(value);
+    } catch (err) {
+      if ([400, 401, 403].includes((err as { status?: number }).status ?? 0)) return 'invalid';
+      throw err;
+    }
   }
 
   /**

@@ -39,6 +39,8 @@ export interface ProxyConfig {
 export interface SessionConfig {
   maxAgeMs: number;
   idleMs: number;
+  /** OpenID Connect: how often a session's groups are read again at the provider (userinfo); 0: never. */
+  recheckMs: number;
 }
 
 export interface ServiceConfig {
@@ -71,7 +73,7 @@ export interface ServiceConfig {
 }
 
 const TOP = ['listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles', 'metrics', 'trusted-proxies'];
-const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000 };
+const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000, recheckMs: 5 * 60_000 };
 
 /**
  * Reads everything of the service config but `contexts` (the caller passes the context names it
@@ -232,10 +234,18 @@ function metrics(raw: unknown, at: Where, env: NodeJS.ProcessEnv): NonNullable<S
 function session(raw: unknown, at: Where): SessionConfig {
   if (raw === undefined) return DEFAULT_SESSION;
   const s = mapping(raw, 'session', at);
-  only(s, 'session', ['max-age', 'idle-timeout'], at);
+  only(s, 'session', ['max-age', 'idle-timeout', 'recheck-roles'], at);
   const out = { ...DEFAULT_SESSION };
   if (s['max-age'] !== undefined) out.maxAgeMs = duration(s['max-age'], 'session.max-age', at);
   if (s['idle-timeout'] !== undefined) out.idleMs = duration(s['idle-timeout'], 'session.idle-timeout', at);
+  if (s['recheck-roles'] !== undefined) {
+    const raw = s['recheck-roles'];
+    const m = typeof raw === 'string' ? /^(\d+)\s*(s|m|h)$/.exec(raw.trim()) : null;
+    const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3600_000 }[m[2] as 's' | 'm' | 'h'] : NaN;
+    if (raw === 'off') out.recheckMs = 0;
+    else if (!(ms >= 5000 && ms <= 24 * 3600_000)) at.fail('session.recheck-roles', `give a duration between 5s and 24h such as 5m, or off (got ${JSON.stringify(raw)})`);
+    else out.recheckMs = ms;
+  }
   if (out.idleMs > out.maxAgeMs) at.fail('session.idle-timeout', 'is longer than session.max-age; make it shorter or equal');
   return out;
 }

@@ -31,6 +31,10 @@ export interface Session {
   lastSeen: number;
   /** OpenID Connect: the ID token, kept on the server, the hint for signing out at the provider too. */
   idToken?: string;
+  /** OpenID Connect: the access token (server-side only), to read the person's groups again at the provider. */
+  accessToken?: string;
+  /** When the groups were last read at the provider. */
+  rolesCheckedAt?: number;
 }
 
 export interface SessionLimits {

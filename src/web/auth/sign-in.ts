@@ -118,7 +118,7 @@ export class SignIn {
       if (limited) return limited;
       const flowId = getCookie(c, FLOW_COOKIE);
       deleteCookie(c, FLOW_COOKIE, { path: '/auth/', secure: true });
-      let signedIn: { identity: Identity; next: string; replaces?: string; idToken?: string };
+      let signedIn: { identity: Identity; next: string; replaces?: string; idToken?: string; accessToken?: string };
       try {
         signedIn = await this.#oidc.finish(flowId, new URL(c.req.url).search);
       } catch (err) {
@@ -133,6 +133,8 @@ export class SignIn {
       const session = await this.#open(c, signedIn.identity);
       if (!session) return noRole(c, signedIn.identity);
       if (signedIn.idToken) session.idToken = signedIn.idToken;
+      if (signedIn.accessToken) session.accessToken = signedIn.accessToken;
+      session.rolesCheckedAt = Date.now();
       // The provider's redirect was a cross-site navigation: a redirect from here would still be
       // one, and the browser would not send the SameSite=Strict cookie with it. A page of ours
       // that moves on by itself is a same-site navigation.
@@ -144,13 +146,51 @@ export class SignIn {
   async authenticate(c: AnyContext): Promise<Session | Response> {
     if (this.mode === 'proxy') return this.#fromProxy(c);
     const session = this.sessions.find(getCookie(c, SESSION_COOKIE));
-    if (session) return session;
+    if (session) return (await this.#recheck(c, session)) ?? session;
     if (this.mode === 'oidc') {
       // A page asked for without a session: sign in first, then come back to it.
       const next = c.req.method === 'GET' ? localPath(new URL(c.req.url).pathname + new URL(c.req.url).search) : '/connectors';
       return c.html(page('Not signed in', html`<p>Sign in to use this console.</p>${signInLink('oidc', next)}`), 403);
     }
     return c.html(page('Not signed in', html`<p>Open the URL printed by <code>offsetctl ui</code> (it carries a one-time login token).</p>`), 403);
+  }
+
+  /**
+   * Every `session.recheck-roles`, an OpenID session's groups are read again at the provider: a
+   * person whose groups changed gets the roles of the new ones (or, with none left, is signed out),
+   * and a session whose access token the provider no longer accepts ends. A provider that does not
+   * answer changes nothing (tried again on the next request, logged).
+   */
+  async #recheck(c: AnyContext, session: Session): Promise<Response | undefined> {
+    const every = this.#opts.service?.session.recheckMs ?? 0;
+    if (!this.#oidc || every === 0 || session.identity.via !== 'oidc' || !session.accessToken || !session.identity.subject) return undefined;
+    if (Date.now() - (session.rolesCheckedAt ?? 0) < every) return undefined;
+    session.rolesCheckedAt = Date.now();
+    let groups: string[] | undefined | 'invalid';
+    try {
+      groups = await this.#oidc.groupsNow(session.accessToken, session.identity.subject);
+    } catch (err) {
+      this.#opts.log.warn({ event: 'roles-recheck-failed', user: session.identity.user, err: (err as Error).message }, 'the provider did not answer the roles check; the session keeps its roles');
+      return undefined;
+    }
+    if (groups === undefined) return undefined;
+    const before = session.identity.groups;
+    const access = groups === 'invalid' ? undefined : Access.of(groups, this.#opts.service?.grants ?? []);
+    if (groups !== 'invalid' && groups.join('\n') === before.join('\n')) return undefined;
+    if (!access?.highest()) {
+      this.sessions.end(session);
+      const why = groups === 'invalid'
+        ? 'the identity provider no longer accepts the session\'s access token (expired or revoked): sign in again'
+        : `the identity provider no longer puts you in a group with a role here (groups now: ${groups.join(', ') || 'none'})`;
+      this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user: session.identity.user, ip: this.client(c) }, `${session.identity.user} signed out: ${why}`);
+      await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${why}`);
+      return c.html(page('Signed out', html`<p>You were signed out: ${why}.</p>${signInLink('oidc')}`), 403);
+    }
+    session.identity = { ...session.identity, groups: groups as string[] };
+    session.access = access;
+    this.#opts.log.info({ event: 'roles-changed', user: session.identity.user, from: before, to: groups }, `${session.identity.user}'s groups changed at the provider`);
+    await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: groups ${before.join(', ') || 'none'} -> ${(groups as string[]).join(', ') || 'none'}; ${access.describe()}`);
+    return undefined;
   }
 
   /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */
