@@ -66,7 +66,7 @@ export class OidcSignIn {
    * identity and the local path to go to. The flow is spent whatever happens. Throws
    * SignInError with a message for people (no token, code or secret in it).
    */
-  async finish(flowId: string | undefined, query: string): Promise<{ identity: Identity; next: string; replaces?: string; idToken?: string; accessToken?: string }> {
+  async finish(flowId: string | undefined, query: string): Promise<SignedIn> {
     this.#expire();
     const flow = flowId ? this.#flows.get(flowId) : undefined;
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
@@ -93,11 +93,13 @@ export class OidcSignIn {
     }
     let all: Record<string, unknown> = { ...claims };
     // Many providers put groups (and the e-mail) only into the userinfo answer (the ID token stays small).
+    let userinfoWorked = false;
     const nameClaim = this.#config.userClaim ?? 'email';
     const missing = all[this.#config.groupsClaim] === undefined || all[nameClaim] === undefined;
     if (missing && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
       try {
         all = { ...(await lib.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
+        userinfoWorked = true;
       } catch (err) {
         throw new SignInError(`the identity provider's userinfo could not be read: ${redactText((err as Error).message)}`, 'userinfo');
       }
@@ -115,6 +117,7 @@ export class OidcSignIn {
       ...(flow.replaces ? { replaces: flow.replaces } : {}),
       ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
       ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
+      userinfoWorked,
     };
   }
 
@@ -185,6 +188,18 @@ export class OidcSignIn {
 /** Why a sign-in was refused: a short code for the audit, the log and the metrics. */
 export type RefusalReason = 'flow' | 'provider-refused' | 'provider-unavailable' | 'invalid-token' | 'userinfo' | 'missing-claim' | 'unverified-email'
   | 'no-role' | 'rate-limited' | 'untrusted-proxy' | 'no-user';
+
+/** A finished sign-in: who, where to go, and what the session keeps on the server. */
+export interface SignedIn {
+  identity: Identity;
+  next: string;
+  /** The session this browser had, which the new one replaces. */
+  replaces?: string;
+  idToken?: string;
+  accessToken?: string;
+  /** The provider's userinfo answered this access token (so a later refusal means it was revoked or expired). */
+  userinfoWorked: boolean;
+}
 
 export class SignInError extends Error {
   override name = 'SignInError';

@@ -35,6 +35,8 @@ export interface Session {
   accessToken?: string;
   /** When the groups were last read at the provider. */
   rolesCheckedAt?: number;
+  /** The provider's userinfo accepted this session's access token once (a later refusal means revoked or expired). */
+  rolesRecheckWorked?: boolean;
 }
 
 export interface SessionLimits {

@@ -13,7 +13,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { html, raw, type Html } from '../html.js';
 import { actorOf, personKey, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
 import type { Store } from '../ops-bridge.js';
-import { OidcSignIn, SignInError, localPath, type RefusalReason } from './oidc.js';
+import { OidcSignIn, SignInError, localPath, type RefusalReason, type SignedIn } from './oidc.js';
 import { forwardedClient, headerGroups, unmapped } from './proxy.js';
 import type { ConsoleLog, ConsoleMetrics } from '../observe/index.js';
 import { RateLimit } from './rate-limit.js';
@@ -118,7 +118,7 @@ export class SignIn {
       if (limited) return limited;
       const flowId = getCookie(c, FLOW_COOKIE);
       deleteCookie(c, FLOW_COOKIE, { path: '/auth/', secure: true });
-      let signedIn: { identity: Identity; next: string; replaces?: string; idToken?: string; accessToken?: string };
+      let signedIn: SignedIn;
       try {
         signedIn = await this.#oidc.finish(flowId, new URL(c.req.url).search);
       } catch (err) {
@@ -135,6 +135,7 @@ export class SignIn {
       if (signedIn.idToken) session.idToken = signedIn.idToken;
       if (signedIn.accessToken) session.accessToken = signedIn.accessToken;
       session.rolesCheckedAt = Date.now();
+      if (signedIn.userinfoWorked) session.rolesRecheckWorked = true;
       // The provider's redirect was a cross-site navigation: a redirect from here would still be
       // one, and the browser would not send the SameSite=Strict cookie with it. A page of ours
       // that moves on by itself is a same-site navigation.
@@ -174,6 +175,14 @@ export class SignIn {
       return undefined;
     }
     if (groups === undefined) return undefined;
+    if (groups === 'invalid' && !session.rolesRecheckWorked) {
+      // Never accepted (some providers' access tokens are not for their userinfo): this session's
+      // roles are not re-checked, rather than signing everyone out at the first check.
+      delete session.accessToken;
+      this.#opts.log.warn({ event: 'roles-recheck-failed', user: session.identity.user }, 'the provider\'s userinfo does not accept the access token; roles are read at sign-in only for this session');
+      return undefined;
+    }
+    session.rolesRecheckWorked = true;
     const before = session.identity.groups;
     const access = groups === 'invalid' ? undefined : Access.of(groups, this.#opts.service?.grants ?? []);
     if (groups !== 'invalid' && groups.join('\n') === before.join('\n')) return undefined;
