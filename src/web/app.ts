@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { actorOf, personKey, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
@@ -21,7 +21,7 @@ import {
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
-import { accessLog, ConsoleMetrics, consoleLog, observedSender, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
+import { accessLog, ConsoleMetrics, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
 import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
@@ -29,7 +29,7 @@ import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/co
 import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.js';
 import { jobPage } from './pages/job.js';
 import { previewPage } from './pages/preview.js';
-import { byPerson, sessionsPage } from './pages/sessions.js';
+import { sessionRoutes } from './session-routes.js';
 
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
@@ -148,29 +148,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.post('/auth/logout', (c) => signIn.logout(c, c.get('session')));
   app.post('/auth/logout-everywhere', (c) => signIn.logout(c, c.get('session'), true));
 
-  // Who is signed in, and ending a person's sessions everywhere: an admin of the whole console.
-  app.get('/sessions', async (c) => {
-    const session = c.get('session');
-    if (!session.access.consoleAdmin()) {
-      return c.html(layout({ ...(await frame(c)), title: 'Forbidden', nav: 'none', error: `${session.identity.user} may not see the console's sessions: that needs admin on every context (your role is ${session.access.describe()})` }, html``), 403);
-    }
-    const ended = c.req.query('ended');
-    return c.html(sessionsPage(byPerson(sessions.live()), session.csrf, await frame(c), ended ? `Ended ${ended}.` : undefined));
-  });
-  app.post('/sessions/end', async (c) => {
-    const session = c.get('session');
-    const person = str((await c.req.parseBody()).person);
-    if (!session.access.consoleAdmin()) return refuseChange(c, 'end sessions', undefined);
-    const whose = sessions.live().find((s) => personKey(s.identity) === person)?.identity;
-    const ended = sessions.endPerson(person);
-    const what = `${ended} session${ended === 1 ? '' : 's'} of ${whose?.user ?? person}`;
-    log.info({ event: 'sessions-ended', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), of: whose?.user ?? person, sessions: ended }, `${session.identity.user} ended ${what}`);
-    await deps.store.recordAudit({
-      actor: actorOf(session.identity, 'admin'), action: 'sign-out', outcome: 'done',
-      message: `${session.identity.user} ended every session of ${whose?.user ?? person} (${person}): ${ended} ended`,
-    }).catch((err: unknown) => log.error({ event: 'audit-failed', action: 'sign-out', err: (err as Error).message }, 'could not write the audit entry for ended sessions'));
-    return c.redirect(`/sessions?ended=${encodeURIComponent(what)}`, 303);
-  });
+  sessionRoutes(app, { sessions, store: deps.store, log, frame, refuseChange, client: (c) => signIn.client(c) });
 
   app.get('/assets/:file', (c) => {
     const asset = assets.get(c.req.param('file'));
@@ -531,24 +509,6 @@ export function createConsole(deps: ConsoleDeps): Console {
   }
 
   return { app, sessions, jobs, signIn, metrics, log };
-}
-
-/** The contexts, each one's Connect calls counted (and logged) when they fail. */
-function observedContexts(contexts: ContextSource, metrics: ConsoleMetrics, log: ConsoleLog): ContextSource {
-  const wrapped = new WeakMap<HttpSender, HttpSender>();
-  return {
-    ...contexts,
-    names: () => contexts.names(),
-    resolve: async (name) => {
-      const resolved = await contexts.resolve(name);
-      let http = wrapped.get(resolved.http);
-      if (!http) {
-        http = observedSender(resolved.http, name || contexts.initialName || 'default', metrics, log);
-        wrapped.set(resolved.http, http);
-      }
-      return { ...resolved, http };
-    },
-  };
 }
 
 function pageParam(c: Context): number {

@@ -17,6 +17,7 @@ import { OidcSignIn, SignInError, localPath, type RefusalReason, type SignedIn }
 import { forwardedClient, headerGroups, unmapped } from './proxy.js';
 import type { ConsoleLog, ConsoleMetrics } from '../observe/index.js';
 import { RateLimit } from './rate-limit.js';
+import { recheckRoles } from './recheck.js';
 import { Access } from './roles.js';
 import type { ServiceConfig } from './service-config.js';
 
@@ -156,50 +157,22 @@ export class SignIn {
     return c.html(page('Not signed in', html`<p>Open the URL printed by <code>offsetctl ui</code> (it carries a one-time login token).</p>`), 403);
   }
 
-  /**
-   * Every `session.recheck-roles`, an OpenID session's groups are read again at the provider: a
-   * person whose groups changed gets the roles of the new ones (or, with none left, is signed out),
-   * and a session whose access token the provider no longer accepts ends. A provider that does not
-   * answer changes nothing (tried again on the next request, logged).
-   */
+  /** The periodic roles check (recheck.ts): its outcome audited, logged and, for a person signed out, answered. */
   async #recheck(c: AnyContext, session: Session): Promise<Response | undefined> {
-    const every = this.#opts.service?.session.recheckMs ?? 0;
-    if (!this.#oidc || every === 0 || session.identity.via !== 'oidc' || !session.accessToken || !session.identity.subject) return undefined;
-    if (Date.now() - (session.rolesCheckedAt ?? 0) < every) return undefined;
-    session.rolesCheckedAt = Date.now();
-    let groups: string[] | undefined | 'invalid';
-    try {
-      groups = await this.#oidc.groupsNow(session.accessToken, session.identity.subject);
-    } catch (err) {
-      this.#opts.log.warn({ event: 'roles-recheck-failed', user: session.identity.user, err: (err as Error).message }, 'the provider did not answer the roles check; the session keeps its roles');
+    if (!this.#oidc) return undefined;
+    const outcome = await recheckRoles(session, {
+      oidc: this.#oidc, everyMs: this.#opts.service?.session.recheckMs ?? 0, grants: this.#opts.service?.grants ?? [], log: this.#opts.log,
+    });
+    if (outcome.kind === 'kept') return undefined;
+    if (outcome.kind === 'changed') {
+      this.#opts.log.info({ event: 'roles-changed', user: session.identity.user, from: outcome.before, to: session.identity.groups }, `${session.identity.user}'s groups changed at the provider`);
+      await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: groups ${outcome.before.join(', ') || 'none'} -> ${session.identity.groups.join(', ') || 'none'}; ${session.access.describe()}`);
       return undefined;
     }
-    if (groups === undefined) return undefined;
-    if (groups === 'invalid' && !session.rolesRecheckWorked) {
-      // Never accepted (some providers' access tokens are not for their userinfo): this session's
-      // roles are not re-checked, rather than signing everyone out at the first check.
-      delete session.accessToken;
-      this.#opts.log.warn({ event: 'roles-recheck-failed', user: session.identity.user }, 'the provider\'s userinfo does not accept the access token; roles are read at sign-in only for this session');
-      return undefined;
-    }
-    session.rolesRecheckWorked = true;
-    const before = session.identity.groups;
-    const access = groups === 'invalid' ? undefined : Access.of(groups, this.#opts.service?.grants ?? []);
-    if (groups !== 'invalid' && groups.join('\n') === before.join('\n')) return undefined;
-    if (!access?.highest()) {
-      this.sessions.end(session);
-      const why = groups === 'invalid'
-        ? 'the identity provider no longer accepts the session\'s access token (expired or revoked): sign in again'
-        : `the identity provider no longer puts you in a group with a role here (groups now: ${groups.join(', ') || 'none'})`;
-      this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user: session.identity.user, ip: this.client(c) }, `${session.identity.user} signed out: ${why}`);
-      await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${why}`);
-      return c.html(page('Signed out', html`<p>You were signed out: ${why}.</p>${signInLink('oidc')}`), 403);
-    }
-    session.identity = { ...session.identity, groups: groups as string[] };
-    session.access = access;
-    this.#opts.log.info({ event: 'roles-changed', user: session.identity.user, from: before, to: groups }, `${session.identity.user}'s groups changed at the provider`);
-    await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: groups ${before.join(', ') || 'none'} -> ${(groups as string[]).join(', ') || 'none'}; ${access.describe()}`);
-    return undefined;
+    this.sessions.end(session);
+    this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user: session.identity.user, ip: this.client(c) }, `${session.identity.user} signed out: ${outcome.why}`);
+    await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${outcome.why}`);
+    return c.html(page('Signed out', html`<p>You were signed out: ${outcome.why}.</p>${signInLink('oidc')}`), 403);
   }
 
   /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */

@@ -2,6 +2,6 @@
 // and the structured log (access lines and security events). The rest of the console enters it here.
 export { ConsoleMetrics } from './metrics.js';
 export { consoleLog, silentLog, type ConsoleLog } from './log.js';
-export { observedSender, observedStore } from './instrument.js';
+export { observedContexts, observedSender, observedStore } from './instrument.js';
 export { metricsOnly, observeRoutes, type ReadinessSources } from './routes.js';
 export { requestId, accessLog } from './access.js';

@@ -52,3 +52,27 @@ export function observedSender(http: HttpSender, context: string, metrics: Conso
     },
   };
 }
+
+interface Contexts {
+  initialName?: string;
+  names(): Promise<string[]>;
+  resolve(name: string): Promise<{ http: HttpSender }>;
+}
+
+/** The contexts, each one's Connect calls counted (and logged) when they fail; each sender wrapped once. */
+export function observedContexts<T extends Contexts>(contexts: T, metrics: ConsoleMetrics, log: ConsoleLog): T {
+  const wrapped = new WeakMap<HttpSender, HttpSender>();
+  return {
+    ...contexts,
+    names: () => contexts.names(),
+    resolve: async (name: string) => {
+      const resolved = await contexts.resolve(name);
+      let http = wrapped.get(resolved.http);
+      if (!http) {
+        http = observedSender(resolved.http, name || contexts.initialName || 'default', metrics, log);
+        wrapped.set(resolved.http, http);
+      }
+      return { ...resolved, http };
+    },
+  };
+}
