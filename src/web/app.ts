@@ -124,6 +124,13 @@ export function createConsole(deps: ConsoleDeps): Console {
     },
   });
 
+  // The stylesheet is public (the sign-in and sign-out pages use it; it holds nothing of anyone's);
+  // every other asset, the scripts included, needs a session.
+  app.get('/assets/app.css', (c) => {
+    const css = assets.get('app.css');
+    return css ? c.body(css.body, 200, { 'Content-Type': css.type }) : c.notFound();
+  });
+
   signIn.routes(app);
 
   app.use('*', async (c, next) => {

@@ -31,6 +31,8 @@ export interface LayoutOptions {
   contexts?: { current: string; options: Array<{ value: string; label: string }> };
   /** Shown under the heading with role=alert. */
   error?: string;
+  /** Seconds after which the page reloads itself where JavaScript is off (a running job: app.js follows it live otherwise). */
+  refreshWithoutScript?: number;
 }
 
 const NAV: Array<[LayoutOptions['nav'], string, string]> = [
@@ -51,6 +53,7 @@ export function layout(opts: LayoutOptions, body: Html): Html {
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'>
 <title>${opts.title} · offsetctl</title>
 <link rel="stylesheet" href="/assets/app.css">
+${opts.refreshWithoutScript ? html`<noscript><meta http-equiv="refresh" content="${opts.refreshWithoutScript}"></noscript>` : ''}
 <script src="/assets/htmx.min.js" defer></script>
 <script src="/assets/app.js" defer></script>
 </head>

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { HttpClient } from '../../src/http/client.js';
 import { openStore } from '../../src/store/index.js';
 import { createConsole, CSP } from '../../src/web/app.js';
-import { liveView } from '../../src/web/jobs.js';
+import { liveView, type Job } from '../../src/web/jobs.js';
+import { jobPage } from '../../src/web/pages/job.js';
 import { changePage } from '../../src/web/pages/change.js';
 import { connectorPage, shownSinkPartitions } from '../../src/web/pages/connector.js';
 import { positionOf } from '../../src/web/forms.js';
@@ -297,4 +298,25 @@ test('a run page shows a polling step\'s attempts that were tried again as RETRI
   const statuses = [...page.matchAll(/data-step-status="([a-z]+)"/g)].map((m) => m[1]);
   assert.deepEqual(statuses, ['passed', 'retried', 'retried', 'passed', 'failed']);
   assert.equal([...page.matchAll(/badge bad">FAILED/g)].length, 1, 'only the last, real failure is red');
+});
+
+test('the stylesheet is public (the sign-in and sign-out pages use it); the scripts still need a session', async () => {
+  const ui = makeConsole();
+  const css = await ui.app.request('/assets/app.css');
+  assert.equal(css.status, 200);
+  assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+  assert.equal((await ui.app.request('/assets/app.js')).status, 403);
+  const refused = await ui.app.request('/login?token=wrong');
+  assert.match(await refused.text(), /<link rel="stylesheet" href="\/assets\/app\.css">/, 'the refusal page is styled');
+});
+
+test('without JavaScript a running job\'s page reloads itself; a finished one does not', () => {
+  const job: Job = {
+    id: 'job-1', title: 'rewind of orders-1', connectors: ['orders-1'], clusterUrl: 'http://127.0.0.1:9', startedAt: new Date().toISOString(), events: [],
+    listeners: new Set(), controller: new AbortController(), by: 'alice',
+  };
+  const refresh = /<noscript><meta http-equiv="refresh" content="3"><\/noscript>/;
+  assert.match(String(jobPage(job, {})), refresh);
+  job.end = { status: 'succeeded', message: 'done', warnings: [] };
+  assert.doesNotMatch(String(jobPage(job, {})), refresh);
 });

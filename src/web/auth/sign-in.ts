@@ -319,7 +319,8 @@ function signInLink(mode: 'link' | 'oidc' | 'proxy', next?: string): Html {
   return html`<p><a class="button primary" href="/auth/login${next && next !== '/connectors' ? raw(`?next=${encodeURIComponent(next)}`) : ''}">Sign in</a></p>`;
 }
 
-/** A page outside the console's frame (no navigation, no stylesheet: nobody is signed in, and every asset needs a session). */
+/** A page outside the console's frame (no navigation: nobody is signed in), with the stylesheet, the one public asset. */
 export function page(title: string, body: Html): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · offsetctl</title></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · offsetctl</title>
+<link rel="stylesheet" href="/assets/app.css"></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
 }
