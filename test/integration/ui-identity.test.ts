@@ -282,6 +282,11 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ statu
   });
 }
 
+test('the console on the team store names it when it starts (its URL, no password)', () => {
+  assert.match(onPg.output(), new RegExp(`^offsetctl ui: serving reviewed \\(.*\\) \\(team store postgres://${consoleLogin.user}@127\\.0\\.0\\.1:\\d+/${db.name}\\) at https://`, 'm'));
+  assert.match(onSqlite.output(), /^offsetctl ui: serving reviewed \(.*\) \(state .*state\) at https:/m);
+});
+
 test('/healthz and /readyz answer without a session; /metrics only with the token (or on its own loopback address), in Prometheus format', { timeout: 60_000 }, async () => {
   assert.deepEqual(JSON.parse((await get(`${onPg.base}/healthz`)).body), { status: 'ok' });
   const ready = await get(`${onPg.base}/readyz`);
