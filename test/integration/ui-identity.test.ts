@@ -359,3 +359,18 @@ test('an ID token signed by a key the provider\'s key set does not have is refus
   const refused = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string }).filter((e) => e.action === 'sign-in');
   assert.deepEqual(refused.map((e) => [e.outcome, /^\[([a-z-]+)\]/.exec(e.message ?? '')?.[1]]), [['refused', 'invalid-token']]);
 });
+
+test('at 420 px the header (navigation, context, user, both sign-out buttons) wraps instead of overflowing', { timeout: 60_000 }, async () => {
+  const page = await pageOf('alice-narrow');
+  await page.setViewportSize({ width: 420, height: 800 });
+  await signInAt(page, onSqlite.base, 'alice');
+  assert.equal(await page.locator('#sign-out-everywhere').count(), 1);
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
+    header: Math.max(...Array.from(document.querySelectorAll('header.top *'), (e) => e.getBoundingClientRect().right)),
+    beyond: Array.from(document.querySelectorAll('header.top *')).filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => e.tagName + (e.id ? `#${e.id}` : '')),
+  }));
+  assert.ok(widths.page <= widths.view, `no sideways scrolling: ${JSON.stringify(widths)}`);
+  assert.ok(widths.header <= widths.view, `nothing in the header beyond the right edge: ${JSON.stringify(widths)}`);
+  await page.close();
+});
