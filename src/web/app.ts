@@ -482,8 +482,15 @@ export function createConsole(deps: ConsoleDeps): Console {
     return {
       csrf: session.csrf,
       user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc', admin: signIn.mode !== 'link' && session.access.consoleAdmin() },
-      contexts: { current: session.context, options: [{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))] },
+      contexts: { current: session.context, options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)) },
     };
+  }
+
+  /** A service's context that requires approval says so in the switcher (its contexts are resolved at start: no cost). */
+  async function badged(o: { value: string; label: string }): Promise<{ value: string; label: string }> {
+    if (!deps.service) return o;
+    const approval = await deps.contexts.resolve(o.value).then((r) => r.approval, () => undefined);
+    return approval === 'required' ? { ...o, label: `${o.label} · approval required` } : o;
   }
 
   async function errorPage(c: Context<Env>, title: string, err: unknown): Promise<Html> {

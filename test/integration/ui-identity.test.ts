@@ -365,6 +365,7 @@ test('at 420 px the header (navigation, context, user, both sign-out buttons) wr
   await page.setViewportSize({ width: 420, height: 800 });
   await signInAt(page, onSqlite.base, 'alice');
   assert.equal(await page.locator('#sign-out-everywhere').count(), 1);
+  assert.match(await page.textContent('#context-select option[selected]') ?? '', /^reviewed \(.*\) · approval required$/, 'the context says it requires approval');
   const widths = await page.evaluate(() => ({
     page: document.documentElement.scrollWidth, view: document.documentElement.clientWidth,
     header: Math.max(...Array.from(document.querySelectorAll('header.top *'), (e) => e.getBoundingClientRect().right)),
