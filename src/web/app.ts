@@ -21,7 +21,7 @@ import {
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
-import { accessLog, ConsoleMetrics, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
+import { accessLog, ConsoleMetrics, reqIdOf, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
 import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
@@ -89,7 +89,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     ended: (job, end) => {
       metrics.jobsRunning.dec();
       metrics.jobsFinished.inc({ status: end.status });
-      log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...(end.runId ? { runId: end.runId } : {}) }, `${job.title} ${end.status}`);
+      const run = end.runId ? { runId: end.runId } : {};
+      log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
     },
   });
   const plans = new PlanStore();
@@ -146,7 +147,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     const form = await c.req.parseBody({ all: true });
     const token = c.req.header('x-csrf-token') ?? form.csrf;
     if (!sessions.checkCsrf(c.get('session'), token)) {
-      log.warn({ event: 'csrf-refused', reqId: c.get('reqId' as never) as string | undefined, user: c.get('session').identity.user, ip: signIn.client(c), path: new URL(c.req.url).pathname }, 'a POST without a valid CSRF token was refused');
+      const who = { reqId: reqIdOf(c), user: c.get('session').identity.user, ip: signIn.client(c) };
+      log.warn({ event: 'csrf-refused', ...who, path: new URL(c.req.url).pathname }, 'a POST without a valid CSRF token was refused');
       return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
     }
     await next();
@@ -260,8 +262,9 @@ export function createConsole(deps: ConsoleDeps): Console {
       // Someone else's plan id: the same answer (nothing says it exists), but an entry in the audit.
       const others = plans.connectorOf(c.req.param('id'));
       if (others !== undefined) {
-        const probe = Object.assign(new Error(`${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`), { code: 'E_FORBIDDEN' });
-        log.warn({ event: 'forbidden', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), action: 'apply', connector: others }, probe.message);
+        const why = `${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`;
+        const probe = Object.assign(new Error(why), { code: 'E_FORBIDDEN' });
+        log.warn({ event: 'forbidden', reqId: reqIdOf(c), user: session.identity.user, ip: signIn.client(c), action: 'apply', connector: others }, why);
         await audit(c, { action: 'apply', connector: others }, probe);
       }
       return c.html(await errorPage(c, 'Apply', gone), 400);
@@ -431,7 +434,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     const where = contextName(session.context);
     const err = Object.assign(new Error(`${session.identity.user} may not ${action} ${(named && connector) || 'connectors'} on ${where || 'this context'}: the role is ${session.access.describe()}`), { code: 'E_FORBIDDEN' });
-    log.warn({ event: 'forbidden', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: signIn.client(c), action, ...(connector ? { connector } : {}), context: where }, err.message);
+    const about = { action, ...(connector ? { connector } : {}), context: where };
+    log.warn({ event: 'forbidden', reqId: reqIdOf(c), user: session.identity.user, ip: signIn.client(c), ...about }, err.message);
     await audit(c, { action, ...(connector ? { connector } : {}) }, err);
     return forbidden(c, 'operator', named ? connector : undefined);
   }
@@ -481,8 +485,14 @@ export function createConsole(deps: ConsoleDeps): Console {
     const names = await deps.contexts.names().catch(() => []);
     return {
       csrf: session.csrf,
-      user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc', admin: signIn.mode !== 'link' && session.access.consoleAdmin() },
-      contexts: { current: session.context, options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)) },
+      user: {
+        name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc',
+        admin: signIn.mode !== 'link' && session.access.consoleAdmin(),
+      },
+      contexts: {
+        current: session.context,
+        options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)),
+      },
     };
   }
 

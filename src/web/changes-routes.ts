@@ -6,7 +6,9 @@
 // groups); nothing a client sends names anyone.
 import type { Context, Hono } from 'hono';
 import type { AuditActor, ChangeRequestRecord, Plan, Store, WebContext } from './ops-bridge.js';
-import { auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying } from './ops-bridge.js';
+import {
+  auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying,
+} from './ops-bridge.js';
 import type { JobEnd, Jobs } from './jobs.js';
 import { storeActor, type Session } from './auth/index.js';
 import type { Html, LayoutOptions } from './html.js';

@@ -90,8 +90,11 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
 function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {
   return html`<div class="user"><span class="user-name">${user.name}</span>${user.role ? html` <span class="muted user-role">(${user.role})</span>` : ''}
   ${user.admin ? html`<a href="/sessions" id="sessions-link">Sessions</a>` : ''}
-  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" id="sign-out">Sign out</button>${user.signOutEverywhere ? html`
-  <button type="submit" id="sign-out-everywhere" formaction="/auth/logout-everywhere" title="End every session of yours, in every browser">Sign out everywhere</button>` : ''}</form>` : ''}</div>`;
+  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}">
+  <button type="submit" id="sign-out">Sign out</button>${user.signOutEverywhere ? html`
+  <button type="submit" id="sign-out-everywhere" formaction="/auth/logout-everywhere"
+    title="End every session of yours, in every browser">Sign out everywhere</button>` : ''}
+  </form>` : ''}</div>`;
 }
 
 export function csrfField(csrf: string): Html {

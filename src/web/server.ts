@@ -105,7 +105,8 @@ async function serveMetrics(listen: ListenAddress, console: ReturnType<typeof cr
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: listen.host, port: listen.port }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE'
-      ? new OpsError('E_USAGE', `metrics.listen ${listen.host}:${listen.port}: the port is in use; pick another (or :0 for a free one)`, { field: 'metrics.listen' })
+      ? new OpsError('E_USAGE', `metrics.listen ${listen.host}:${listen.port}: the port is in use; pick another (or :0 for a free one)`,
+        { field: 'metrics.listen' })
       : err));
   });
   const a = server.address() as AddressInfo;

@@ -6,7 +6,7 @@ import { actorOf, personKey, type Session, type Sessions } from './auth/index.js
 import { html, layout, type LayoutOptions } from './html.js';
 import { str } from './forms.js';
 import type { Store } from './ops-bridge.js';
-import type { ConsoleLog } from './observe/index.js';
+import { reqIdOf, type ConsoleLog } from './observe/index.js';
 import { byPerson, sessionsPage } from './pages/sessions.js';
 
 type Env = { Variables: { session: Session } };
@@ -41,12 +41,14 @@ export function sessionRoutes(app: Hono<Env>, d: SessionRouteDeps): void {
     const ended = d.sessions.endPerson(person);
     const name = whose?.user ?? person;
     const what = `${ended} session${ended === 1 ? '' : 's'} of ${name}`;
-    d.log.info({ event: 'sessions-ended', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: d.client(c), of: name, sessions: ended },
+    d.log.info({ event: 'sessions-ended', reqId: reqIdOf(c), user: session.identity.user, ip: d.client(c), of: name, sessions: ended },
       `${session.identity.user} ended ${what}`);
     await d.store.recordAudit({
       actor: actorOf(session.identity, 'admin'), action: 'sign-out', outcome: 'done',
       message: `${session.identity.user} ended every session of ${name} (${person}): ${ended} ended`,
-    }).catch((err: unknown) => d.log.error({ event: 'audit-failed', action: 'sign-out', err: (err as Error).message }, 'could not write the audit entry for ended sessions'));
+    }).catch((err: unknown) => {
+      d.log.error({ event: 'audit-failed', action: 'sign-out', err: (err as Error).message }, 'could not write the audit entry for ended sessions');
+    });
     return c.redirect(`/sessions?ended=${encodeURIComponent(what)}`, 303);
   });
 }

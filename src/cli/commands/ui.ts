@@ -72,9 +72,11 @@ async function runUi(opts: UiOptions): Promise<void> {
   if (service) {
     const how = service.signIn.kind === 'oidc' ? `OpenID Connect, ${service.signIn.oidc.issuer.href}` : `the proxy's ${service.signIn.proxy.userHeader} header from ${service.signIn.proxy.trustedText.join(', ')}`;
     const metrics = running.metricsUrl ? `Metrics at ${running.metricsUrl} (this machine only).\n` : '';
-    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\nSign in at ${running.loginUrl} (${how}).\n${metrics}Press Ctrl-C to stop.\n`);
+    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+      + `Sign in at ${running.loginUrl} (${how}).\n${metrics}Press Ctrl-C to stop.\n`);
   } else {
-    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\nOpen this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
+    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+      + `Open this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
   }
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -48,7 +48,8 @@ export class OidcSignIn {
     const { lib, config } = await this.#discover();
     this.#expire();
     const flow: Flow = {
-      verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now(), ...(replaces ? { replaces } : {}),
+      verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now(),
+      ...(replaces ? { replaces } : {}),
     };
     const flowId = token();
     this.#flows.set(flowId, flow);
@@ -72,7 +73,10 @@ export class OidcSignIn {
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
     this.#flows.delete(flowId!);
     const params = new URLSearchParams(query);
-    if (params.get('error')) throw new SignInError(`the identity provider refused the sign-in: ${params.get('error')}${params.get('error_description') ? ` (${params.get('error_description')})` : ''}`, 'provider-refused');
+    if (params.get('error')) {
+      const detail = params.get('error_description') ? ` (${params.get('error_description')})` : '';
+      throw new SignInError(`the identity provider refused the sign-in: ${params.get('error')}${detail}`, 'provider-refused');
+    }
     const { lib, config } = await this.#discover();
     // The URL the provider redirected to, rebuilt from the configured redirect URI (never from
     // the Host header a client sent).
@@ -89,7 +93,8 @@ export class OidcSignIn {
     // openid-client checks that iat is a number, not when it is: a token from the future is refused.
     const ahead = claims.iat - Date.now() / 1000;
     if (ahead > CLOCK_TOLERANCE_S) {
-      throw new SignInError(`the sign-in could not be completed: the ID token was issued ${Math.round(ahead)} s in the future (iat); check the clocks of the provider and this console`, 'invalid-token');
+      const why = `the ID token was issued ${Math.round(ahead)} s in the future (iat); check the clocks of the provider and this console`;
+      throw new SignInError(`the sign-in could not be completed: ${why}`, 'invalid-token');
     }
     let all: Record<string, unknown> = { ...claims };
     // Many providers put groups (and the e-mail) only into the userinfo answer (the ID token stays small).
@@ -171,7 +176,8 @@ export class OidcSignIn {
           });
           return { lib, config };
         } catch (err) {
-          throw new SignInError(`the identity provider at ${c.issuer.href} did not answer its discovery document (${redactText((err as Error).message)}); check sign-in.oidc.issuer and that the provider is up`, 'provider-unavailable');
+          const why = `did not answer its discovery document (${redactText((err as Error).message)}); check sign-in.oidc.issuer and that the provider is up`;
+          throw new SignInError(`the identity provider at ${c.issuer.href} ${why}`, 'provider-unavailable');
         }
       })();
       this.#client.catch(() => (this.#client = undefined));
@@ -223,13 +229,17 @@ export function userName(claims: Record<string, unknown>, config: Pick<OidcConfi
   if (config.userClaim) {
     claim = config.userClaim;
     user = pick(claims, claim);
-    if (user === undefined) throw new SignInError(`the identity provider sent no ${claim} claim, which sign-in.oidc.user-claim names; ask the provider's administrators to release it to this client`, 'missing-claim');
+    if (user === undefined) {
+      const fix = 'ask the provider\'s administrators to release it to this client';
+      throw new SignInError(`the identity provider sent no ${claim} claim, which sign-in.oidc.user-claim names; ${fix}`, 'missing-claim');
+    }
   } else {
     claim = ['email', 'preferred_username'].find((name) => pick(claims, name) !== undefined) ?? 'sub';
     user = pick(claims, claim) ?? String(claims.sub);
   }
   if (claim === 'email' && claims.email_verified !== true && !config.allowUnverifiedEmail) {
-    throw new SignInError(`the identity provider does not say that the e-mail address ${user} is verified (email_verified); verify it at the provider, or set sign-in.oidc.allow-unverified-email: true`, 'unverified-email');
+    const fix = 'verify it at the provider, or set sign-in.oidc.allow-unverified-email: true';
+    throw new SignInError(`the identity provider does not say that the e-mail address ${user} is verified (email_verified); ${fix}`, 'unverified-email');
   }
   return user;
 }

@@ -72,7 +72,10 @@ export interface ServiceConfig {
   metrics?: { token?: string; listen?: string };
 }
 
-const TOP = ['listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles', 'metrics', 'trusted-proxies'];
+const TOP = [
+  'listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles',
+  'metrics', 'trusted-proxies',
+];
 const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000, recheckMs: 5 * 60_000 };
 
 /**
@@ -155,7 +158,9 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
   if ((s.oidc === undefined) === (s.proxy === undefined)) at.fail('sign-in', 'give exactly one of oidc or proxy');
   if (s.oidc !== undefined) {
     const o = mapping(s.oidc, 'sign-in.oidc', at);
-    only(o, 'sign-in.oidc', ['issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim', 'allow-unverified-email'], at);
+    only(o, 'sign-in.oidc', [
+      'issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim', 'allow-unverified-email',
+    ], at);
     if (o['client-secret'] !== undefined) at.fail('sign-in.oidc.client-secret', 'secrets are not written in the config file; reference it with client-secret-env: VAR or client-secret-file: /path');
     const issuerText = string(o.issuer, 'sign-in.oidc.issuer', at);
     let issuer: URL;
@@ -211,12 +216,17 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
 function metrics(raw: unknown, at: Where, env: NodeJS.ProcessEnv): NonNullable<ServiceConfig['metrics']> {
   const m = mapping(raw, 'metrics', at);
   only(m, 'metrics', ['token-env', 'listen'], at);
-  if (m['token-env'] === undefined && m.listen === undefined) at.fail('metrics', 'give token-env: VAR (a bearer token for /metrics) or listen: 127.0.0.1:PORT (a loopback address of its own), or both');
+  if (m['token-env'] === undefined && m.listen === undefined) {
+    at.fail('metrics', 'give token-env: VAR (a bearer token for /metrics) or listen: 127.0.0.1:PORT (a loopback address of its own), or both');
+  }
   const out: NonNullable<ServiceConfig['metrics']> = {};
   if (m['token-env'] !== undefined) {
     const name = string(m['token-env'], 'metrics.token-env', at);
     const token = env[name];
-    if (!token) at.fail('metrics.token-env', `the environment variable ${name} is not set (or empty); set it to the token your monitoring sends as "Authorization: Bearer <token>"`);
+    if (!token) {
+      const fix = 'set it to the token your monitoring sends as "Authorization: Bearer <token>"';
+      at.fail('metrics.token-env', `the environment variable ${name} is not set (or empty); ${fix}`);
+    }
     if (token.length < 16) at.fail('metrics.token-env', `the token in ${name} is shorter than 16 characters; use a long random one (openssl rand -hex 24)`);
     registerSecret(token);
     out.token = token;
@@ -225,7 +235,9 @@ function metrics(raw: unknown, at: Where, env: NodeJS.ProcessEnv): NonNullable<S
     const listen = string(m.listen, 'metrics.listen', at);
     const host = /^(?:\[([^\]]+)\]|([^:]+)):\d{1,5}$/.exec(listen);
     if (!host) at.fail('metrics.listen', `expected host:port such as 127.0.0.1:9464 (got ${JSON.stringify(listen)})`);
-    if (!isLoopbackHost(host[1] ?? host[2]!)) at.fail('metrics.listen', `${listen} is not a loopback address: unguarded metrics are served on 127.0.0.1 or ::1 only (elsewhere, use token-env)`);
+    if (!isLoopbackHost(host[1] ?? host[2]!)) {
+      at.fail('metrics.listen', `${listen} is not a loopback address: unguarded metrics are served on 127.0.0.1 or ::1 only (elsewhere, use token-env)`);
+    }
     out.listen = listen;
   }
   return out;
@@ -243,7 +255,9 @@ function session(raw: unknown, at: Where): SessionConfig {
     const m = typeof raw === 'string' ? /^(\d+)\s*(s|m|h)$/.exec(raw.trim()) : null;
     const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3600_000 }[m[2] as 's' | 'm' | 'h'] : NaN;
     if (raw === 'off') out.recheckMs = 0;
-    else if (!(ms >= 5000 && ms <= 24 * 3600_000)) at.fail('session.recheck-roles', `give a duration between 5s and 24h such as 5m, or off (got ${JSON.stringify(raw)})`);
+    else if (!(ms >= 5000 && ms <= 24 * 3600_000)) {
+      at.fail('session.recheck-roles', `give a duration between 5s and 24h such as 5m, or off (got ${JSON.stringify(raw)})`);
+    }
     else out.recheckMs = ms;
   }
   if (out.idleMs > out.maxAgeMs) at.fail('session.idle-timeout', 'is longer than session.max-age; make it shorter or equal');

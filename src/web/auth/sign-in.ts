@@ -15,7 +15,7 @@ import { actorOf, personKey, SESSION_COOKIE, Sessions, type Identity, type Sessi
 import type { Store } from '../ops-bridge.js';
 import { OidcSignIn, SignInError, localPath, type RefusalReason, type SignedIn } from './oidc.js';
 import { forwardedClient, headerGroups, unmapped } from './proxy.js';
-import type { ConsoleLog, ConsoleMetrics } from '../observe/index.js';
+import { reqIdOf, type ConsoleLog, type ConsoleMetrics } from '../observe/index.js';
 import { RateLimit } from './rate-limit.js';
 import { recheckRoles } from './recheck.js';
 import { Access } from './roles.js';
@@ -88,7 +88,8 @@ export class SignIn {
       const session = this.sessions.login(c.req.query('token'));
       if (!session) {
         await this.#refuse(c, 'link', { user: 'unknown', groups: [], via: 'login-link' }, 'flow', 'the login link is not valid or was already used');
-        return c.html(page('Login refused', html`<p>This login link is not valid or was already used. Start <code>offsetctl ui</code> again and open the URL it prints.</p>`), 403);
+        const again = html`Start <code>offsetctl ui</code> again and open the URL it prints.`;
+        return c.html(page('Login refused', html`<p>This login link is not valid or was already used. ${again}</p>`), 403);
       }
       this.#setSessionCookie(c, session);
       await this.#signedIn(c, session.identity);
@@ -165,12 +166,15 @@ export class SignIn {
     });
     if (outcome.kind === 'kept') return undefined;
     if (outcome.kind === 'changed') {
-      this.#opts.log.info({ event: 'roles-changed', user: session.identity.user, from: outcome.before, to: session.identity.groups }, `${session.identity.user}'s groups changed at the provider`);
-      await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: groups ${outcome.before.join(', ') || 'none'} -> ${session.identity.groups.join(', ') || 'none'}; ${session.access.describe()}`);
+      const { user, groups } = session.identity;
+      this.#opts.log.info({ event: 'roles-changed', user, from: outcome.before, to: groups }, `${user}'s groups changed at the provider`);
+      const change = `groups ${outcome.before.join(', ') || 'none'} -> ${groups.join(', ') || 'none'}`;
+      await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: ${change}; ${session.access.describe()}`);
       return undefined;
     }
     this.sessions.end(session);
-    this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user: session.identity.user, ip: this.client(c) }, `${session.identity.user} signed out: ${outcome.why}`);
+    const user = session.identity.user;
+    this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user, ip: this.client(c) }, `${user} signed out: ${outcome.why}`);
     await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${outcome.why}`);
     return c.html(page('Signed out', html`<p>You were signed out: ${outcome.why}.</p>${signInLink('oidc')}`), 403);
   }
@@ -180,7 +184,7 @@ export class SignIn {
     const ended = everywhere ? this.sessions.endPerson(personKey(session.identity)) : (this.sessions.end(session), 1);
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: this.#secure(), httpOnly: true, sameSite: 'Strict' });
     const where = everywhere ? ` everywhere (${ended} session${ended === 1 ? '' : 's'})` : '';
-    this.#opts.log.info({ event: 'sign-out', reqId: c.get('reqId' as never) as string | undefined, user: session.identity.user, ip: this.client(c), sessions: ended },
+    this.#opts.log.info({ event: 'sign-out', reqId: reqIdOf(c), user: session.identity.user, ip: this.client(c), sessions: ended },
       `${session.identity.user} signed out${where}`);
     await this.#audit(session.identity, 'sign-out', 'done', everywhere ? `signed out everywhere: ${ended} session${ended === 1 ? '' : 's'} ended` : undefined);
     const atProvider = this.#oidc ? await this.#oidc.endSessionUrl(session.idToken) : undefined;
@@ -188,7 +192,8 @@ export class SignIn {
       ? html`${atProvider ? html`<p>You are still signed in at the identity provider, which would sign you in here again without asking.
 <a class="button" id="provider-sign-out" href="${atProvider}">Sign out at the identity provider too</a></p>` : ''}${signInLink('oidc')}`
       : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
-    return c.html(page('Signed out', html`<p>You are signed out of this console${everywhere ? html`, in every browser (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}.</p>${again}`));
+    const all = everywhere ? html`, in every browser (${ended} session${ended === 1 ? '' : 's'} ended)` : '';
+    return c.html(page('Signed out', html`<p>You are signed out of this console${all}.</p>${again}`));
   }
 
   async #fromProxy(c: AnyContext): Promise<Session | Response> {
@@ -197,7 +202,7 @@ export class SignIn {
     const peer = peerAddress(c);
     if (!proxy.trusted.matches(peer)) {
       this.#opts.metrics.signIns.inc({ via: 'proxy', outcome: 'refused', reason: 'untrusted-proxy' });
-      this.#opts.log.warn({ event: 'untrusted-proxy', reqId: c.get('reqId' as never) as string | undefined, ip: peer },
+      this.#opts.log.warn({ event: 'untrusted-proxy', reqId: reqIdOf(c), ip: peer },
         `refused a request from ${peer}: not a configured sign-in proxy (${proxy.trustedText.join(', ')})`);
       return c.html(page('Refused', html`<p>This console is reached through its sign-in proxy only.</p>`), 403);
     }
@@ -216,7 +221,8 @@ export class SignIn {
     const session = await this.#open(c, { user, groups, via: 'proxy' });
     if (!session) {
       this.#proxyRefused.set(key, Date.now());
-      if (this.#proxyRefused.size > 1000) for (const [k, at] of this.#proxyRefused) if (at <= Date.now() - PROXY_REFUSAL_MEMORY_MS) this.#proxyRefused.delete(k);
+      const old = Date.now() - PROXY_REFUSAL_MEMORY_MS;
+      if (this.#proxyRefused.size > 1000) for (const [k, at] of this.#proxyRefused) if (at <= old) this.#proxyRefused.delete(k);
       return noRole(c, { user, groups, via: 'proxy' });
     }
     this.#proxySessions.set(key, session.id);
@@ -231,7 +237,8 @@ export class SignIn {
     const wait = this.#failures.wait(`${flow} ${address}`);
     if (wait === 0) return undefined;
     this.#opts.metrics.signIns.inc({ via: flow === 'link' ? 'login-link' : 'oidc', outcome: 'refused', reason: 'rate-limited' });
-    this.#opts.log.warn({ event: 'sign-in-refused', reason: 'rate-limited', flow, reqId: c.get('reqId' as never) as string | undefined, ip: address }, `sign-in attempt from ${address} rate-limited`);
+    const line = { event: 'sign-in-refused', reason: 'rate-limited', flow, reqId: reqIdOf(c), ip: address };
+    this.#opts.log.warn(line, `sign-in attempt from ${address} rate-limited`);
     // One audit entry per address and minute, not one per attempt of a loop.
     const key = `${flow} ${address}`;
     const now = Date.now();
@@ -250,7 +257,7 @@ export class SignIn {
     this.#failures.count(`${flow} ${address}`);
     this.#opts.metrics.signIns.inc({ via: identity.via, outcome: 'refused', reason });
     this.#opts.log.warn({
-      event: 'sign-in-refused', reason, flow, reqId: c.get('reqId' as never) as string | undefined, ip: address,
+      event: 'sign-in-refused', reason, flow, reqId: reqIdOf(c), ip: address,
       ...(identity.subject ? { issuer: identity.issuer, subject: identity.subject } : {}),
     }, `sign-in refused (${reason}) from ${address}: ${why}`);
     await this.#audit(identity, 'sign-in', 'refused', `[${reason}] ${why} (client ${address})`);
@@ -260,7 +267,7 @@ export class SignIn {
     const address = this.client(c);
     this.#opts.metrics.signIns.inc({ via: identity.via, outcome: 'done', reason: '' });
     this.#opts.log.info({
-      event: 'sign-in', via: identity.via, user: identity.user, reqId: c.get('reqId' as never) as string | undefined, ip: address,
+      event: 'sign-in', via: identity.via, user: identity.user, reqId: reqIdOf(c), ip: address,
       ...(identity.subject ? { issuer: identity.issuer, subject: identity.subject } : {}), groups: identity.groups,
     }, `${identity.user} signed in (${identity.via})`);
     await this.#audit(identity, 'sign-in', 'done', `${roles ? `${roles}; ` : ''}client ${address}`);
@@ -270,7 +277,8 @@ export class SignIn {
   async #open(c: AnyContext, identity: Identity): Promise<Session | undefined> {
     const access = Access.of(identity.groups, this.#opts.service?.grants ?? []);
     if (!access.highest()) {
-      await this.#refuse(c, identity.via === 'proxy' ? 'proxy' : 'oidc', identity, 'no-role', `no role: none of the groups (${identity.groups.join(', ') || 'none'}) has a grant in the console's roles`);
+      const why = `no role: none of the groups (${identity.groups.join(', ') || 'none'}) has a grant in the console's roles`;
+      await this.#refuse(c, identity.via === 'proxy' ? 'proxy' : 'oidc', identity, 'no-role', why);
       return undefined;
     }
     const session = this.sessions.create(identity, access);
@@ -292,7 +300,8 @@ export class SignIn {
 
   async #audit(identity: Identity, action: string, outcome: 'done' | 'refused', message?: string): Promise<void> {
     await this.#opts.store.recordAudit({ actor: actorOf(identity), action, outcome, ...(message ? { message } : {}) }).catch((err: unknown) => {
-      this.#opts.log.error({ event: 'audit-failed', action, user: identity.user, err: (err as Error).message }, `could not write the audit entry for ${action} of ${identity.user}`);
+      const line = { event: 'audit-failed', action, user: identity.user, err: (err as Error).message };
+      this.#opts.log.error(line, `could not write the audit entry for ${action} of ${identity.user}`);
     });
   }
 }
@@ -321,6 +330,6 @@ function signInLink(mode: 'link' | 'oidc' | 'proxy', next?: string): Html {
 
 /** A page outside the console's frame (no navigation: nobody is signed in), with the stylesheet, the one public asset. */
 export function page(title: string, body: Html): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · offsetctl</title>
-<link rel="stylesheet" href="/assets/app.css"></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · offsetctl</title><link rel="stylesheet" href="/assets/app.css"></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
 }

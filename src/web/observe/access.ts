@@ -14,6 +14,11 @@ export function requestId(c: Context): string {
   return given && GIVEN_ID.test(given) ? given : randomBytes(8).toString('hex');
 }
 
+/** This request's id (set by accessLog), for the log lines of the request. */
+export function reqIdOf(c: Context): string | undefined {
+  return c.get('reqId' as never) as string | undefined;
+}
+
 /** `address`: the client's address as the console believes it (the TCP peer, or what a trusted proxy says). */
 export function accessLog(metrics: ConsoleMetrics, log: ConsoleLog, address: (c: Context) => string): MiddlewareHandler {
   return async (c, next) => {

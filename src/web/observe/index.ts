@@ -4,4 +4,4 @@ export { ConsoleMetrics } from './metrics.js';
 export { consoleLog, silentLog, type ConsoleLog } from './log.js';
 export { observedContexts, observedSender, observedStore } from './instrument.js';
 export { metricsOnly, observeRoutes, type ReadinessSources } from './routes.js';
-export { requestId, accessLog } from './access.js';
+export { accessLog, reqIdOf, requestId } from './access.js';

@@ -12,6 +12,7 @@ import type { HttpSender } from '../../http/client.js';
 import type { Store } from '../ops-bridge.js';
 import type { ConsoleMetrics } from './metrics.js';
 import type { ConsoleLog } from './log.js';
+import { reqIdOf } from './access.js';
 
 const CHECK_TIMEOUT_MS = 5000;
 
@@ -43,8 +44,9 @@ export function observeRoutes(app: Hono<any>, o: ObserveRoutes): void {
     if (!o.metricsToken) return c.text('not found', 404);
     const given = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!given || !same(given, o.metricsToken)) {
-      o.log.warn({ event: 'metrics-refused', reqId: c.get('reqId') as string | undefined }, 'a /metrics request without the metrics token was refused');
-      return c.text('the metrics need the bearer token (metrics.token-env in the console\'s config)', 401, { 'WWW-Authenticate': 'Bearer realm="offsetctl-metrics"' });
+      o.log.warn({ event: 'metrics-refused', reqId: reqIdOf(c) }, 'a /metrics request without the metrics token was refused');
+      const challenge = { 'WWW-Authenticate': 'Bearer realm="offsetctl-metrics"' };
+      return c.text('the metrics need the bearer token (metrics.token-env in the console\'s config)', 401, challenge);
     }
     return c.body(await o.metrics.text(), 200, { 'Content-Type': o.metrics.contentType });
   });
@@ -77,7 +79,9 @@ async function readiness(sources: ReadinessSources, log: ConsoleLog): Promise<{ 
 
 function within<T>(p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS)));
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS);
+  });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 

@@ -46,7 +46,8 @@ ${interrupted ? html`<form method="post" action="/runs/${encodeURIComponent(run.
 <button type="submit" class="primary">Preview resume</button></form>` : ''}
 <section aria-labelledby="h-steps"><h2 id="h-steps">Steps</h2>
 ${steps.length === 0 ? html`<p class="muted">No step finished.</p>` : html`<table class="data"><thead><tr><th scope="col" class="num">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Finished</th></tr></thead>
-<tbody>${steps.map((s, i) => html`<tr data-step-status="${stepStatus(steps, i)}"><td class="num">${s.seq}</td><td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stepCell(steps, i)}</td><td>${time(s.finishedAt)}</td></tr>`)}</tbody></table>`}
+<tbody>${steps.map((s, i) => html`<tr data-step-status="${stepStatus(steps, i)}"><td class="num">${s.seq}</td>
+<td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stepCell(steps, i)}</td><td>${time(s.finishedAt)}</td></tr>`)}</tbody></table>`}
 </section>
 <section aria-labelledby="h-journal"><h2 id="h-journal">Journal</h2>
 <ol class="events journal">${events.map((e) => html`<li><span class="muted">${time(e.at)}</span> ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${text(eventText(e.detail))}</li>`)}</ol>

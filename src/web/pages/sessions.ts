@@ -23,12 +23,16 @@ export function sessionsPage(people: PersonSessions[], csrf: string, frame: Omit
 ${notice ? html`<p role="status" id="sessions-notice">${notice}</p>` : ''}
 <p>Everyone signed in to this console now. Ending a person's sessions signs them out in every browser; the audit trail records it.</p>
 <div class="scroll"><table class="data sessions">
-<thead><tr><th scope="col">User</th><th scope="col">Signed in with</th><th scope="col">Groups</th><th scope="col" class="num">Sessions</th><th scope="col">First since</th><th scope="col">Last request</th><th scope="col">End</th></tr></thead>
+<thead><tr><th scope="col">User</th><th scope="col">Signed in with</th><th scope="col">Groups</th><th scope="col" class="num">Sessions</th>
+<th scope="col">First since</th><th scope="col">Last request</th><th scope="col">End</th></tr></thead>
 <tbody>${people.map((p, i) => {
     const id = p.sessions[0]!.identity;
     const how = id.via === 'oidc' ? `OpenID Connect (subject ${id.subject ?? '?'} at ${id.issuer ?? '?'})` : id.via === 'proxy' ? 'the sign-in proxy' : id.via;
-    return html`<tr data-user="${id.user}" data-sessions="${p.sessions.length}"><td>${id.user}</td><td>${how}</td><td>${id.groups.join(', ')}</td><td class="num">${p.sessions.length}</td>
-<td>${time(new Date(Math.min(...p.sessions.map((s) => s.createdAt))).toISOString())}</td><td>${time(new Date(Math.max(...p.sessions.map((s) => s.lastSeen))).toISOString())}</td>
-<td><form method="post" action="/sessions/end">${csrfField(csrf)}<input type="hidden" name="person" value="${p.person}"><button type="submit" class="danger" id="end-${i}">End sessions</button></form></td></tr>`;
+    const first = new Date(Math.min(...p.sessions.map((s) => s.createdAt))).toISOString();
+    const last = new Date(Math.max(...p.sessions.map((s) => s.lastSeen))).toISOString();
+    return html`<tr data-user="${id.user}" data-sessions="${p.sessions.length}"><td>${id.user}</td><td>${how}</td><td>${id.groups.join(', ')}</td>
+<td class="num">${p.sessions.length}</td><td>${time(first)}</td><td>${time(last)}</td>
+<td><form method="post" action="/sessions/end">${csrfField(csrf)}<input type="hidden" name="person" value="${p.person}">
+<button type="submit" class="danger" id="end-${i}">End sessions</button></form></td></tr>`;
   })}</tbody></table></div>`);
 }
