@@ -18,6 +18,9 @@ export type { ApplyOptions, OpsEvent, OpsRunEvent, AbandonPlan, AbandonRequest, 
 export * from './batch/index.js';
 export * from './changes/index.js';
 export * from './audit/index.js';
-export type { Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord, ChangeRequestRecord, ChangeRequestEvent, AuditActor, AuditRecord, AuditFilter, NewAuditEntry, Actor } from '../store/index.js';
+export type {
+  Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord, ChangeRequestRecord, ChangeRequestEvent, AuditActor, AuditRecord, AuditFilter, NewAuditEntry,
+  Actor, ActorSource,
+} from '../store/index.js';
 /** How records name who acted (the same words in both faces). */
 export { actorName, describeActor } from '../store/index.js';

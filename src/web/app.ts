@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { actorOf, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
@@ -17,10 +17,11 @@ import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  auditRefusal, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  approvalRule, auditRefusal, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
+import { accessLog, ConsoleMetrics, reqIdOf, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
 import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
@@ -28,6 +29,7 @@ import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/co
 import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.js';
 import { jobPage } from './pages/job.js';
 import { previewPage } from './pages/preview.js';
+import { sessionRoutes } from './session-routes.js';
 
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
@@ -54,6 +56,10 @@ export interface ConsoleDeps {
   localIdentity?: Identity;
   /** The console's URL as browsers reach it, known once it listens (for the OpenID redirect URI). */
   publicUrl?: () => string;
+  /** Its metrics (made here when absent). */
+  metrics?: ConsoleMetrics;
+  /** Its log (made here when absent: JSON lines on stdout for a service, warnings on stderr for one person's console). */
+  log?: ConsoleLog;
 }
 
 export interface Console {
@@ -61,6 +67,8 @@ export interface Console {
   sessions: Sessions;
   jobs: Jobs;
   signIn: SignIn;
+  metrics: ConsoleMetrics;
+  log: ConsoleLog;
 }
 
 type Env = { Variables: { session: Session } };
@@ -68,15 +76,29 @@ type Env = { Variables: { session: Session } };
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function createConsole(deps: ConsoleDeps): Console {
+  const metrics = deps.metrics ?? new ConsoleMetrics();
+  const log = deps.log ?? (deps.service ? consoleLog() : consoleLog({ level: 'warn', fd: 2 }));
+  deps = { ...deps, store: observedStore(deps.store, metrics, log), contexts: observedContexts(deps.contexts, metrics, log) };
   const signIn = new SignIn({
-    store: deps.store, secure: deps.secure, publicUrl: deps.publicUrl ?? (() => ''),
+    store: deps.store, secure: deps.secure, publicUrl: deps.publicUrl ?? (() => ''), metrics, log,
     ...(deps.service ? { service: deps.service } : {}), ...(deps.localIdentity ? { localIdentity: deps.localIdentity } : {}),
   });
   const sessions = signIn.sessions;
-  const jobs = new Jobs();
+  const jobs = new Jobs({
+    started: () => metrics.jobsRunning.inc(),
+    ended: (job, end) => {
+      metrics.jobsRunning.dec();
+      metrics.jobsFinished.inc({ status: end.status });
+      const run = end.runId ? { runId: end.runId } : {};
+      log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
+    },
+  });
   const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
+  const hsts = deps.secure || deps.service?.publicUrl?.protocol === 'https:';
+
+  app.use('*', accessLog(metrics, log, (c) => signIn.client(c)));
 
   app.use('*', async (c, next) => {
     await next();
@@ -87,6 +109,27 @@ export function createConsole(deps: ConsoleDeps): Console {
     c.header('Cache-Control', 'no-store');
     c.header('Cross-Origin-Opener-Policy', 'same-origin');
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    // Over TLS (or behind a proxy that terminates it for an https public URL), browsers stay on HTTPS.
+    if (hsts) c.header('Strict-Transport-Security', 'max-age=31536000');
+  });
+
+  // Before any session check: a load balancer and a monitoring system sign in nowhere.
+  observeRoutes(app, {
+    metrics, log, ...(deps.service?.metrics?.token ? { metricsToken: deps.service.metrics.token } : {}),
+    readiness: {
+      store: deps.store,
+      contexts: async () => [
+        { name: deps.contexts.initialName ?? 'default', resolve: () => deps.contexts.resolve('') },
+        ...(await deps.contexts.names()).map((name) => ({ name, resolve: () => deps.contexts.resolve(name) })),
+      ],
+    },
+  });
+
+  // The stylesheet is public (the sign-in and sign-out pages use it; it holds nothing of anyone's);
+  // every other asset, the scripts included, needs a session.
+  app.get('/assets/app.css', (c) => {
+    const css = assets.get('app.css');
+    return css ? c.body(css.body, 200, { 'Content-Type': css.type }) : c.notFound();
   });
 
   signIn.routes(app);
@@ -103,11 +146,18 @@ export function createConsole(deps: ConsoleDeps): Console {
   app.post('*', bodyLimit({ maxSize: 8 * 1024 * 1024 }), async (c, next) => {
     const form = await c.req.parseBody({ all: true });
     const token = c.req.header('x-csrf-token') ?? form.csrf;
-    if (!sessions.checkCsrf(c.get('session'), token)) return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
+    if (!sessions.checkCsrf(c.get('session'), token)) {
+      const who = { reqId: reqIdOf(c), user: c.get('session').identity.user, ip: signIn.client(c) };
+      log.warn({ event: 'csrf-refused', ...who, path: new URL(c.req.url).pathname }, 'a POST without a valid CSRF token was refused');
+      return c.html(bare('Refused', 'This form has no valid CSRF token: reload the page and try again.'), 403);
+    }
     await next();
   });
 
   app.post('/auth/logout', (c) => signIn.logout(c, c.get('session')));
+  app.post('/auth/logout-everywhere', (c) => signIn.logout(c, c.get('session'), true));
+
+  sessionRoutes(app, { sessions, store: deps.store, log, frame, refuseChange, client: (c) => signIn.client(c) });
 
   app.get('/assets/:file', (c) => {
     const asset = assets.get(c.req.param('file'));
@@ -120,7 +170,9 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   app.post('/context', async (c) => {
     const form = await c.req.parseBody();
-    const name = typeof form.context === 'string' ? form.context : '';
+    const given = typeof form.context === 'string' ? form.context : '';
+    // The starting context is '' in the forms, and may also be asked for by its own name.
+    const name = given !== '' && given === deps.contexts.initialName ? '' : given;
     const known = ['', ...(await deps.contexts.names())];
     if (!known.includes(name)) return c.html(await errorPage(c, 'Connectors', new OpsError('E_CONFIG', `context ${JSON.stringify(name)} not found in the config file`, { field: 'context' })), 400);
     if (!c.get('session').access.may('viewer', contextName(name))) return forbidden(c, 'viewer', undefined, contextName(name));
@@ -183,7 +235,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
       const id = plans.put(plan, session.id, session.context);
-      return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c)));
+      return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (!isRefusal(err)) throw err;
       await audit(c, { action: mode === 'reset' ? 'reset' : 'rewind', connector: name }, err);
@@ -205,27 +257,38 @@ export function createConsole(deps: ConsoleDeps): Console {
     // The audit names the plan's connector; the answer does not (the plan is someone else's).
     if (!allowed(c, 'operator')) return refuseChange(c, 'apply', plans.connectorOf(c.req.param('id')), false);
     const held = plans.get(c.req.param('id'), session.id);
-    if (!held) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again')), 400);
+    const gone = new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again');
+    if (!held) {
+      // Someone else's plan id: the same answer (nothing says it exists), but an entry in the audit.
+      const others = plans.connectorOf(c.req.param('id'));
+      if (others !== undefined) {
+        const why = `${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`;
+        const probe = Object.assign(new Error(why), { code: 'E_FORBIDDEN' });
+        log.warn({ event: 'forbidden', reqId: reqIdOf(c), user: session.identity.user, ip: signIn.client(c), action: 'apply', connector: others }, why);
+        await audit(c, { action: 'apply', connector: others }, probe);
+      }
+      return c.html(await errorPage(c, 'Apply', gone), 400);
+    }
     const form = await c.req.parseBody();
     const typed = str(form.confirm).trim();
     if (typed !== held.plan.connector) {
       const why = typed === ''
         ? `type the connector's name, ${held.plan.connector}, to confirm`
         : `you typed ${JSON.stringify(typed)}, not the connector's name ${JSON.stringify(held.plan.connector)}`;
-      return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why, await approvalRequired(c)), 400);
+      return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why, await approvalRequired(c, held.plan)), 400);
     }
     if (held.context !== session.context) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'the context changed since this preview: preview again')), 400);
     // The grant may have been for another connector than the one this plan changes.
     if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
     plans.take(c.req.param('id'));
     const ctx = await opsContext(c);
-    if (await approvalRequired(c)) {
+    if (await approvalRequired(c, held.plan)) {
       // Four-eyes: the previewed plan becomes a change request someone else approves; nothing changes now.
       const scope = auditScope(c, 'operator');
       const request = await requestChange(ctx, savePlan([held.plan], { plannedBy: scope.actor }), {
-        actor: { user: session.identity.user, via: 'console' }, audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
+        actor: storeActor(session.identity), audit: scope, ...(scope.context ? { contextName: scope.context } : {}),
       });
-      if (request.auditWarning) process.stderr.write(`offsetctl ui: ${request.auditWarning}\n`);
+      if (request.auditWarning) log.error({ event: 'audit-failed', action: 'change-request', user: session.identity.user }, request.auditWarning);
       return c.redirect(`/changes/${encodeURIComponent(request.id)}`, 303);
     }
     const job = jobs.start(ctx, held.plan, auditScope(c, 'operator'));
@@ -280,7 +343,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c)));
+      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
       return c.html(await errorPage(c, `Run ${c.req.param('id')}`, err), isRefusal(err) ? 400 : 502);
@@ -343,9 +406,14 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   // Helpers bound to this console.
 
-  /** The selected context has `approval: required`: a confirmed change becomes a change request. */
-  async function approvalRequired(c: Context<Env>): Promise<boolean> {
-    return (await deps.contexts.resolve(c.get('session').context)).approval === 'required';
+  /**
+   * The selected context has `approval: required`, or the team store's policy covers the plan
+   * (ops/audit/policy.ts): a confirmed change becomes a change request.
+   */
+  async function approvalRequired(c: Context<Env>, plan?: Plan): Promise<boolean> {
+    if ((await deps.contexts.resolve(c.get('session').context)).approval === 'required') return true;
+    if (plan === undefined || plan.runId !== undefined) return false;
+    return (await approvalRule(deps.store, { clusterKey: plan.clusterKey, connector: plan.connector, action: plan.operation })) !== undefined;
   }
 
   /** The context's name in the roles: the session's choice, '' being the console's starting one. */
@@ -371,6 +439,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     const where = contextName(session.context);
     const err = Object.assign(new Error(`${session.identity.user} may not ${action} ${(named && connector) || 'connectors'} on ${where || 'this context'}: the role is ${session.access.describe()}`), { code: 'E_FORBIDDEN' });
+    const about = { action, ...(connector ? { connector } : {}), context: where };
+    log.warn({ event: 'forbidden', reqId: reqIdOf(c), user: session.identity.user, ip: signIn.client(c), ...about }, err.message);
     await audit(c, { action, ...(connector ? { connector } : {}) }, err);
     return forbidden(c, 'operator', named ? connector : undefined);
   }
@@ -389,7 +459,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // The context cannot be resolved: the entry still says who tried what.
     }
     await auditRefusal({ store: deps.store, ...(url ? { url } : {}) }, auditScope(c), what, err).catch((e: unknown) => {
-      process.stderr.write(`offsetctl ui: could not write the audit entry for a refused ${what.action}: ${(e as Error).message}\n`);
+      log.error({ event: 'audit-failed', action: what.action, err: (e as Error).message }, `could not write the audit entry for a refused ${what.action}`);
     });
   }
 
@@ -420,9 +490,22 @@ export function createConsole(deps: ConsoleDeps): Console {
     const names = await deps.contexts.names().catch(() => []);
     return {
       csrf: session.csrf,
-      user: { name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy' },
-      contexts: { current: session.context, options: [{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))] },
+      user: {
+        name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc',
+        admin: signIn.mode !== 'link' && session.access.consoleAdmin(),
+      },
+      contexts: {
+        current: session.context,
+        options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)),
+      },
     };
+  }
+
+  /** A service's context that requires approval says so in the switcher (its contexts are resolved at start: no cost). */
+  async function badged(o: { value: string; label: string }): Promise<{ value: string; label: string }> {
+    if (!deps.service) return o;
+    const approval = await deps.contexts.resolve(o.value).then((r) => r.approval, () => undefined);
+    return approval === 'required' ? { ...o, label: `${o.label} · approval required` } : o;
   }
 
   async function errorPage(c: Context<Env>, title: string, err: unknown): Promise<Html> {
@@ -454,7 +537,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }
 
-  return { app, sessions, jobs, signIn };
+  return { app, sessions, jobs, signIn, metrics, log };
 }
 
 function pageParam(c: Context): number {

@@ -6,9 +6,11 @@
 // groups); nothing a client sends names anyone.
 import type { Context, Hono } from 'hono';
 import type { AuditActor, ChangeRequestRecord, Plan, Store, WebContext } from './ops-bridge.js';
-import { auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, startApplying } from './ops-bridge.js';
+import {
+  auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying,
+} from './ops-bridge.js';
 import type { JobEnd, Jobs } from './jobs.js';
-import type { Session } from './auth/index.js';
+import { storeActor, type Session } from './auth/index.js';
 import type { Html, LayoutOptions } from './html.js';
 import { changeRequestPage, changesPage } from './pages/changes.js';
 import { str } from './forms.js';
@@ -37,7 +39,7 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
   const mayAll = (c: C, need: 'viewer' | 'operator', r: ChangeRequestRecord): boolean => r.connectors.every((name) => d.mayIn(c, need, contextOf(c, r), name));
   /** Who acts: for the store's history the signed-in user; for the audit the whole identity, and the context. */
   const acting = (c: C, r: ChangeRequestRecord) => ({
-    actor: { user: c.get('session').identity.user, via: 'console' as const },
+    actor: storeActor(c.get('session').identity),
     audit: { actor: d.actor(c, 'operator'), ...(contextOf(c, r) ? { context: contextOf(c, r) } : {}) },
   });
 
@@ -115,7 +117,8 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
   async function page(c: C, r: ChangeRequestRecord, err?: unknown): Promise<Html> {
     const session = c.get('session');
     const operator = mayAll(c, 'operator', r);
-    const mine = r.requestedBy.user === session.identity.user;
+    // The requester is a person (issuer and subject), not a name: the same check as the server's.
+    const mine = sameIdentity(r.requestedBy, { ...storeActor(session.identity), user: session.identity.user, via: 'console' });
     let plans: Plan[] = [];
     let invalid: unknown;
     try {

@@ -27,10 +27,12 @@ export interface LayoutOptions {
   nav: 'connectors' | 'runs' | 'snapshots' | 'changes' | 'audit' | 'none';
   csrf?: string;
   /** Who is signed in (shown with a sign-out button where the console can sign people out). */
-  user?: { name: string; role: string; signOut: boolean };
+  user?: { name: string; role: string; signOut: boolean; signOutEverywhere?: boolean; admin?: boolean };
   contexts?: { current: string; options: Array<{ value: string; label: string }> };
   /** Shown under the heading with role=alert. */
   error?: string;
+  /** Seconds after which the page reloads itself where JavaScript is off (a running job: app.js follows it live otherwise). */
+  refreshWithoutScript?: number;
 }
 
 const NAV: Array<[LayoutOptions['nav'], string, string]> = [
@@ -51,6 +53,7 @@ export function layout(opts: LayoutOptions, body: Html): Html {
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true}'>
 <title>${opts.title} · offsetctl</title>
 <link rel="stylesheet" href="/assets/app.css">
+${opts.refreshWithoutScript ? html`<noscript><meta http-equiv="refresh" content="${opts.refreshWithoutScript}"></noscript>` : ''}
 <script src="/assets/htmx.min.js" defer></script>
 <script src="/assets/app.js" defer></script>
 </head>
@@ -86,7 +89,12 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
 
 function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {
   return html`<div class="user"><span class="user-name">${user.name}</span>${user.role ? html` <span class="muted user-role">(${user.role})</span>` : ''}
-  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" id="sign-out">Sign out</button></form>` : ''}</div>`;
+  ${user.admin ? html`<a href="/sessions" id="sessions-link">Sessions</a>` : ''}
+  ${user.signOut && csrf ? html`<form class="inline" method="post" action="/auth/logout"><input type="hidden" name="csrf" value="${csrf}">
+  <button type="submit" id="sign-out">Sign out</button>${user.signOutEverywhere ? html`
+  <button type="submit" id="sign-out-everywhere" formaction="/auth/logout-everywhere"
+    title="End every session of yours, in every browser">Sign out everywhere</button>` : ''}
+  </form>` : ''}</div>`;
 }
 
 export function csrfField(csrf: string): Html {

@@ -45,9 +45,20 @@ export interface Job {
   by: string;
 }
 
+/** Told when a job starts and how it ends (the console's metrics). */
+export interface JobObserver {
+  started(job: Job): void;
+  ended(job: Job, end: JobEnd): void;
+}
+
 export class Jobs {
   readonly #jobs = new Map<string, Job>();
   readonly #running = new Set<Promise<void>>();
+  readonly #observer: JobObserver | undefined;
+
+  constructor(observer?: JobObserver) {
+    this.#observer = observer;
+  }
 
   get(id: string): Job | undefined {
     return this.#jobs.get(id);
@@ -114,6 +125,7 @@ export class Jobs {
       controller: new AbortController(), by: audit.actor.user,
     };
     this.#jobs.set(job.id, job);
+    this.#observer?.started(job);
     const emit = (value: JobEvent | JobEnd): void => {
       for (const listener of job.listeners) listener(value);
     };
@@ -126,6 +138,7 @@ export class Jobs {
       const warning = await onEnd?.(end).catch((err: unknown) => `the change request's outcome could not be recorded: ${redactText((err as Error).message)}`);
       if (warning) end.warnings.push(warning);
       job.end = end;
+      this.#observer?.ended(job, end);
       emit(end);
     });
     this.#running.add(running);

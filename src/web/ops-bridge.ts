@@ -12,12 +12,15 @@ import {
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
-export { actorName, applyAudited, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
-export { checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, savePlan, startApplying } from '../ops/index.js';
+export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
+export {
+  checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, sameIdentity, savePlan, startApplying,
+} from '../ops/index.js';
 export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
 export { changeText, historyLines, statusText } from '../present/index.js';
 export type {
+  ActorSource,
   ApplyOptions, AuditActor, AuditRecord, AuditScope, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,
   RunRecord, SnapshotRecord, StepRecord, Store, TargetState, TaskState,
 } from '../ops/index.js';

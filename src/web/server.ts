@@ -7,6 +7,8 @@ import { isIP } from 'node:net';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { metricsOnly } from './observe/index.js';
 import { OpsError } from './ops-bridge.js';
 import { createConsole, type ConsoleDeps } from './app.js';
 
@@ -25,6 +27,8 @@ export interface RunningConsole {
   url: string;
   /** Open this once: it carries the one-time login token (a service: the URL people open). */
   loginUrl: string;
+  /** `metrics.listen`: where /metrics is served on its own (loopback) address. */
+  metricsUrl?: string;
   /** Stops accepting requests, cancels running operations (each puts its connector back) and waits for them to end. */
   close(): Promise<void>;
 }
@@ -71,6 +75,7 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
       ? new OpsError('E_USAGE', `--listen ${listen.host}:${listen.port}: the port is in use; pick another (or :0 for a free one)`, { field: 'listen' })
       : err));
   });
+  const metricsServer = options.service?.metrics?.listen ? await serveMetrics(parseListen(options.service.metrics.listen), console) : undefined;
   const address = server.address() as AddressInfo;
   // On a wildcard address, print the machine's name: that is what a browser elsewhere opens.
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
@@ -80,7 +85,9 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
   return {
     url,
     loginUrl: console.sessions.loginToken ? `${url}/login?token=${console.sessions.loginToken}` : `${publicUrl ?? url}/`,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     close: async () => {
+      await metricsServer?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
@@ -88,5 +95,26 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
       console.jobs.cancelAll();
       await console.jobs.settle();
     },
+  };
+}
+
+/** /metrics alone on its own loopback address (`metrics.listen`): only this machine reaches it. */
+async function serveMetrics(listen: ListenAddress, console: ReturnType<typeof createConsole>): Promise<{ url: string; close(): Promise<void> }> {
+  const app = new Hono();
+  metricsOnly(app, console.metrics);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: listen.host, port: listen.port }, () => resolve(s));
+    s.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE'
+      ? new OpsError('E_USAGE', `metrics.listen ${listen.host}:${listen.port}: the port is in use; pick another (or :0 for a free one)`,
+        { field: 'metrics.listen' })
+      : err));
+  });
+  const a = server.address() as AddressInfo;
+  return {
+    url: `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/metrics`,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+    }),
   };
 }

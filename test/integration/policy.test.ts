@@ -98,3 +98,35 @@ test('the door enforces it, not the face: applyAudited refuses a covered plan th
     await t.close();
   }
 });
+
+test('the console on the team store: a confirmed change a policy covers becomes a change request; nothing changes', async () => {
+  const { startUi } = await import('../web/browser.js');
+  const bob = db.operators[1]!;
+  const source = await cluster.createSource(3, { name: uniqueName('gov') });
+  const admin = await person(db.admin);
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^gov-'])).status, 0);
+  const ui = await startUi(['--url', cluster.url, '--store', db.url(bob), '--state-dir', tempDir('offsetctl-policy-ui-')], { PGPASSWORD: bob.password, OFFSETCTL_STORE: undefined, OFFSETCTL_CONFIG: join(tempDir('offsetctl-policy-cfg-'), 'none.yaml') });
+  try {
+    const login = await fetch(ui.loginUrl, { redirect: 'manual' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const page = await (await fetch(`${ui.base}/connectors/${encodeURIComponent(source.name)}/change`, { headers: { cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const form = (fields: Record<string, string>): URLSearchParams => new URLSearchParams({ csrf, ...fields });
+    const preview = await (await fetch(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, {
+      method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form({ mode: 'json', resumeAfter: 'auto', offsets: target(source.file, 0) }),
+    })).text();
+    assert.match(preview, /Request approval/);
+    const planId = /action="\/plans\/([^/"]+)\/apply"/.exec(preview)?.[1];
+    assert.ok(planId, preview.slice(0, 2000));
+    const before = sortedOffsets(await cluster.offsets(source.name));
+    const applied = await fetch(`${ui.base}/plans/${planId}/apply`, {
+      method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ confirm: source.name }),
+    });
+    assert.equal(applied.status, 303);
+    assert.match(applied.headers.get('location') ?? '', /^\/changes\/chg-/);
+    assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), before, 'nothing changed');
+  } finally {
+    await ui.stop();
+  }
+});

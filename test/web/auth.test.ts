@@ -13,7 +13,7 @@ import { redactText } from '../../src/http/redact.js';
 import { openStore } from '../../src/store/index.js';
 import { createConsole } from '../../src/web/app.js';
 import { Sessions } from '../../src/web/auth/sessions.js';
-import { localPath } from '../../src/web/auth/oidc.js';
+import { localPath, userName } from '../../src/web/auth/oidc.js';
 import { parseAddressList } from '../../src/web/auth/proxy.js';
 import { RateLimit } from '../../src/web/auth/rate-limit.js';
 import { Access } from '../../src/web/auth/roles.js';
@@ -69,6 +69,7 @@ test('the service config refuses literals, unknown fields, bad patterns and unre
   refused({ ...oidcDoc(), roles: undefined }, 'roles', /missing/);
   refused({ ...oidcDoc(), sessions: {} }, 'sessions', /unknown field/);
   refused({ ...oidcDoc(), session: { 'max-age': '10s' } }, 'session.max-age', /between 1m and 30d/);
+  refused({ ...oidcDoc(), session: { 'recheck-roles': '1s' } }, 'session.recheck-roles', /between 5s and 24h .*or off/);
   refused({ ...oidcDoc(), 'public-url': 'https://x.example/console' }, 'public-url', /without a path/);
   refused({ ...oidcDoc(), 'sign-in': { proxy: { 'user-header': 'X-Forwarded-User', 'trusted-proxies': ['10.0.0.0/33'] } } }, 'sign-in.proxy.trusted-proxies', /prefix length/);
   refused({ ...oidcDoc(), 'sign-in': { proxy: { 'user-header': 'X-Forwarded-User' } } }, 'sign-in.proxy.trusted-proxies', /missing/);
@@ -95,6 +96,27 @@ test('roles: the union of the groups\' grants, scoped by context and connector p
   assert.equal(Access.of(['platform'], grants).mayAll('admin', 'staging'), true);
   assert.equal(Access.of(['nobody'], grants).highest(), undefined);
   assert.match(orders.describe(), /operator on prod for \^orders-; viewer on every context/);
+});
+
+test('the name from the claims: a configured claim that is missing refuses; an unverified e-mail is refused unless allowed', () => {
+  const strict = { allowUnverifiedEmail: false };
+  const reason = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (err) {
+      return `${(err as { reason?: string }).reason}: ${(err as Error).message}`;
+    }
+    return 'accepted';
+  };
+  assert.equal(userName({ sub: 'a', email: 'a@example.com', email_verified: true }, strict), 'a@example.com');
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com', email_verified: false }, strict)), /^unverified-email: .*a@example\.com is verified.*allow-unverified-email/);
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com' }, strict)), /^unverified-email/, 'no email_verified: not verified');
+  assert.equal(userName({ sub: 'a', email: 'a@example.com' }, { allowUnverifiedEmail: true }), 'a@example.com');
+  assert.match(reason(() => userName({ sub: 'a', preferred_username: 'alice' }, { ...strict, userClaim: 'email' })), /^missing-claim: .*no email claim.*user-claim/);
+  assert.match(reason(() => userName({ sub: 'a', email: 'a@example.com', email_verified: true }, { ...strict, userClaim: 'upn' })), /^missing-claim/);
+  assert.equal(userName({ sub: 'a', upn: 'alice@corp', email: 'x' }, { ...strict, userClaim: 'upn' }), 'alice@corp', 'another claim needs no e-mail verification');
+  assert.equal(userName({ sub: 'a', preferred_username: 'alice' }, strict), 'alice', 'no claim configured: preferred_username');
+  assert.equal(userName({ sub: 'a' }, strict), 'a');
 });
 
 test('after sign-in the browser goes only to a path of this console (open-redirect guard)', () => {
@@ -214,6 +236,17 @@ test('proxy mode: a viewer\'s forged apply and an operator\'s change outside its
   assert.deepEqual(lines.map((l) => l.at), [...lines.map((l) => l.at)].sort(), 'oldest first');
 });
 
+test('POST /context accepts the starting context by its own name, as the other contexts', async () => {
+  const { ui, from, as } = proxyConsole();
+  const admin = await as('root@example.com', 'platform');
+  const post = (context: string) => ui.app.request('/context', {
+    method: 'POST', headers: { ...admin.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${admin.csrf}&context=${context}`,
+  }, from('127.0.0.1'));
+  assert.equal((await post('staging')).status, 303);
+  assert.equal((await post('prod')).status, 303, 'the default context by name');
+  assert.equal((await post('qa')).status, 400);
+});
+
 test('the audit page shows a viewer the entries of this context\'s cluster only; an admin the whole trail', async () => {
   const { ui, store, from, as } = proxyConsole();
   // The context's worker (port 9, unreachable) names its cluster by URL; another cluster has a
@@ -248,13 +281,24 @@ test('OpenID routes: a callback not started in this browser is refused before th
   assert.equal(stray.status, 403);
   assert.match(await stray.text(), /not started in this browser/);
   assert.equal((await ui.app.request('/login?token=x', {}, from('127.0.0.1'))).status, 404, 'no login link in a signed-in service');
-  // Three attempts a minute per address (this config): the provider at 127.0.0.1:9 is down, so /auth/login answers 502, then 429.
-  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403);
+  // Three failed sign-ins a minute per address (this config); starting a flow is not a failure:
+  // the provider at 127.0.0.1:9 is down, so /auth/login answers 502, again and again, never 429.
   assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 502);
-  const limited = await ui.app.request('/auth/login', {}, from('127.0.0.1'));
+  assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 502);
+  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403, 'the second failure');
+  assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.1'))).status, 403, 'the third failure');
+  assert.equal((await ui.app.request('/auth/login', {}, from('127.0.0.1'))).status, 429);
+  const limited = await ui.app.request('/auth/callback?code=x', {}, from('127.0.0.1'));
   assert.equal(limited.status, 429);
   assert.match(limited.headers.get('retry-after') ?? '', /^\d+$/);
   assert.equal((await ui.app.request('/auth/callback', {}, from('127.0.0.3'))).status, 403, 'another address is not limited');
+  // Each refusal is in the audit with its reason and the client's address; the limit once, not per attempt.
+  await ui.app.request('/auth/callback', {}, from('127.0.0.1'));
+  const refused = (await store.listAudit()).filter((e) => e.action === 'sign-in' && e.outcome === 'refused').map((e) => e.message ?? '').reverse();
+  assert.deepEqual(refused.map((m) => /^\[([a-z-]+)\]/.exec(m)?.[1]), ['flow', 'flow', 'flow', 'rate-limited', 'flow']);
+  assert.match(refused[0]!, /not started in this browser.*\(client 127\.0\.0\.1\)$/);
+  assert.match(refused[3]!, /too many failed sign-ins from 127\.0\.0\.1/);
+  assert.match(refused[4]!, /\(client 127\.0\.0\.3\)$/);
   await store.close();
   await http.close();
 });
@@ -281,12 +325,64 @@ test('the complete console.yaml of docs/ui.md is what the console reads', async 
   const contexts = parseContexts(raw.contexts, '/etc/offsetctl/console.yaml');
   assert.deepEqual(Object.keys(contexts), ['prod', 'staging']);
   assert.equal(contexts.prod?.passwordEnv, 'CONNECT_PROD_PASSWORD');
-  const config = parseServiceConfig(raw, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_OIDC_CLIENT_SECRET: 'docs-example-secret-1' });
+  const config = parseServiceConfig(raw, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_OIDC_CLIENT_SECRET: 'docs-example-secret-1', OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
+  assert.equal(config.metrics?.token, 'docs-example-metrics-token-1');
+  assert.equal(config.trustedProxies?.matches('10.0.2.11'), true);
   assert.equal(config.listen, '0.0.0.0:8443');
   assert.equal(config.publicUrl?.origin, 'https://offsetctl.example.com:8443');
   assert.equal(config.signInPerMinute, 10);
   assert.ok(Access.of(['team-orders'], config.grants).may('operator', 'staging', 'orders-sink'));
   assert.ok(!Access.of(['team-orders'], config.grants).may('operator', 'prod', 'billing-sink'));
-  const proxied = parseServiceConfig({ ...raw, 'sign-in': (parse(blocks[1]!) as Record<string, unknown>)['sign-in'] }, '/etc/offsetctl/console.yaml', Object.keys(contexts), {});
+  const proxied = parseServiceConfig({ ...raw, 'sign-in': (parse(blocks[1]!) as Record<string, unknown>)['sign-in'] }, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
   assert.equal(proxied.signIn.kind === 'proxy' && proxied.signIn.proxy.trusted.matches('10.0.1.77'), true);
+});
+
+test('sign out everywhere ends every session of that person (issuer, subject), not another\'s; an admin ends a person\'s sessions, audited; nobody else may', async () => {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-sessions-')));
+  const service = parseServiceConfig({ contexts: {}, 'sign-in': { oidc: { issuer: 'http://127.0.0.1:9/', 'client-id': 'c' } }, roles: ROLES }, '/c.yaml', CONTEXTS, {});
+  const http = new HttpClient({ timeoutMs: 1000 });
+  const ui = createConsole({
+    store, secure: true, service, publicUrl: () => 'https://127.0.0.1:8443',
+    contexts: { initialLabel: 'prod', initialName: 'prod', names: async () => [], resolve: async () => ({ url: 'http://127.0.0.1:9', http }) },
+  });
+  const grants = service.grants;
+  const person = (user: string, subject: string, groups: string[]) => {
+    const identity = { user, groups, via: 'oidc' as const, issuer: 'http://127.0.0.1:9/', subject };
+    const s = ui.sessions.create(identity, Access.of(groups, grants));
+    return { cookie: `offsetctl_session=${s.id}`, csrf: s.csrf };
+  };
+  const status = async (who: { cookie: string }) => (await ui.app.request('/changes', { headers: { cookie: who.cookie } })).status;
+  const post = (who: { cookie: string; csrf: string }, path: string, fields: Record<string, string> = {}) => ui.app.request(path, {
+    method: 'POST', headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf: who.csrf, ...fields }).toString(),
+  });
+  const aliceLaptop = person('alice@example.com', 'alice', ['team-orders']);
+  const alicePhone = person('alice.smith@example.com', 'alice', ['team-orders']);
+  const bob = person('bob@example.com', 'bob', ['support']);
+  const bob2 = person('bob@example.com', 'bob', ['support']);
+  const root = person('root@example.com', 'root', ['platform']);
+
+  const out = await post(aliceLaptop, '/auth/logout-everywhere');
+  assert.equal(out.status, 200);
+  assert.match(await out.text(), /in every browser \(2 sessions ended\)/);
+  assert.deepEqual([await status(aliceLaptop), await status(alicePhone), await status(bob)], [403, 403, 200], 'both of alice\'s, whatever her e-mail; not bob\'s');
+
+  assert.equal((await ui.app.request('/sessions', { headers: { cookie: bob.cookie } })).status, 403, 'a viewer sees no sessions');
+  const refused = await post(bob, '/sessions/end', { person: 'oidc http://127.0.0.1:9 root' });
+  assert.equal(refused.status, 403);
+  assert.equal(await status(root), 200, 'bob could not end root\'s session');
+  const page = await ui.app.request('/sessions', { headers: { cookie: root.cookie } });
+  assert.equal(page.status, 200);
+  const body = await page.text();
+  assert.match(body, /data-user="bob@example\.com" data-sessions="2"/);
+  const bobKey = /name="person" value="(oidc [^"]+ bob)"/.exec(body)?.[1];
+  assert.ok(bobKey, body);
+  const ended = await post(root, '/sessions/end', { person: bobKey });
+  assert.equal(ended.status, 303);
+  assert.deepEqual([await status(bob), await status(bob2), await status(root)], [403, 403, 200]);
+  const entries = (await store.listAudit()).filter((e) => e.action === 'sign-out' || e.outcome === 'refused').map((e) => [e.actor.user, e.outcome, e.message ?? '']).reverse();
+  assert.deepEqual(entries.map(([user, outcome]) => [user, outcome]), [['alice@example.com', 'done'], ['bob@example.com', 'refused'], ['root@example.com', 'done']]);
+  assert.match(entries[0]![2]!, /signed out everywhere: 2 sessions ended/);
+  assert.match(entries[2]![2]!, /root@example\.com ended every session of bob@example\.com \(oidc http:\/\/127\.0\.0\.1:9 bob\): 2 ended/);
+  await store.close();
+  await http.close();
 });

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { HttpClient } from '../../src/http/client.js';
 import { openStore } from '../../src/store/index.js';
 import { createConsole, CSP } from '../../src/web/app.js';
-import { liveView } from '../../src/web/jobs.js';
+import { liveView, type Job } from '../../src/web/jobs.js';
+import { jobPage } from '../../src/web/pages/job.js';
 import { changePage } from '../../src/web/pages/change.js';
 import { connectorPage, shownSinkPartitions } from '../../src/web/pages/connector.js';
 import { positionOf } from '../../src/web/forms.js';
@@ -270,4 +271,52 @@ test('positions offered per connector kind, as `rewind --to-...` accepts them: s
   assert.equal(plain.offered, false);
   assert.match(plain.offered ? '' : plain.why, /offsets are its plugin's own/);
   assert.equal(plain.offered ? '' : plain.missing, 'position-support');
+});
+
+test('over TLS every answer carries Strict-Transport-Security; over loopback HTTP none does', async () => {
+  for (const [secure, expected] of [[true, 'max-age=31536000'], [false, null]] as const) {
+    const ui = makeConsole(secure);
+    for (const path of ['/connectors', '/login?token=x']) assert.equal((await ui.app.request(path)).headers.get('strict-transport-security'), expected, `${path} secure=${secure}`);
+  }
+});
+
+test('a run page shows a polling step\'s attempts that were tried again as RETRIED, not as red FAILED rows; a last failure stays FAILED', async () => {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ui-unit-')));
+  const run = await store.beginRun({ clusterUrl: 'http://127.0.0.1:9', clusterKey: 'url:http://127.0.0.1:9', connector: 'orders-1', operation: 'reset', workflowFile: 'w', workflowId: 'reset', inputs: {} });
+  const step = (stepId: string, status: 'passed' | 'failed') => store.recordStep(run.id, {
+    workflowId: 'reset', stepId, status, outputs: {}, finishedAt: new Date().toISOString(), ...(status === 'failed' ? { error: { message: `${stepId} not yet` } } : {}),
+  });
+  await step('stopConnector', 'passed');
+  await step('waitStopped', 'failed');
+  await step('waitStopped', 'failed');
+  await step('waitStopped', 'passed');
+  await step('verify', 'failed');
+  await store.finishRun(run.id, { status: 'succeeded' });
+  const ui = makeConsole(false, store);
+  const { cookie } = await login(ui);
+  const page = await (await ui.app.request(`/runs/${run.id}`, { headers: { cookie } })).text();
+  const statuses = [...page.matchAll(/data-step-status="([a-z]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(statuses, ['passed', 'retried', 'retried', 'passed', 'failed']);
+  assert.equal([...page.matchAll(/badge bad">FAILED/g)].length, 1, 'only the last, real failure is red');
+});
+
+test('the stylesheet is public (the sign-in and sign-out pages use it); the scripts still need a session', async () => {
+  const ui = makeConsole();
+  const css = await ui.app.request('/assets/app.css');
+  assert.equal(css.status, 200);
+  assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+  assert.equal((await ui.app.request('/assets/app.js')).status, 403);
+  const refused = await ui.app.request('/login?token=wrong');
+  assert.match(await refused.text(), /<link rel="stylesheet" href="\/assets\/app\.css">/, 'the refusal page is styled');
+});
+
+test('without JavaScript a running job\'s page reloads itself; a finished one does not', () => {
+  const job: Job = {
+    id: 'job-1', title: 'rewind of orders-1', connectors: ['orders-1'], clusterUrl: 'http://127.0.0.1:9', startedAt: new Date().toISOString(), events: [],
+    listeners: new Set(), controller: new AbortController(), by: 'alice',
+  };
+  const refresh = /<noscript><meta http-equiv="refresh" content="3"><\/noscript>/;
+  assert.match(String(jobPage(job, {})), refresh);
+  job.end = { status: 'succeeded', message: 'done', warnings: [] };
+  assert.doesNotMatch(String(jobPage(job, {})), refresh);
 });

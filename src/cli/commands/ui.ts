@@ -67,11 +67,16 @@ async function runUi(opts: UiOptions): Promise<void> {
     contexts: served.contexts,
     ...(service ? { service } : { localIdentity: { user: me.user, groups: [], via: 'login-link' as const } }),
   });
+  // The team store is named (its URL carries no password); else the state folder.
+  const where = /^postgres(?:ql)?:/i.test(store.location) ? `team store ${store.location}` : `state ${served.stateDir}`;
   if (service) {
     const how = service.signIn.kind === 'oidc' ? `OpenID Connect, ${service.signIn.oidc.issuer.href}` : `the proxy's ${service.signIn.proxy.userHeader} header from ${service.signIn.proxy.trustedText.join(', ')}`;
-    process.stdout.write(`offsetctl ui: serving ${served.label} (state ${served.stateDir}) at ${running.url}\nSign in at ${running.loginUrl} (${how}).\nPress Ctrl-C to stop.\n`);
+    const metrics = running.metricsUrl ? `Metrics at ${running.metricsUrl} (this machine only).\n` : '';
+    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+      + `Sign in at ${running.loginUrl} (${how}).\n${metrics}Press Ctrl-C to stop.\n`);
   } else {
-    process.stdout.write(`offsetctl ui: serving ${served.label} (state ${served.stateDir}) at ${running.url}\nOpen this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
+    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+      + `Open this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
   }
   await new Promise<void>((resolve) => {
     const stop = (): void => {

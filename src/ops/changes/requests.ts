@@ -40,9 +40,30 @@ export async function requestChange(ctx: OpsContext, saved: SavedPlan, options: 
   return audited(ctx, request, 'requested', options.audit, { message: `expires ${request.expiresAt}` });
 }
 
-/** The same person, as the store authenticated them (database login, console sign-in). */
-export function sameIdentity(a: Actor, b: Actor): boolean {
-  return a.user === b.user || (a.dbUser !== undefined && a.dbUser === b.dbUser && a.via === b.via);
+/**
+ * The same person, as something authenticated them. A console's user signed in with OpenID
+ * Connect is the pair (issuer, subject) — the name is a label that changes with an e-mail — and
+ * one behind the console's proxy is the proxy's user; two such people are compared by that and
+ * nothing else. The database login names a person only for the CLI: a console's users all share
+ * the console's login. Across faces (or for records without a sign-in) the names are compared,
+ * which refuses rather than allows when in doubt.
+ */
+export function sameIdentity(a: PersonOf, b: PersonOf): boolean {
+  const pa = signedInPerson(a);
+  const pb = signedInPerson(b);
+  if (pa !== undefined && pb !== undefined) return pa === pb;
+  if (a.user === b.user) return true;
+  return a.via === 'cli' && b.via === 'cli' && a.dbUser !== undefined && a.dbUser === b.dbUser;
+}
+
+type PersonOf = Pick<Actor, 'user' | 'via' | 'dbUser' | 'signIn'>;
+
+/** `oidc <issuer> <sub>`, `proxy <user>`: who a console's sign-in authenticated, or undefined (the CLI, the login link, an old record). */
+function signedInPerson(a: PersonOf): string | undefined {
+  if (a.via !== 'console' || !a.signIn) return undefined;
+  if (a.signIn.kind === 'oidc' && a.signIn.issuer && a.signIn.subject) return `oidc ${a.signIn.issuer.replace(/\/$/, '')} ${a.signIn.subject}`;
+  if (a.signIn.kind === 'proxy') return `proxy ${a.user}`;
+  return undefined;
 }
 
 /** The note on a rejection made by the requester themselves (present/requests.ts shows it as withdrawn). */

@@ -41,3 +41,20 @@ export function unmapped(address: string): string {
 export function headerGroups(value: string | undefined): string[] {
   return (value ?? '').split(',').map((g) => g.trim()).filter((g) => g !== '');
 }
+
+/**
+ * The client's address: the TCP peer, unless the peer is a trusted proxy (a load balancer that
+ * terminates TLS, the sign-in proxy): then the last address of X-Forwarded-For that is not itself
+ * a trusted proxy (each proxy appends the address it was reached from; what comes before the
+ * trusted ones is the client's to write and is not believed).
+ */
+export function forwardedClient(peer: string, forwardedFor: string | undefined, trusted: AddressMatcher | undefined): string {
+  if (!trusted || !forwardedFor || !trusted.matches(peer)) return peer;
+  const hops = forwardedFor.split(',').map((h) => unmapped(h.trim())).filter((h) => h !== '');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i]!;
+    if (isIP(hop) === 0) return peer;
+    if (!trusted.matches(hop)) return hop;
+  }
+  return hops[0] ?? peer;
+}

@@ -45,6 +45,11 @@ export class Access {
     return this.grants.some((g) => RANK[g.role] >= RANK[need] && inContext(g, context) && g.pattern === '.*');
   }
 
+  /** An admin on every context and connector: may see and end everyone's sessions. */
+  consoleAdmin(): boolean {
+    return this.grants.some((g) => g.role === 'admin' && g.contexts === undefined && g.pattern === '.*');
+  }
+
   /** The highest role anywhere (for the page header), or undefined: no role at all. */
   highest(): Role | undefined {
     let best: Role | undefined;

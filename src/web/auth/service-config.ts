@@ -17,9 +17,15 @@ export interface OidcConfig {
   /** Read from client-secret-env / client-secret-file; absent for a public client (PKCE alone). */
   clientSecret?: string;
   scopes: string[];
-  /** The claim that names the user in the audit (default `email`, else `preferred_username`, else `sub`). */
+  /**
+   * The claim that names the user in the audit (default `email`, else `preferred_username`, else
+   * `sub`). Only a label: the person is the pair (issuer, sub). A configured claim that is missing
+   * refuses the sign-in.
+   */
   userClaim?: string;
   groupsClaim: string;
+  /** An e-mail the provider does not say is verified (`email_verified: true`) is refused as the name unless this is set. */
+  allowUnverifiedEmail: boolean;
 }
 
 export interface ProxyConfig {
@@ -33,6 +39,8 @@ export interface ProxyConfig {
 export interface SessionConfig {
   maxAgeMs: number;
   idleMs: number;
+  /** OpenID Connect: how often a session's groups are read again at the provider (userinfo); 0: never. */
+  recheckMs: number;
 }
 
 export interface ServiceConfig {
@@ -55,10 +63,20 @@ export interface ServiceConfig {
   /** Sign-in attempts per client address and minute. */
   signInPerMinute: number;
   grants: Grant[];
+  /**
+   * Load balancers in front of the console (`trusted-proxies`), and in proxy mode the sign-in
+   * proxy too: from them, X-Forwarded-For names the client (rate limits, logs, the audit).
+   */
+  trustedProxies?: AddressMatcher;
+  /** /metrics: with this bearer token on the console's address, and/or on a loopback address of its own. */
+  metrics?: { token?: string; listen?: string };
 }
 
-const TOP = ['listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles'];
-const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000 };
+const TOP = [
+  'listen', 'tls', 'public-url', 'state-dir', 'store', 'store-password-env', 'contexts', 'default-context', 'sign-in', 'session', 'roles',
+  'metrics', 'trusted-proxies',
+];
+const DEFAULT_SESSION: SessionConfig = { maxAgeMs: 8 * 3600_000, idleMs: 3600_000, recheckMs: 5 * 60_000 };
 
 /**
  * Reads everything of the service config but `contexts` (the caller passes the context names it
@@ -113,6 +131,18 @@ export function parseServiceConfig(raw: unknown, path: string, contextNames: rea
   }
   if (doc.roles === undefined) at.fail('roles', 'missing: map groups to viewer, operator or admin (without roles nobody could do anything)');
   config.grants = parseGrants(doc.roles, contextNames, (field, why) => at.fail(field, why));
+  if (doc.metrics !== undefined) config.metrics = metrics(doc.metrics, at, env);
+  const trustedText = [
+    ...(doc['trusted-proxies'] !== undefined ? stringList(doc['trusted-proxies'], 'trusted-proxies', at) : []),
+    ...(config.signIn.kind === 'proxy' ? config.signIn.proxy.trustedText : []),
+  ];
+  if (trustedText.length > 0) {
+    try {
+      config.trustedProxies = parseAddressList(trustedText);
+    } catch (err) {
+      at.fail('trusted-proxies', (err as Error).message);
+    }
+  }
   const perMinute = (mapping(doc['sign-in'], 'sign-in', at))['rate-limit'];
   if (perMinute !== undefined) {
     if (typeof perMinute !== 'number' || !Number.isInteger(perMinute) || perMinute < 1) at.fail('sign-in.rate-limit', 'must be a whole number ≥ 1 (sign-in attempts per client address and minute)');
@@ -128,7 +158,9 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
   if ((s.oidc === undefined) === (s.proxy === undefined)) at.fail('sign-in', 'give exactly one of oidc or proxy');
   if (s.oidc !== undefined) {
     const o = mapping(s.oidc, 'sign-in.oidc', at);
-    only(o, 'sign-in.oidc', ['issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim'], at);
+    only(o, 'sign-in.oidc', [
+      'issuer', 'client-id', 'client-secret-env', 'client-secret-file', 'client-secret', 'scopes', 'user-claim', 'groups-claim', 'allow-unverified-email',
+    ], at);
     if (o['client-secret'] !== undefined) at.fail('sign-in.oidc.client-secret', 'secrets are not written in the config file; reference it with client-secret-env: VAR or client-secret-file: /path');
     const issuerText = string(o.issuer, 'sign-in.oidc.issuer', at);
     let issuer: URL;
@@ -144,7 +176,12 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
       issuer, clientId: string(o['client-id'], 'sign-in.oidc.client-id', at),
       scopes: o.scopes === undefined ? ['openid', 'profile', 'email'] : stringList(o.scopes, 'sign-in.oidc.scopes', at),
       groupsClaim: o['groups-claim'] === undefined ? 'groups' : string(o['groups-claim'], 'sign-in.oidc.groups-claim', at),
+      allowUnverifiedEmail: false,
     };
+    if (o['allow-unverified-email'] !== undefined) {
+      if (typeof o['allow-unverified-email'] !== 'boolean') at.fail('sign-in.oidc.allow-unverified-email', 'must be true or false');
+      oidc.allowUnverifiedEmail = o['allow-unverified-email'] as boolean;
+    }
     if (!oidc.scopes.includes('openid')) at.fail('sign-in.oidc.scopes', 'must include openid (without it there is no ID token)');
     if (o['user-claim'] !== undefined) oidc.userClaim = string(o['user-claim'], 'sign-in.oidc.user-claim', at);
     const secret = secretRef(o, 'sign-in.oidc.client-secret', at, env, base);
@@ -175,13 +212,54 @@ function signIn(raw: unknown, at: Where, env: NodeJS.ProcessEnv, base: string): 
   };
 }
 
+/** `metrics: {token-env: VAR}` and/or `metrics: {listen: 127.0.0.1:9464}` (loopback only: nothing guards it but the address). */
+function metrics(raw: unknown, at: Where, env: NodeJS.ProcessEnv): NonNullable<ServiceConfig['metrics']> {
+  const m = mapping(raw, 'metrics', at);
+  only(m, 'metrics', ['token-env', 'listen'], at);
+  if (m['token-env'] === undefined && m.listen === undefined) {
+    at.fail('metrics', 'give token-env: VAR (a bearer token for /metrics) or listen: 127.0.0.1:PORT (a loopback address of its own), or both');
+  }
+  const out: NonNullable<ServiceConfig['metrics']> = {};
+  if (m['token-env'] !== undefined) {
+    const name = string(m['token-env'], 'metrics.token-env', at);
+    const token = env[name];
+    if (!token) {
+      const fix = 'set it to the token your monitoring sends as "Authorization: Bearer <token>"';
+      at.fail('metrics.token-env', `the environment variable ${name} is not set (or empty); ${fix}`);
+    }
+    if (token.length < 16) at.fail('metrics.token-env', `the token in ${name} is shorter than 16 characters; use a long random one (openssl rand -hex 24)`);
+    registerSecret(token);
+    out.token = token;
+  }
+  if (m.listen !== undefined) {
+    const listen = string(m.listen, 'metrics.listen', at);
+    const host = /^(?:\[([^\]]+)\]|([^:]+)):\d{1,5}$/.exec(listen);
+    if (!host) at.fail('metrics.listen', `expected host:port such as 127.0.0.1:9464 (got ${JSON.stringify(listen)})`);
+    if (!isLoopbackHost(host[1] ?? host[2]!)) {
+      at.fail('metrics.listen', `${listen} is not a loopback address: unguarded metrics are served on 127.0.0.1 or ::1 only (elsewhere, use token-env)`);
+    }
+    out.listen = listen;
+  }
+  return out;
+}
+
 function session(raw: unknown, at: Where): SessionConfig {
   if (raw === undefined) return DEFAULT_SESSION;
   const s = mapping(raw, 'session', at);
-  only(s, 'session', ['max-age', 'idle-timeout'], at);
+  only(s, 'session', ['max-age', 'idle-timeout', 'recheck-roles'], at);
   const out = { ...DEFAULT_SESSION };
   if (s['max-age'] !== undefined) out.maxAgeMs = duration(s['max-age'], 'session.max-age', at);
   if (s['idle-timeout'] !== undefined) out.idleMs = duration(s['idle-timeout'], 'session.idle-timeout', at);
+  if (s['recheck-roles'] !== undefined) {
+    const raw = s['recheck-roles'];
+    const m = typeof raw === 'string' ? /^(\d+)\s*(s|m|h)$/.exec(raw.trim()) : null;
+    const ms = m ? Number(m[1]) * { s: 1000, m: 60_000, h: 3600_000 }[m[2] as 's' | 'm' | 'h'] : NaN;
+    if (raw === 'off') out.recheckMs = 0;
+    else if (!(ms >= 5000 && ms <= 24 * 3600_000)) {
+      at.fail('session.recheck-roles', `give a duration between 5s and 24h such as 5m, or off (got ${JSON.stringify(raw)})`);
+    }
+    else out.recheckMs = ms;
+  }
   if (out.idleMs > out.maxAgeMs) at.fail('session.idle-timeout', 'is longer than session.max-age; make it shorter or equal');
   return out;
 }

@@ -5,7 +5,7 @@
 // timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
 // CSRF token. Tokens are compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { AuditActor } from '../ops-bridge.js';
+import type { ActorSource, AuditActor } from '../ops-bridge.js';
 import { Access } from './roles.js';
 
 export const SESSION_COOKIE = 'offsetctl_session';
@@ -29,6 +29,14 @@ export interface Session {
   access: Access;
   createdAt: number;
   lastSeen: number;
+  /** OpenID Connect: the ID token, kept on the server, the hint for signing out at the provider too. */
+  idToken?: string;
+  /** OpenID Connect: the access token (server-side only), to read the person's groups again at the provider. */
+  accessToken?: string;
+  /** When the groups were last read at the provider. */
+  rolesCheckedAt?: number;
+  /** The provider's userinfo accepted this session's access token once (a later refusal means revoked or expired). */
+  rolesRecheckWorked?: boolean;
 }
 
 export interface SessionLimits {
@@ -90,6 +98,23 @@ export class Sessions {
     this.#sessions.delete(session.id);
   }
 
+  /** Every live session (the admin's Sessions page). */
+  live(): Session[] {
+    this.#expire();
+    return [...this.#sessions.values()];
+  }
+
+  /** Ends every session of this person (personKey); how many there were. */
+  endPerson(person: string): number {
+    let ended = 0;
+    for (const [id, s] of this.#sessions) {
+      if (personKey(s.identity) !== person) continue;
+      this.#sessions.delete(id);
+      ended++;
+    }
+    return ended;
+  }
+
   /** Seconds the cookie may live: the session's maximum age. */
   get cookieMaxAge(): number {
     return Math.floor(this.#limits.maxAgeMs / 1000);
@@ -107,12 +132,36 @@ export class Sessions {
   }
 }
 
+/**
+ * The person a session belongs to: the provider's (issuer, subject) for OpenID Connect, the
+ * proxy's user behind the proxy, the name for the login link. Not the name alone: it can change.
+ */
+export function personKey(identity: Identity): string {
+  if (identity.via === 'oidc' && identity.issuer && identity.subject) return `oidc ${identity.issuer.replace(/\/$/, '')} ${identity.subject}`;
+  return `${identity.via} ${identity.user}`;
+}
+
 /** The audit's actor for a session's user, with the role the act needed. */
 export function actorOf(identity: Identity, role?: string): AuditActor {
   return {
     user: identity.user, via: identity.via,
     ...(identity.issuer ? { issuer: identity.issuer } : {}), ...(identity.subject ? { subject: identity.subject } : {}),
     ...(identity.groups.length > 0 ? { groups: identity.groups } : {}), ...(role ? { role } : {}),
+  };
+}
+
+/**
+ * The store's actor for a session's user (a change request's history, a run): the name, and how
+ * they signed in — the issuer and subject that make the person, whatever the name says.
+ */
+export function storeActor(identity: Identity): ActorSource {
+  return {
+    via: 'console', user: identity.user,
+    signIn: {
+      kind: identity.via === 'cli' ? 'login-link' : identity.via,
+      ...(identity.issuer ? { issuer: identity.issuer } : {}), ...(identity.subject ? { subject: identity.subject } : {}),
+      ...(identity.groups.length > 0 ? { groups: [...identity.groups] } : {}),
+    },
   };
 }
 

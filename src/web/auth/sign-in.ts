@@ -3,17 +3,21 @@
 // - OpenID Connect: /auth/login sends the browser to the provider, /auth/callback signs in;
 // - behind an authenticating proxy: the configured header names the user, believed only on a
 //   connection from a configured proxy address (the TCP peer, never a forwarded-for header).
-// Each ends in a server-side session (auth.ts). Sign-in attempts are rate-limited per client
-// address; sign-ins, refused sign-ins and sign-outs go into the audit trail.
+// Each ends in a server-side session (sessions.ts). Failed sign-ins are rate-limited per flow and
+// client address; sign-ins, refused sign-ins (with the reason and the client's address) and
+// sign-outs go into the audit trail, the log and the metrics. Behind the proxy one session serves
+// all of a person's requests, and its sign-in is audited once, not per request.
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { html, raw, type Html } from '../html.js';
-import { actorOf, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
+import { actorOf, personKey, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
 import type { Store } from '../ops-bridge.js';
-import { OidcSignIn, SignInError, localPath } from './oidc.js';
-import { headerGroups, unmapped } from './proxy.js';
+import { OidcSignIn, SignInError, localPath, type RefusalReason, type SignedIn } from './oidc.js';
+import { forwardedClient, headerGroups, unmapped } from './proxy.js';
+import { reqIdOf, type ConsoleLog, type ConsoleMetrics } from '../observe/index.js';
 import { RateLimit } from './rate-limit.js';
+import { recheckRoles } from './recheck.js';
 import { Access } from './roles.js';
 import type { ServiceConfig } from './service-config.js';
 
@@ -29,7 +33,14 @@ export interface SignInOptions {
   localIdentity?: Identity;
   /** `https://host:port` as browsers reach it (the OpenID redirect URI is built on it). */
   publicUrl: () => string;
+  metrics: ConsoleMetrics;
+  log: ConsoleLog;
 }
+
+/** How many OpenID flows an address may start in a minute, per failure allowed (each holds server memory for 10 minutes). */
+const STARTS_PER_FAILURE = 5;
+/** How long a proxy identity without a role is refused without a new audit entry. */
+const PROXY_REFUSAL_MEMORY_MS = 10 * 60_000;
 
 type AnyContext = Context<{ Variables: { session: Session } }>;
 
@@ -37,7 +48,16 @@ export class SignIn {
   readonly sessions: Sessions;
   readonly #opts: SignInOptions;
   readonly #oidc: OidcSignIn | undefined;
-  readonly #limit: RateLimit;
+  /** Failed sign-ins per flow and address. */
+  readonly #failures: RateLimit;
+  /** OpenID flows started per address. */
+  readonly #starts: RateLimit;
+  /** Behind the proxy: the one session of each identity (user and groups as the proxy says them). */
+  readonly #proxySessions = new Map<string, string>();
+  /** Proxy identities refused for want of a role, and when (audited once in a while, not per request). */
+  readonly #proxyRefused = new Map<string, number>();
+  /** When a rate-limited address was last audited, per flow. */
+  readonly #limitAudited = new Map<string, number>();
 
   constructor(opts: SignInOptions) {
     this.#opts = opts;
@@ -46,7 +66,13 @@ export class SignIn {
       ? new Sessions({ limits: { maxAgeMs: service.session.maxAgeMs, idleMs: service.session.idleMs } })
       : new Sessions({ loginLinkFor: opts.localIdentity ?? { user: 'local', groups: [], via: 'login-link' } });
     this.#oidc = service?.signIn.kind === 'oidc' ? new OidcSignIn(service.signIn.oidc, () => `${opts.publicUrl()}/auth/callback`) : undefined;
-    this.#limit = new RateLimit(service?.signInPerMinute ?? 10);
+    this.#failures = new RateLimit(service?.signInPerMinute ?? 10);
+    this.#starts = new RateLimit((service?.signInPerMinute ?? 10) * STARTS_PER_FAILURE);
+  }
+
+  /** The client's address: the TCP peer, or what a trusted proxy says it was reached from. */
+  client(c: Context): string {
+    return forwardedClient(peerAddress(c), c.req.header('x-forwarded-for'), this.#opts.service?.trustedProxies);
   }
 
   get mode(): 'link' | 'oidc' | 'proxy' {
@@ -57,21 +83,30 @@ export class SignIn {
   routes(app: Hono<{ Variables: { session: Session } }>): void {
     app.get('/login', async (c) => {
       if (this.mode !== 'link') return c.html(page('Sign in', html`<p>This console signs people in through ${this.mode === 'oidc' ? 'the identity provider' : 'the sign-in proxy'}.</p>${signInLink(this.mode)}`), 404);
-      const wait = this.#limit.take(clientAddress(c));
-      if (wait > 0) return tooMany(c, wait);
+      const limited = await this.#limited(c, 'link');
+      if (limited) return limited;
       const session = this.sessions.login(c.req.query('token'));
-      if (!session) return c.html(page('Login refused', html`<p>This login link is not valid or was already used. Start <code>offsetctl ui</code> again and open the URL it prints.</p>`), 403);
+      if (!session) {
+        await this.#refuse(c, 'link', { user: 'unknown', groups: [], via: 'login-link' }, 'flow', 'the login link is not valid or was already used');
+        const again = html`Start <code>offsetctl ui</code> again and open the URL it prints.`;
+        return c.html(page('Login refused', html`<p>This login link is not valid or was already used. ${again}</p>`), 403);
+      }
       this.#setSessionCookie(c, session);
-      await this.#audit(session.identity, 'sign-in', 'done');
+      await this.#signedIn(c, session.identity);
       return c.redirect('/connectors', 303);
     });
 
     app.get('/auth/login', async (c) => {
       if (!this.#oidc) return c.notFound();
-      const wait = this.#limit.take(clientAddress(c));
-      if (wait > 0) return tooMany(c, wait);
+      const limited = await this.#limited(c, 'oidc');
+      if (limited) return limited;
+      const starts = this.#starts.take(`start ${this.client(c)}`);
+      if (starts > 0) return tooMany(c, starts);
       try {
-        const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')));
+        // The provider's redirect back is cross-site: the SameSite=Strict session cookie does not
+        // come with it. The session this browser has now is noted here, and ended when the new one opens.
+        const current = this.sessions.find(getCookie(c, SESSION_COOKIE));
+        const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')), current?.id);
         setCookie(c, FLOW_COOKIE, flowId, { httpOnly: true, secure: true, sameSite: 'Lax', path: '/auth/', maxAge: 600 });
         return c.redirect(url, 303);
       } catch (err) {
@@ -81,19 +116,28 @@ export class SignIn {
 
     app.get('/auth/callback', async (c) => {
       if (!this.#oidc) return c.notFound();
-      const wait = this.#limit.take(clientAddress(c));
-      if (wait > 0) return tooMany(c, wait);
+      const limited = await this.#limited(c, 'oidc');
+      if (limited) return limited;
       const flowId = getCookie(c, FLOW_COOKIE);
       deleteCookie(c, FLOW_COOKIE, { path: '/auth/', secure: true });
-      let signedIn: { identity: Identity; next: string };
+      let signedIn: SignedIn;
       try {
         signedIn = await this.#oidc.finish(flowId, new URL(c.req.url).search);
       } catch (err) {
         const why = err instanceof SignInError ? err.message : 'the sign-in could not be completed';
+        const who = err instanceof SignInError && err.who ? { issuer: err.who.issuer, subject: err.who.subject } : { issuer: this.#oidc.issuer };
+        await this.#refuse(c, 'oidc', { user: 'unknown', groups: [], via: 'oidc', ...who }, err instanceof SignInError ? err.reason : 'invalid-token', why);
         return c.html(page('Sign-in refused', html`<p>${why}</p>${signInLink('oidc')}`), 403);
       }
+      // A new sign-in ends the session it replaces (in this browser), whoever signs in now.
+      const replaced = this.sessions.find(signedIn.replaces);
+      if (replaced) this.sessions.end(replaced);
       const session = await this.#open(c, signedIn.identity);
       if (!session) return noRole(c, signedIn.identity);
+      if (signedIn.idToken) session.idToken = signedIn.idToken;
+      if (signedIn.accessToken) session.accessToken = signedIn.accessToken;
+      session.rolesCheckedAt = Date.now();
+      if (signedIn.userinfoWorked) session.rolesRecheckWorked = true;
       // The provider's redirect was a cross-site navigation: a redirect from here would still be
       // one, and the browser would not send the SameSite=Strict cookie with it. A page of ours
       // that moves on by itself is a same-site navigation.
@@ -105,7 +149,7 @@ export class SignIn {
   async authenticate(c: AnyContext): Promise<Session | Response> {
     if (this.mode === 'proxy') return this.#fromProxy(c);
     const session = this.sessions.find(getCookie(c, SESSION_COOKIE));
-    if (session) return session;
+    if (session) return (await this.#recheck(c, session)) ?? session;
     if (this.mode === 'oidc') {
       // A page asked for without a session: sign in first, then come back to it.
       const next = c.req.method === 'GET' ? localPath(new URL(c.req.url).pathname + new URL(c.req.url).search) : '/connectors';
@@ -114,44 +158,132 @@ export class SignIn {
     return c.html(page('Not signed in', html`<p>Open the URL printed by <code>offsetctl ui</code> (it carries a one-time login token).</p>`), 403);
   }
 
-  /** POST /auth/logout (after the session and CSRF checks). */
-  async logout(c: AnyContext, session: Session): Promise<Response> {
+  /** The periodic roles check (recheck.ts): its outcome audited, logged and, for a person signed out, answered. */
+  async #recheck(c: AnyContext, session: Session): Promise<Response | undefined> {
+    if (!this.#oidc) return undefined;
+    const outcome = await recheckRoles(session, {
+      oidc: this.#oidc, everyMs: this.#opts.service?.session.recheckMs ?? 0, grants: this.#opts.service?.grants ?? [], log: this.#opts.log,
+    });
+    if (outcome.kind === 'kept') return undefined;
+    if (outcome.kind === 'changed') {
+      const { user, groups } = session.identity;
+      this.#opts.log.info({ event: 'roles-changed', user, from: outcome.before, to: groups }, `${user}'s groups changed at the provider`);
+      const change = `groups ${outcome.before.join(', ') || 'none'} -> ${groups.join(', ') || 'none'}`;
+      await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: ${change}; ${session.access.describe()}`);
+      return undefined;
+    }
     this.sessions.end(session);
+    const user = session.identity.user;
+    this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user, ip: this.client(c) }, `${user} signed out: ${outcome.why}`);
+    await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${outcome.why}`);
+    return c.html(page('Signed out', html`<p>You were signed out: ${outcome.why}.</p>${signInLink('oidc')}`), 403);
+  }
+
+  /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */
+  async logout(c: AnyContext, session: Session, everywhere = false): Promise<Response> {
+    const ended = everywhere ? this.sessions.endPerson(personKey(session.identity)) : (this.sessions.end(session), 1);
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: this.#secure(), httpOnly: true, sameSite: 'Strict' });
-    await this.#audit(session.identity, 'sign-out', 'done');
-    const again = this.mode === 'oidc' ? signInLink('oidc') : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
-    return c.html(page('Signed out', html`<p>You are signed out of this console.</p>${again}`));
+    const where = everywhere ? ` everywhere (${ended} session${ended === 1 ? '' : 's'})` : '';
+    this.#opts.log.info({ event: 'sign-out', reqId: reqIdOf(c), user: session.identity.user, ip: this.client(c), sessions: ended },
+      `${session.identity.user} signed out${where}`);
+    await this.#audit(session.identity, 'sign-out', 'done', everywhere ? `signed out everywhere: ${ended} session${ended === 1 ? '' : 's'} ended` : undefined);
+    const atProvider = this.#oidc ? await this.#oidc.endSessionUrl(session.idToken) : undefined;
+    const again = this.mode === 'oidc'
+      ? html`${atProvider ? html`<p>You are still signed in at the identity provider, which would sign you in here again without asking.
+<a class="button" id="provider-sign-out" href="${atProvider}">Sign out at the identity provider too</a></p>` : ''}${signInLink('oidc')}`
+      : this.mode === 'link' ? html`<p>Start <code>offsetctl ui</code> again to sign in.</p>` : html``;
+    const all = everywhere ? html`, in every browser (${ended} session${ended === 1 ? '' : 's'} ended)` : '';
+    return c.html(page('Signed out', html`<p>You are signed out of this console${all}.</p>${again}`));
   }
 
   async #fromProxy(c: AnyContext): Promise<Session | Response> {
     const proxy = this.#opts.service!.signIn.kind === 'proxy' ? (this.#opts.service!.signIn as { proxy: import('./service-config.js').ProxyConfig }).proxy : undefined;
     if (!proxy) throw new Error('not in proxy mode');
-    const peer = clientAddress(c);
+    const peer = peerAddress(c);
     if (!proxy.trusted.matches(peer)) {
-      process.stderr.write(`offsetctl ui: refused a request from ${peer}: not a configured sign-in proxy (${proxy.trustedText.join(', ')})\n`);
+      this.#opts.metrics.signIns.inc({ via: 'proxy', outcome: 'refused', reason: 'untrusted-proxy' });
+      this.#opts.log.warn({ event: 'untrusted-proxy', reqId: reqIdOf(c), ip: peer },
+        `refused a request from ${peer}: not a configured sign-in proxy (${proxy.trustedText.join(', ')})`);
       return c.html(page('Refused', html`<p>This console is reached through its sign-in proxy only.</p>`), 403);
     }
     const user = c.req.header(proxy.userHeader)?.trim();
     if (!user) return c.html(page('Not signed in', html`<p>The sign-in proxy sent no user (header ${proxy.userHeader}).</p>`), 403);
     const groups = proxy.groupsHeader ? headerGroups(c.req.header(proxy.groupsHeader)) : [];
-    const existing = this.sessions.find(getCookie(c, SESSION_COOKIE));
-    // The proxy says who it is on every request; a session whose user or groups differ is not this one.
-    if (existing && existing.identity.user === user && existing.identity.groups.join('\n') === groups.join('\n')) return existing;
-    if (existing) this.sessions.end(existing);
+    // The proxy says who it is on every request: one session per identity (user and groups), found
+    // by that, whatever cookie came along; a change of groups is another identity, signed in anew.
+    const key = JSON.stringify([user, groups]);
+    const existing = this.sessions.find(this.#proxySessions.get(key));
+    if (existing) return existing;
+    this.#proxySessions.delete(key);
+    // Someone without a role, refused a moment ago: refused again without another audit entry.
+    const refusedAt = this.#proxyRefused.get(key);
+    if (refusedAt !== undefined && refusedAt > Date.now() - PROXY_REFUSAL_MEMORY_MS) return noRole(c, { user, groups, via: 'proxy' });
     const session = await this.#open(c, { user, groups, via: 'proxy' });
-    return session ?? noRole(c, { user, groups, via: 'proxy' });
+    if (!session) {
+      this.#proxyRefused.set(key, Date.now());
+      const old = Date.now() - PROXY_REFUSAL_MEMORY_MS;
+      if (this.#proxyRefused.size > 1000) for (const [k, at] of this.#proxyRefused) if (at <= old) this.#proxyRefused.delete(k);
+      return noRole(c, { user, groups, via: 'proxy' });
+    }
+    this.#proxySessions.set(key, session.id);
+    // Bounded like the sessions: entries of sessions that ended go.
+    if (this.#proxySessions.size > 1000) for (const [k, id] of this.#proxySessions) if (!this.sessions.find(id)) this.#proxySessions.delete(k);
+    return session;
+  }
+
+  /** 429 (and the attempt in the log, the metrics, and once a minute per address the audit) when this flow failed too often from the client's address. */
+  async #limited(c: AnyContext, flow: 'link' | 'oidc'): Promise<Response | undefined> {
+    const address = this.client(c);
+    const wait = this.#failures.wait(`${flow} ${address}`);
+    if (wait === 0) return undefined;
+    this.#opts.metrics.signIns.inc({ via: flow === 'link' ? 'login-link' : 'oidc', outcome: 'refused', reason: 'rate-limited' });
+    const line = { event: 'sign-in-refused', reason: 'rate-limited', flow, reqId: reqIdOf(c), ip: address };
+    this.#opts.log.warn(line, `sign-in attempt from ${address} rate-limited`);
+    // One audit entry per address and minute, not one per attempt of a loop.
+    const key = `${flow} ${address}`;
+    const now = Date.now();
+    if ((this.#limitAudited.get(key) ?? 0) <= now - 60_000) {
+      this.#limitAudited.set(key, now);
+      if (this.#limitAudited.size > 10_000) for (const [k, at] of this.#limitAudited) if (at <= now - 60_000) this.#limitAudited.delete(k);
+      await this.#audit({ user: 'unknown', groups: [], via: flow === 'link' ? 'login-link' : 'oidc' }, 'sign-in', 'refused',
+        `[rate-limited] too many failed sign-ins from ${address} in a minute (sign-in.rate-limit ${this.#failures.perMinute}); refused for ${wait} s`);
+    }
+    return tooMany(c, wait);
+  }
+
+  /** A refused sign-in: counted against the address, logged, counted in the metrics and audited with its reason and the client's address. */
+  async #refuse(c: AnyContext, flow: 'link' | 'oidc' | 'proxy', identity: Identity, reason: RefusalReason, why: string): Promise<void> {
+    const address = this.client(c);
+    this.#failures.count(`${flow} ${address}`);
+    this.#opts.metrics.signIns.inc({ via: identity.via, outcome: 'refused', reason });
+    this.#opts.log.warn({
+      event: 'sign-in-refused', reason, flow, reqId: reqIdOf(c), ip: address,
+      ...(identity.subject ? { issuer: identity.issuer, subject: identity.subject } : {}),
+    }, `sign-in refused (${reason}) from ${address}: ${why}`);
+    await this.#audit(identity, 'sign-in', 'refused', `[${reason}] ${why} (client ${address})`);
+  }
+
+  async #signedIn(c: AnyContext, identity: Identity, roles?: string): Promise<void> {
+    const address = this.client(c);
+    this.#opts.metrics.signIns.inc({ via: identity.via, outcome: 'done', reason: '' });
+    this.#opts.log.info({
+      event: 'sign-in', via: identity.via, user: identity.user, reqId: reqIdOf(c), ip: address,
+      ...(identity.subject ? { issuer: identity.issuer, subject: identity.subject } : {}), groups: identity.groups,
+    }, `${identity.user} signed in (${identity.via})`);
+    await this.#audit(identity, 'sign-in', 'done', `${roles ? `${roles}; ` : ''}client ${address}`);
   }
 
   /** A session for a user with at least one role; undefined (and a refused sign-in in the audit) without one. */
   async #open(c: AnyContext, identity: Identity): Promise<Session | undefined> {
     const access = Access.of(identity.groups, this.#opts.service?.grants ?? []);
     if (!access.highest()) {
-      await this.#audit(identity, 'sign-in', 'refused', `no role: none of the groups (${identity.groups.join(', ') || 'none'}) has a grant in the console's roles`);
+      const why = `no role: none of the groups (${identity.groups.join(', ') || 'none'}) has a grant in the console's roles`;
+      await this.#refuse(c, identity.via === 'proxy' ? 'proxy' : 'oidc', identity, 'no-role', why);
       return undefined;
     }
     const session = this.sessions.create(identity, access);
     this.#setSessionCookie(c, session);
-    await this.#audit(identity, 'sign-in', 'done', access.describe());
+    await this.#signedIn(c, identity, access.describe());
     return session;
   }
 
@@ -168,13 +300,14 @@ export class SignIn {
 
   async #audit(identity: Identity, action: string, outcome: 'done' | 'refused', message?: string): Promise<void> {
     await this.#opts.store.recordAudit({ actor: actorOf(identity), action, outcome, ...(message ? { message } : {}) }).catch((err: unknown) => {
-      process.stderr.write(`offsetctl ui: could not write the audit entry for ${action} of ${identity.user}: ${(err as Error).message}\n`);
+      const line = { event: 'audit-failed', action, user: identity.user, err: (err as Error).message };
+      this.#opts.log.error(line, `could not write the audit entry for ${action} of ${identity.user}`);
     });
   }
 }
 
 /** The TCP peer's address (never a header a client can write); 'unknown' outside a real server (tests through app.request). */
-export function clientAddress(c: Context): string {
+export function peerAddress(c: Context): string {
   try {
     return unmapped(getConnInfo(c).remote.address ?? 'unknown');
   } catch {
@@ -195,7 +328,8 @@ function signInLink(mode: 'link' | 'oidc' | 'proxy', next?: string): Html {
   return html`<p><a class="button primary" href="/auth/login${next && next !== '/connectors' ? raw(`?next=${encodeURIComponent(next)}`) : ''}">Sign in</a></p>`;
 }
 
-/** A page outside the console's frame (no navigation, no stylesheet: nobody is signed in, and every asset needs a session). */
+/** A page outside the console's frame (no navigation: nobody is signed in), with the stylesheet, the one public asset. */
 export function page(title: string, body: Html): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · offsetctl</title></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · offsetctl</title><link rel="stylesheet" href="/assets/app.css"></head><body><main id="main"><h1>${title}</h1>${body}</main></body></html>`;
 }

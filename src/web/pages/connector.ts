@@ -76,7 +76,7 @@ ${pager(base, paged, 'Offsets')}`}
 </section>
 <section aria-labelledby="h-history">
 <h2 id="h-history">Recent history</h2>
-${view.runs.length === 0 ? html`<p class="muted">No runs of this connector in this console's state folder.</p>` : html`<ul class="plain">${view.runs.slice(0, 5).map((r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a> ${r.operation} ${stateBadge(r.displayStatus)} <span class="muted">${time(r.startedAt)}</span></li>`)}</ul>`}
+${view.runs.length === 0 ? html`<p class="muted">No runs of this connector in this console's store.</p>` : html`<ul class="plain">${view.runs.slice(0, 5).map((r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.id}</a> ${r.operation} ${stateBadge(r.displayStatus)} <span class="muted">${time(r.startedAt)}</span></li>`)}</ul>`}
 ${view.snapshots.length === 0 ? '' : html`<p>Latest snapshot: <a href="/snapshots/${encodeURIComponent(view.snapshots[0]!.id)}">${view.snapshots[0]!.id}</a> <span class="muted">${time(view.snapshots[0]!.takenAt)}</span></p>`}
 </section>`);
 }

@@ -46,7 +46,8 @@ ${interrupted ? html`<form method="post" action="/runs/${encodeURIComponent(run.
 <button type="submit" class="primary">Preview resume</button></form>` : ''}
 <section aria-labelledby="h-steps"><h2 id="h-steps">Steps</h2>
 ${steps.length === 0 ? html`<p class="muted">No step finished.</p>` : html`<table class="data"><thead><tr><th scope="col" class="num">#</th><th scope="col">Step</th><th scope="col">Status</th><th scope="col">Finished</th></tr></thead>
-<tbody>${steps.map((s) => html`<tr><td class="num">${s.seq}</td><td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stateBadge(s.status === 'passed' ? 'SUCCEEDED' : 'FAILED')} ${s.status}${s.error ? html` <span>${text(s.error.message)}</span>` : ''}</td><td>${time(s.finishedAt)}</td></tr>`)}</tbody></table>`}
+<tbody>${steps.map((s, i) => html`<tr data-step-status="${stepStatus(steps, i)}"><td class="num">${s.seq}</td>
+<td>${s.stepId} <span class="muted">${s.workflowId}</span></td><td>${stepCell(steps, i)}</td><td>${time(s.finishedAt)}</td></tr>`)}</tbody></table>`}
 </section>
 <section aria-labelledby="h-journal"><h2 id="h-journal">Journal</h2>
 <ol class="events journal">${events.map((e) => html`<li><span class="muted">${time(e.at)}</span> ${e.type}${e.stepId ? ` ${e.stepId}` : ''} ${text(eventText(e.detail))}</li>`)}</ol>
@@ -112,4 +113,22 @@ ${csrfField(view.csrf)}
 ${pager(base, paged, 'Snapshot offsets')}
 ${offsetsTable(entries, paged, { caption: `${s.partitions} partition(s)` })}
 </section>`);
+}
+
+/**
+ * A step's row: passed, failed, or retried — a polling step's attempt that was not there yet and
+ * was tried again (the same step recorded later in the run) is waiting, not a failure.
+ */
+function stepStatus(steps: StepRecord[], i: number): 'passed' | 'retried' | 'failed' {
+  const s = steps[i]!;
+  if (s.status === 'passed') return 'passed';
+  return steps.slice(i + 1).some((later) => later.stepId === s.stepId && later.workflowId === s.workflowId) ? 'retried' : 'failed';
+}
+
+function stepCell(steps: StepRecord[], i: number): Html {
+  const s = steps[i]!;
+  const status = stepStatus(steps, i);
+  const badge = stateBadge(status === 'passed' ? 'SUCCEEDED' : status === 'retried' ? 'RETRIED' : 'FAILED');
+  const why = s.error ? html` <span class="${status === 'retried' ? 'muted' : ''}">${text(s.error.message)}</span>` : '';
+  return html`${badge} ${status === 'retried' ? 'not yet, tried again' : s.status}${why}`;
 }

@@ -1,12 +1,13 @@
 // A running (or finished) operation: its steps as they happen, then the final state and the
-// snapshot id. app.js follows /jobs/:id/events; without JavaScript a reload shows the progress.
+// snapshot id. app.js follows /jobs/:id/events; without JavaScript the page reloads itself every
+// 3 s while the job runs.
 import type { Job, JobEnd, JobEvent } from '../jobs.js';
 import type { BatchRow } from '../ops-bridge.js';
 import { html, layout, stateBadge, time, type Html, type LayoutOptions } from '../html.js';
 
 export function jobPage(job: Job, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
   const links = job.connectors.map((name, i) => html`${i > 0 ? ', ' : ''}<a href="/connectors/${encodeURIComponent(name)}">${name}</a>`);
-  return layout({ ...frame, title: job.title, nav: 'runs' }, html`
+  return layout({ ...frame, title: job.title, nav: 'runs', ...(job.end ? {} : { refreshWithoutScript: 3 }) }, html`
 <p>Started ${time(job.startedAt)} by <span class="job-by">${job.by}</span> on <code>${job.clusterUrl}</code>. ${job.connectors.length === 1 ? html`<a href="/connectors/${encodeURIComponent(job.connectors[0]!)}">Connector page</a>` : html`Connectors: ${links}`}</p>
 <section aria-labelledby="h-steps">
 <h2 id="h-steps">Steps</h2>
@@ -16,7 +17,7 @@ ${job.events.map(eventItem)}
 </section>
 <section id="job-end" aria-live="polite" aria-labelledby="h-end">
 <h2 id="h-end">Result</h2>
-${job.end ? endBox(job.end) : html`<p class="muted" id="job-pending">Running…</p>`}
+${job.end ? endBox(job.end) : html`<p class="muted" id="job-pending">Running…<noscript> (this page reloads itself every 3 s)</noscript></p>`}
 </section>`);
 }
 
