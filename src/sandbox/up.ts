@@ -21,6 +21,7 @@ import { expectReady, newClusterId, startConnectCluster, startKafka, type StartC
 import { readState, writeState, type SandboxProcess, type SandboxState } from './state.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
 import { cdcPostgresUp } from './cdc-postgres.js';
+import { findPgBin } from './postgres-server.js';
 import { parsePluginArgs, resolvePlugins } from './plugins.js';
 import { addPluginsToRunning, missingPlugins, needsIcebergCatalog, startIcebergCatalogIfNeeded } from './plugin-start.js';
 
@@ -76,6 +77,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
   // Bad --plugin values are refused before anything starts or downloads.
   const pluginSpecs = parsePluginArgs(options.plugins ?? []);
+  if (options.cdcPostgres && !findPgBin()) {
+    throw new SandboxError('E_SANDBOX_PREREQ', '--cdc-postgres needs PostgreSQL\'s server programs (initdb, pg_ctl), which were not found under '
+      + '/usr/lib/postgresql/*/bin or on PATH: install them (e.g. `apt-get install postgresql`) or set OFFSETCTL_PG_BIN, and run `up` again');
+  }
   const progress = options.progress ?? (() => {});
   const timeoutMs = options.startTimeoutMs ?? 180_000;
   mkdirSync(dir, { recursive: true });
