@@ -45,7 +45,7 @@ export interface SandboxUpOptions {
   startTimeoutMs?: number;
   /** Kafka release to run (default DEFAULT_KAFKA_VERSION); a running sandbox of another version is refused. */
   kafkaVersion?: string;
-  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md#plugins). */
+  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md, "Real connector plugins"). */
   plugins?: string[];
   /** `--cdc-postgres`: also a PostgreSQL with logical decoding as a CDC source (cdc-postgres.ts). */
   cdcPostgres?: boolean;
