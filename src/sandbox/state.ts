@@ -5,7 +5,8 @@ import { CONNECT_CLUSTERS, parseWorkerRole, type ConnectClusterName } from './cl
 import type { LoadedPlugin } from './plugins.js';
 
 /** `worker-<n>` belong to the main cluster; see clusters.ts for the others. */
-export type SandboxRole = 'broker' | 'other-broker' | 'iceberg-catalog' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
+export type SandboxRole = 'broker' | 'other-broker' | 'iceberg-catalog'
+  | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
 
 export interface SandboxProcess {
   role: SandboxRole;

@@ -21,6 +21,7 @@ import { expectReady, newClusterId, startConnectCluster, startKafka, type StartC
 import { readState, writeState, type SandboxProcess, type SandboxState } from './state.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
 import { cdcPostgresUp } from './cdc-postgres.js';
+import { findPgBin } from './postgres-server.js';
 import { parsePluginArgs, resolvePlugins } from './plugins.js';
 import { addPluginsToRunning, missingPlugins, needsIcebergCatalog, startIcebergCatalogIfNeeded } from './plugin-start.js';
 
@@ -44,7 +45,7 @@ export interface SandboxUpOptions {
   startTimeoutMs?: number;
   /** Kafka release to run (default DEFAULT_KAFKA_VERSION); a running sandbox of another version is refused. */
   kafkaVersion?: string;
-  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md#plugins). */
+  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md, "Real connector plugins"). */
   plugins?: string[];
   /** `--cdc-postgres`: also a PostgreSQL with logical decoding as a CDC source (cdc-postgres.ts). */
   cdcPostgres?: boolean;
@@ -76,6 +77,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
   // Bad --plugin values are refused before anything starts or downloads.
   const pluginSpecs = parsePluginArgs(options.plugins ?? []);
+  if (options.cdcPostgres && !findPgBin()) {
+    throw new SandboxError('E_SANDBOX_PREREQ', '--cdc-postgres needs PostgreSQL\'s server programs (initdb, pg_ctl), which were not found under '
+      + '/usr/lib/postgresql/*/bin or on PATH: install them (e.g. `apt-get install postgresql`) or set OFFSETCTL_PG_BIN, and run `up` again');
+  }
   const progress = options.progress ?? (() => {});
   const timeoutMs = options.startTimeoutMs ?? 180_000;
   mkdirSync(dir, { recursive: true });
