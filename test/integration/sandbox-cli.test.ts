@@ -28,9 +28,9 @@ test('a second sandbox up reuses the running cluster', { timeout: 120_000 }, asy
   const sandbox = await getSandbox();
   const cli = await runCli(['sandbox', 'up', '--output', 'json']);
   assert.equal(cli.status, 0, cli.stderr);
-  const result = JSON.parse(cli.stdout) as { reused: boolean; connect: string[]; bootstrap: string };
+  const result = JSON.parse(cli.stdout) as { reused: boolean; clusters: Array<{ name: string; connect: string[] }>; bootstrap: string };
   assert.equal(result.reused, true);
-  assert.deepEqual(result.connect, sandbox.connect);
+  assert.deepEqual(result.clusters.find((c) => c.name === sandbox.cluster)?.connect, sandbox.connect, 'this test lane\'s cluster, unchanged');
   assert.equal(result.bootstrap, sandbox.bootstrap);
 });
 
