@@ -8,17 +8,24 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../support/repo.js';
 
 const STATUS = { running: true, connect: ['http://127.0.0.1:1'], bootstrap: '127.0.0.1:2', clusters: [{ name: 'main', connect: [] }, { name: 'lane-2', connect: [] }] };
 
-/** An integration file that records its lane and when it ran, taking `ms`; `fails` makes its second test fail. */
+/**
+ * An integration file that records its lane and when it ran, taking `ms`; `fails` makes its second
+ * test fail. With MEET=1 it also waits (up to 20 s) until a file of another lane has started: it
+ * sees one only when the lanes run at the same time, however slowly the machine starts processes.
+ */
 function integrationFile(log: string, ms: number, fails = false): string {
-  return "import test from 'node:test';\nimport { appendFileSync } from 'node:fs';\n" +
+  const meet = JSON.stringify(join(dirname(log), 'started-'));
+  return "import test from 'node:test';\nimport { appendFileSync, existsSync, writeFileSync } from 'node:fs';\n" +
+    `writeFileSync(${meet} + process.env.OFFSETCTL_LANE, '');\n` +
     `test('records its lane', async () => { const began = Date.now(); await new Promise((r) => setTimeout(r, ${ms}));\n` +
-    `  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ file: import.meta.url.split('/').pop(), lane: process.env.OFFSETCTL_LANE, began, ended: Date.now() }) + '\\n'); });\n` +
+    `  let met = false; for (let i = 0; process.env.MEET === '1' && i < 200 && !met; i++) { met = ['1', '2'].some((l) => l !== process.env.OFFSETCTL_LANE && existsSync(${meet} + l)); if (!met) await new Promise((r) => setTimeout(r, 100)); }\n` +
+    `  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ file: import.meta.url.split('/').pop(), lane: process.env.OFFSETCTL_LANE, began, ended: Date.now(), met }) + '\\n'); });\n` +
     `test('second', () => { ${fails ? "throw new Error('always');" : ''} });\n`;
 }
 
@@ -27,7 +34,7 @@ function project(): { dir: string; log: string } {
   const log = join(dir, 'ran.jsonl');
   for (const d of ['scripts', 'bin', 'dist/test/integration', 'dist/test/unit']) mkdirSync(join(dir, d), { recursive: true });
   copyFileSync(join(repoRoot, 'scripts', 'test.mjs'), join(dir, 'scripts', 'test.mjs'));
-  writeFileSync(join(dir, 'scripts', 'build.mjs'), 'process.exit(0);\n');
+  writeFileSync(join(dir, 'scripts', 'build.mjs'), `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(join(dir, 'built'))}, 'x');\n`);
   // Last measured: a and b long, c and d short; move-x would go anywhere by its time, but is lane 1's.
   writeFileSync(join(dir, 'scripts', 'test-durations.json'), JSON.stringify({ seconds: { a: 100, b: 90, c: 10, d: 5, 'move-x': 1 } }));
   writeFileSync(join(dir, 'bin', 'offsetctl'), `#!/usr/bin/env node\nconsole.log(${JSON.stringify(JSON.stringify(STATUS))});\n`);
@@ -50,12 +57,12 @@ function runTests(dir: string, args: string[] = [], env: Record<string, string> 
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
-interface Ran { file: string; lane: string; began: number; ended: number }
+interface Ran { file: string; lane: string; began: number; ended: number; met: boolean }
 
 test('integration files run in two lanes at once, one at a time per lane, each told its lane; a move file stays in lane 1; lanes balanced by the durations table', () => {
   const { dir, log } = project();
   try {
-    const r = runTests(dir);
+    const r = runTests(dir, [], { MEET: '1' });
     assert.equal(r.status, 0, r.out);
     assert.match(r.out, /^11 passed, 0 failed, 0 skipped$/m);
     // Lane 1's own first, then longest first to the least-loaded lane: a to lane 2 (0 s against
@@ -67,7 +74,7 @@ test('integration files run in two lanes at once, one at a time per lane, each t
     assert.deepEqual(['move-x', 'b', 'c', 'a', 'd'].map(lane), ['1', '1', '1', '2', '2']);
     const overlap = (x: Ran, y: Ran) => x.began < y.ended && y.began < x.ended;
     for (const x of ran) for (const y of ran) if (x !== y && x.lane === y.lane) assert.ok(!overlap(x, y), `${x.file} and ${y.file} overlapped in lane ${x.lane}`);
-    assert.ok(ran.some((x) => ran.some((y) => x.lane !== y.lane && overlap(x, y))), `the two lanes ran at the same time: ${JSON.stringify(ran)}`);
+    assert.ok(ran.every((x) => x.met), `each file saw a file of the other lane started: the lanes ran at the same time: ${JSON.stringify(ran)}`);
     assert.doesNotMatch(r.out, /passed alone|again/);
 
     // --lanes 1: every file one by one, all in lane 1.
@@ -75,10 +82,12 @@ test('integration files run in two lanes at once, one at a time per lane, each t
     const one = runTests(dir, ['--integration', '--lanes', '1']);
     assert.equal(one.status, 0, one.out);
     assert.ok(readFileSync(log, 'utf8').trim().split('\n').every((l) => (JSON.parse(l) as Ran).lane === '1'));
-    // Named files only.
+    // Named files only; --no-build (CI's Node legs) uses the tree as built.
     rmSync(log);
-    const named = runTests(dir, ['--integration', 'c', 'move-x']);
+    const builds = readFileSync(join(dir, 'built'), 'utf8').length;
+    const named = runTests(dir, ['--integration', '--no-build', 'c', 'move-x']);
     assert.equal(named.status, 0, named.out);
+    assert.equal(readFileSync(join(dir, 'built'), 'utf8').length, builds, 'no build with --no-build');
     assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as Ran).file).sort(), ['c.test.js', 'move-x.test.js']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
