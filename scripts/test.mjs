@@ -195,6 +195,7 @@ function planLanes(files, n) {
 }
 
 const measured = {};
+let integrationBegan = Date.now();
 const FILE_TIMEOUT_MS = Number(process.env.OFFSETCTL_FILE_TIMEOUT_S ?? 1800) * 1000;
 
 /** One integration file in its own `node --test`, in lane `lane`; its spec output is printed whole when it ends. */
@@ -229,7 +230,8 @@ function runFile(file, lane) {
       totals.fail += c.fail;
       totals.skipped += c.skipped;
       failures.push(...found);
-      console.log(`\n--- lane ${lane}: ${name} (${seconds} s): ${c.pass} passed, ${c.fail} failed, ${c.skipped} skipped ---\n${out.trimEnd()}`);
+      const at = Math.round((began - integrationBegan) / 1000);
+      console.log(`\n--- lane ${lane}: ${name} (from +${at} s, ${seconds} s): ${c.pass} passed, ${c.fail} failed, ${c.skipped} skipped ---\n${out.trimEnd()}`);
       resolve();
     });
   });
@@ -268,6 +270,7 @@ if (wantIntegration) {
         console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
         for (const l of lanes) console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ')}`);
         const began = Date.now();
+        integrationBegan = began;
         const ended = {};
         await Promise.all(lanes.map(async (l) => {
           for (const f of l.files) await runFile(f, l.lane);
