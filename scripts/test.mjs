@@ -34,7 +34,8 @@ const only = new Set(argv.filter((a, i) => !a.startsWith('--') && !(lanesAt >= 0
 const wantUnit = !args.has('--integration');
 const wantIntegration = !args.has('--unit');
 if (!Number.isInteger(laneCount) || laneCount < 1 || laneCount > 4) {
-  console.error(`--lanes (or OFFSETCTL_TEST_LANES) must be a whole number from 1 to 4, got ${lanesAt >= 0 ? argv[lanesAt + 1] : process.env.OFFSETCTL_TEST_LANES}`);
+  const given = lanesAt >= 0 ? argv[lanesAt + 1] : process.env.OFFSETCTL_TEST_LANES;
+  console.error(`--lanes (or OFFSETCTL_TEST_LANES) must be a whole number from 1 to 4, got ${given}`);
   process.exit(2);
 }
 const cli = join(root, 'bin', 'offsetctl');
@@ -254,7 +255,8 @@ if (wantIntegration) {
     let ready = wasRunning && hasLanes(before, laneCount);
     if (!ready) {
       // The second Connect cluster is lane 1's, for the move tests; lane-2 … are the other lanes'.
-      console.log(`\n=== ${wasRunning ? 'adding the lanes\' clusters to the running sandbox' : 'starting the sandbox cluster'} (offsetctl sandbox up --clusters 2 --lanes ${laneCount}) ===`);
+      const what = wasRunning ? 'adding the lanes\' clusters to the running sandbox' : 'starting the sandbox cluster';
+      console.log(`\n=== ${what} (offsetctl sandbox up --clusters 2 --lanes ${laneCount}) ===`);
       if (run(process.execPath, [cli, 'sandbox', 'up', '--clusters', '2', '--lanes', String(laneCount)]) === 0) {
         startedSandbox = !wasRunning;
         ready = hasLanes(sandboxStatus(), laneCount);
@@ -268,7 +270,10 @@ if (wantIntegration) {
       try {
         const lanes = planLanes(files, laneCount);
         console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
-        for (const l of lanes) console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ')}`);
+        for (const l of lanes) {
+          const list = l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ');
+          console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${list}`);
+        }
         const began = Date.now();
         integrationBegan = began;
         const ended = {};
@@ -276,9 +281,13 @@ if (wantIntegration) {
           for (const f of l.files) await runFile(f, l.lane);
           ended[l.lane] = Math.round((Date.now() - began) / 1000);
         }));
-        console.log(`\nintegration lanes took ${Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ')} (${Math.round((Date.now() - began) / 1000)} s in all)`);
+        const each = Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ');
+        console.log(`\nintegration lanes took ${each} (${Math.round((Date.now() - began) / 1000)} s in all)`);
         if (args.has('--record-durations')) {
-          const table = { note: 'seconds each integration file took when last measured (node scripts/test.mjs --record-durations); scripts/test.mjs balances its lanes with them', seconds: Object.fromEntries(Object.entries({ ...durations, ...measured }).sort(([a], [b]) => a.localeCompare(b))) };
+          const table = {
+            note: 'seconds each integration file took when last measured (node scripts/test.mjs --record-durations); scripts/test.mjs balances its lanes with them',
+            seconds: Object.fromEntries(Object.entries({ ...durations, ...measured }).sort(([a], [b]) => a.localeCompare(b))),
+          };
           writeFileSync(DURATIONS_FILE, `${JSON.stringify(table, null, 2)}\n`);
           console.log(`durations of ${Object.keys(measured).length} files written to ${DURATIONS_FILE}`);
         }

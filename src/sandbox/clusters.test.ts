@@ -10,7 +10,9 @@ test('worker roles name their cluster; the main cluster keeps worker-<n>', () =>
   assert.deepEqual(parseWorkerRole('worker-3'), { cluster: 'main', index: 3 });
   assert.deepEqual(parseWorkerRole('second-worker-12'), { cluster: 'second', index: 12 });
   assert.deepEqual(parseWorkerRole('other-worker-1'), { cluster: 'other', index: 1 });
-  for (const role of ['broker', 'other-broker', 'worker-0', 'third-worker-1', 'worker-x', 'lane-1-worker-1', 'lane-9-worker-1']) assert.equal(parseWorkerRole(role), undefined, role);
+  for (const role of ['broker', 'other-broker', 'worker-0', 'third-worker-1', 'worker-x', 'lane-1-worker-1', 'lane-9-worker-1']) {
+    assert.equal(parseWorkerRole(role), undefined, role);
+  }
   assert.ok(isBrokerRole('broker') && isBrokerRole('other-broker') && !isBrokerRole('worker-1'));
 });
 
@@ -38,7 +40,9 @@ test('each cluster lists only its own workers, in worker order, with its own Kaf
 test('a test lane after the first has a Connect cluster of its own on the broker: own group.id, internal topics and worker names', () => {
   assert.equal(laneCluster(1), 'main', 'lane 1 is the main cluster');
   assert.equal(laneCluster(3), 'lane-3');
-  assert.deepEqual(clusterSpec('lane-2'), { name: 'lane-2', kafka: 'main', groupId: 'offsetctl-sandbox-lane-2', topicPrefix: 'offsetctl-sandbox-lane-2', rolePrefix: 'lane-2-' });
+  assert.deepEqual(clusterSpec('lane-2'), {
+    name: 'lane-2', kafka: 'main', groupId: 'offsetctl-sandbox-lane-2', topicPrefix: 'offsetctl-sandbox-lane-2', rolePrefix: 'lane-2-',
+  });
   const groups = ['main', 'second', 'lane-2', 'lane-3', 'other'].map((c) => clusterSpec(c as 'main').groupId);
   assert.equal(new Set(groups).size, groups.length, 'no two clusters share a group');
   assert.equal(workerRole('lane-2', 1), 'lane-2-worker-1');

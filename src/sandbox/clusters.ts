@@ -42,7 +42,9 @@ export function isLaneCluster(name: string): name is LaneClusterName {
 }
 
 export function clusterSpec(name: ConnectClusterName): ConnectClusterSpec {
-  if (isLaneCluster(name)) return { name, kafka: 'main', groupId: `offsetctl-sandbox-${name}`, topicPrefix: `offsetctl-sandbox-${name}`, rolePrefix: `${name}-` };
+  if (isLaneCluster(name)) {
+    return { name, kafka: 'main', groupId: `offsetctl-sandbox-${name}`, topicPrefix: `offsetctl-sandbox-${name}`, rolePrefix: `${name}-` };
+  }
   return CONNECT_CLUSTERS[name as 'main' | 'second' | 'other'];
 }
 

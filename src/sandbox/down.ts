@@ -58,7 +58,8 @@ export async function sandboxDown(options: SandboxDownOptions = {}): Promise<San
 function checkCluster(cluster: string | undefined): Exclude<ConnectClusterName, 'main'> | undefined {
   if (cluster === undefined) return undefined;
   if (cluster === 'second' || cluster === 'other' || isLaneCluster(cluster)) return cluster;
-  throw new SandboxError('E_USAGE', `--cluster ${JSON.stringify(cluster)}: only an added cluster can be stopped alone (second, other or lane-2 …); \`offsetctl sandbox down\` without --cluster stops everything`);
+  throw new SandboxError('E_USAGE', `--cluster ${JSON.stringify(cluster)}: only an added cluster can be stopped alone (second, other or lane-2 …); `
+    + '`offsetctl sandbox down` without --cluster stops everything');
 }
 
 function belongsTo(p: SandboxProcess, cluster: Exclude<ConnectClusterName, 'main'>): boolean {

@@ -83,7 +83,8 @@ export function startOtherBroker(layout: SandboxLayout, kafkaVersion: string, fi
 export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: SandboxConfigFiles, index: number, port: number, cluster: ConnectClusterName = 'main'): SandboxProcess {
   const role = workerRole(cluster, index) as SandboxRole;
   const log = join(layout.logs, `${role}.log`);
-  const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers : cluster === 'other' ? files.otherWorkers : files.laneWorkers[cluster] ?? [];
+  const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers
+    : cluster === 'other' ? files.otherWorkers : files.laneWorkers[cluster] ?? [];
   const properties = list[index - 1];
   if (!properties) throw new Error(`no configuration rendered for ${role}`);
   const pid = spawnDetached('java', [...javaClasspathArgs(layout, kafkaVersion, files.log4j, '512m'), 'org.apache.kafka.connect.cli.ConnectDistributed', properties], log, layout.dir);

@@ -26,7 +26,8 @@ export function sandboxLogFiles(dir?: string): Array<{ role: string; file: strin
   const roles = state ? [
     'broker', ...state.ports.workers.map((_p, i) => workerRole('main', i + 1)),
     ...(state.ports.secondWorkers ?? []).map((_p, i) => workerRole('second', i + 1)),
-    ...clusterOrder(Object.keys(state.ports.lanes ?? {})).filter(isLaneCluster).flatMap((lane) => clusterPorts(state.ports, lane).map((_p, i) => workerRole(lane, i + 1))),
+    ...clusterOrder(Object.keys(state.ports.lanes ?? {})).filter(isLaneCluster)
+      .flatMap((lane) => clusterPorts(state.ports, lane).map((_p, i) => workerRole(lane, i + 1))),
     ...(state.ports.other ? [OTHER_BROKER_ROLE, ...state.ports.other.workers.map((_p, i) => workerRole('other', i + 1))] : []),
   ] : [];
   return roles.map((role) => ({ role, file: join(layout.logs, `${role}.log`) })).filter((l) => existsSync(l.file));

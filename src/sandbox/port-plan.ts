@@ -43,7 +43,10 @@ export async function choosePorts(previous: SandboxPorts | undefined, workers: n
  * Ports for the second, the other and the lanes' clusters only, for adding them to a running sandbox: the
  * running processes' ports are taken (not free), so they are never chosen.
  */
-export async function chooseAddedPorts(previous: SandboxPorts | undefined, request: Pick<PortRequest, 'secondWorkers' | 'otherWorkers' | 'lanes'>): Promise<AddedPorts> {
+export async function chooseAddedPorts(
+  previous: SandboxPorts | undefined,
+  request: Pick<PortRequest, 'secondWorkers' | 'otherWorkers' | 'lanes'>,
+): Promise<AddedPorts> {
   const taken = new Set<number>(previous ? [previous.broker, previous.controller, ...previous.workers] : []);
   return choosePortsFor(previous, request, reuseOrNewIn(taken));
 }
@@ -67,7 +70,11 @@ function reuseOrNewIn(taken: Set<number>): (port: number | undefined) => Promise
 
 type AddedPorts = Pick<SandboxPorts, 'secondWorkers' | 'other' | 'lanes'>;
 
-async function choosePortsFor(previous: SandboxPorts | undefined, request: PortRequest, reuseOrNew: (port: number | undefined) => Promise<number>): Promise<AddedPorts> {
+async function choosePortsFor(
+  previous: SandboxPorts | undefined,
+  request: PortRequest,
+  reuseOrNew: (port: number | undefined) => Promise<number>,
+): Promise<AddedPorts> {
   const out: AddedPorts = {};
   if (request.secondWorkers) {
     out.secondWorkers = [];

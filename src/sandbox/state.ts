@@ -4,7 +4,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { clusterSpec, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 
 /** `worker-<n>` belong to the main cluster; see clusters.ts for the others. */
-export type SandboxRole = 'broker' | 'other-broker' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}` | `lane-${number}-worker-${number}`;
+export type SandboxRole = 'broker' | 'other-broker' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`
+  | `lane-${number}-worker-${number}`;
 
 export interface SandboxProcess {
   role: SandboxRole;

@@ -71,7 +71,8 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   }
   const lanes = options.lanes ?? 1;
   if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) {
-    throw new SandboxError('E_USAGE', `--lanes must be a whole number from 1 to ${MAX_LANES} (a Connect cluster per test lane on the sandbox's broker), got ${String(options.lanes)}`);
+    throw new SandboxError('E_USAGE',
+      `--lanes must be a whole number from 1 to ${MAX_LANES} (a Connect cluster per test lane on the sandbox's broker), got ${String(options.lanes)}`);
   }
   const laneNames = Array.from({ length: lanes - 1 }, (_v, i) => laneCluster(i + 2));
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
@@ -104,7 +105,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       writeState(layout.stateFile, { ...previous, processes: [] });
     }
     checkJava();
-    const request = { ...options, ...(clusters === 2 ? { secondWorkers: workers } : {}), ...(options.otherKafka ? { otherWorkers: OTHER_WORKERS } : {}), lanes: { names: laneNames, workers } };
+    const request = {
+      ...options, ...(clusters === 2 ? { secondWorkers: workers } : {}), ...(options.otherKafka ? { otherWorkers: OTHER_WORKERS } : {}),
+      lanes: { names: laneNames, workers },
+    };
     const chosen = await choosePorts(previous?.ports, workers, request);
     const pom = join(sandboxAssets(), 'pom.xml');
     const resolvedJars = await resolveJars(layout, pom, kafkaVersion, progress);
@@ -113,7 +117,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       kafkaVersion,
       clusterId: newClusterId(),
       // Ports of a cluster not started now stay recorded, so a later `up` that adds it gets them back.
-      ports: { ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other, lanes: { ...previous?.ports.lanes, ...chosen.lanes } },
+      ports: {
+        ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other,
+        lanes: { ...previous?.ports.lanes, ...chosen.lanes },
+      },
       processes: [],
       startedAt: new Date().toISOString(),
     };
@@ -158,15 +165,27 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wa
 }
 
 /** Adds the second Connect cluster and/or the other Kafka cluster to a running sandbox; the rest keeps running. */
-async function addClusters(layout: SandboxLayout, state: SandboxState, add: { second: number; other: boolean; lanes: { names: ConnectClusterName[]; workers: number } }, progress: (line: string) => void, timeoutMs: number): Promise<void> {
-  const added = await chooseAddedPorts(state.ports, { ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}), lanes: add.lanes });
+interface Added {
+  /** Workers of the second cluster to add (0: none). */
+  second: number;
+  other: boolean;
+  lanes: { names: ConnectClusterName[]; workers: number };
+}
+
+async function addClusters(layout: SandboxLayout, state: SandboxState, add: Added, progress: (line: string) => void, timeoutMs: number): Promise<void> {
+  const added = await chooseAddedPorts(state.ports, {
+    ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}), lanes: add.lanes,
+  });
   state.ports = { ...state.ports, ...added, ...(added.lanes ? { lanes: { ...state.ports.lanes, ...added.lanes } } : {}) };
   mkdirSync(layout.logs, { recursive: true });
   const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion);
   writeState(layout.stateFile, state);
   const before = new Set(state.processes.map((p) => p.pid));
   const ctx: StartContext = { layout, state, files, progress, timeoutMs };
-  const what = [add.second ? 'the second Connect cluster' : '', add.other ? 'the other Kafka cluster and its Connect worker' : '', ...add.lanes.names.map((l) => `the ${l} Connect cluster`)];
+  const what = [
+    add.second ? 'the second Connect cluster' : '', add.other ? 'the other Kafka cluster and its Connect worker' : '',
+    ...add.lanes.names.map((l) => `the ${l} Connect cluster`),
+  ];
   progress(`sandbox running in ${layout.dir}: adding ${what.filter(Boolean).join(' and ')}`);
   try {
     await Promise.all([

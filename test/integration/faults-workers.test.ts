@@ -25,7 +25,8 @@ const dir = resolveSandboxDir();
 function workers(): Array<{ role: string; url: string; log: string }> {
   const state = readState(sandboxLayout(dir).stateFile);
   // This test lane's cluster's workers only (a sandbox may run others: second, lane-2 …).
-  return (state?.processes ?? []).filter((p) => parseWorkerRole(p.role)?.cluster === laneCluster(testLane())).map((p) => ({ role: p.role, url: `http://127.0.0.1:${p.port}`, log: p.log }));
+  return (state?.processes ?? []).filter((p) => parseWorkerRole(p.role)?.cluster === laneCluster(testLane()))
+    .map((p) => ({ role: p.role, url: `http://127.0.0.1:${p.port}`, log: p.log }));
 }
 
 function leaderUrl(): string | undefined {

@@ -71,7 +71,8 @@ test('the packed package installs into an empty prefix and runs from any folder 
   const status = run(['sandbox', 'status', '--output', 'json']);
   assert.equal(status.status, 0, status.stderr);
   // This test lane's Connect cluster, as the installed CLI lists it.
-  assert.deepEqual((JSON.parse(status.stdout) as { clusters: Array<{ name: string; connect: string[] }> }).clusters.find((c) => c.name === cluster)?.connect, connect);
+  const listed = (JSON.parse(status.stdout) as { clusters: Array<{ name: string; connect: string[] }> }).clusters;
+  assert.deepEqual(listed.find((c) => c.name === cluster)?.connect, connect);
 
   // A seed workflow shipped in the package, against a real source connector.
   const rest = await sandboxRest();

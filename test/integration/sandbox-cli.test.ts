@@ -13,7 +13,8 @@ test('sandbox status --output json names the running workers and the broker', as
   const sandbox = await getSandbox();
   const cli = await runCli(['sandbox', 'status', '--output', 'json']);
   assert.equal(cli.status, 0, cli.stderr);
-  const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string | null; clusters: Array<{ name: string; connect: string[]; bootstrap: string }> };
+  type Cluster = { name: string; connect: string[]; bootstrap: string };
+  const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string | null; clusters: Cluster[] };
   // This test lane's cluster, listed whatever another lane's file is adding or stopping meanwhile
   // (`running`, `connect` and `bootstrap` are the whole sandbox's and the main cluster's).
   const own = status.clusters.find((c) => c.name === sandbox.cluster);

@@ -12,7 +12,9 @@ import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../support/repo.js';
 
-const STATUS = { running: true, connect: ['http://127.0.0.1:1'], bootstrap: '127.0.0.1:2', clusters: [{ name: 'main', connect: [] }, { name: 'lane-2', connect: [] }] };
+const STATUS = {
+  running: true, connect: ['http://127.0.0.1:1'], bootstrap: '127.0.0.1:2', clusters: [{ name: 'main', connect: [] }, { name: 'lane-2', connect: [] }],
+};
 
 /**
  * An integration file that records its lane and when it ran, taking `ms`; `fails` makes its second
@@ -24,8 +26,11 @@ function integrationFile(log: string, ms: number, fails = false): string {
   return "import test from 'node:test';\nimport { appendFileSync, existsSync, writeFileSync } from 'node:fs';\n" +
     `writeFileSync(${meet} + process.env.OFFSETCTL_LANE, '');\n` +
     `test('records its lane', async () => { const began = Date.now(); await new Promise((r) => setTimeout(r, ${ms}));\n` +
-    `  let met = false; for (let i = 0; process.env.MEET === '1' && i < 200 && !met; i++) { met = ['1', '2'].some((l) => l !== process.env.OFFSETCTL_LANE && existsSync(${meet} + l)); if (!met) await new Promise((r) => setTimeout(r, 100)); }\n` +
-    `  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ file: import.meta.url.split('/').pop(), lane: process.env.OFFSETCTL_LANE, began, ended: Date.now(), met }) + '\\n'); });\n` +
+    `  const lane = process.env.OFFSETCTL_LANE; let met = false;\n` +
+    `  for (let i = 0; process.env.MEET === '1' && i < 200 && !met; i++) {\n` +
+    `    met = ['1', '2'].some((l) => l !== lane && existsSync(${meet} + l)); if (!met) await new Promise((r) => setTimeout(r, 100));\n  }\n` +
+    `  const file = import.meta.url.split('/').pop();\n` +
+    `  appendFileSync(${JSON.stringify(log)}, JSON.stringify({ file, lane, began, ended: Date.now(), met }) + '\\n'); });\n` +
     `test('second', () => { ${fails ? "throw new Error('always');" : ''} });\n`;
 }
 
@@ -59,7 +64,8 @@ function runTests(dir: string, args: string[] = [], env: Record<string, string> 
 
 interface Ran { file: string; lane: string; began: number; ended: number; met: boolean }
 
-test('integration files run in two lanes at once, one at a time per lane, each told its lane; a move file stays in lane 1; lanes balanced by the durations table', () => {
+test('integration files run in two lanes at once, one at a time per lane, each told its lane; a move file stays in lane 1; '
+  + 'lanes balanced by the durations table', () => {
   const { dir, log } = project();
   try {
     const r = runTests(dir, [], { MEET: '1' });
@@ -73,7 +79,9 @@ test('integration files run in two lanes at once, one at a time per lane, each t
     const lane = (f: string) => ran.find((x) => x.file === `${f}.test.js`)?.lane;
     assert.deepEqual(['move-x', 'b', 'c', 'a', 'd'].map(lane), ['1', '1', '1', '2', '2']);
     const overlap = (x: Ran, y: Ran) => x.began < y.ended && y.began < x.ended;
-    for (const x of ran) for (const y of ran) if (x !== y && x.lane === y.lane) assert.ok(!overlap(x, y), `${x.file} and ${y.file} overlapped in lane ${x.lane}`);
+    for (const x of ran) {
+      for (const y of ran) if (x !== y && x.lane === y.lane) assert.ok(!overlap(x, y), `${x.file} and ${y.file} overlapped in lane ${x.lane}`);
+    }
     assert.ok(ran.every((x) => x.met), `each file saw a file of the other lane started: the lanes ran at the same time: ${JSON.stringify(ran)}`);
     assert.doesNotMatch(r.out, /passed alone|again/);
 

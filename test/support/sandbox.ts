@@ -68,7 +68,9 @@ async function readSandbox(): Promise<SandboxEndpoints> {
   const own = (status.clusters ?? []).find((c) => c.name === laneCluster(lane));
   if (!own?.connect.length || !own.bootstrap) {
     const start = lane === 1 ? '`bin/offsetctl sandbox up`' : `\`bin/offsetctl sandbox up --lanes ${lane}\``;
-    throw new Error(`the sandbox's Connect cluster ${laneCluster(lane)} (test lane ${lane}) is not running${status.dir ? ` (${status.dir})` : ''}: start it with ${start} (npm test does this itself), then run the integration tests again`);
+    const where = status.dir ? ` (${status.dir})` : '';
+    throw new Error(`the sandbox's Connect cluster ${laneCluster(lane)} (test lane ${lane}) is not running${where}: `
+      + `start it with ${start} (npm test does this itself), then run the integration tests again`);
   }
   return { connect: own.connect, bootstrap: own.bootstrap, cluster: own.name, clusters: status.clusters ?? [], dir: status.dir ?? '' };
 }

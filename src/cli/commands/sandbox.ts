@@ -32,7 +32,8 @@ export function register(program: Command): void {
     .description('start one broker and N distributed Connect workers on 127.0.0.1 (reuses a running sandbox, adding the clusters asked for)')
     .option('--workers <n>', 'number of Connect workers (of each Connect cluster on the broker)', positiveInt('--workers'), 2)
     .option('--clusters <n>', 'Connect clusters on the broker: 1, or 2 for a second cluster (own group.id and internal topics) to move connectors to', positiveInt('--clusters'))
-    .option('--lanes <n>', 'test lanes: 1, or up to 4 for a Connect cluster per lane after the first (lane-2 …; own group.id and internal topics)', positiveInt('--lanes'))
+    .option('--lanes <n>', 'test lanes: 1, or up to 4 for a Connect cluster per lane after the first (lane-2 …; own group.id and internal topics)',
+      positiveInt('--lanes'))
     .option('--other-kafka', 'also a second, single-node Kafka cluster with a one-worker Connect cluster of its own (MirrorMaker 2 tests)')
     .option('--dir <dir>', 'sandbox folder (default $OFFSETCTL_SANDBOX_DIR or ~/.cache/offsetctl/sandbox)')
     .option('--broker-port <port>', 'fixed broker port instead of a free one', positiveInt('--broker-port'))
@@ -41,7 +42,8 @@ export function register(program: Command): void {
     .option('--postgres', 'also start a team store: PostgreSQL with two operator logins, alice and bob (docs/sandbox.md)')
     .option('--postgres-port <port>', 'fixed port for the team store instead of a free one', positiveInt('--postgres-port'))
     .addOption(outputOption())
-    .action(async (opts: DirOption & { workers: number; clusters?: number; lanes?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number }, command: Command) => {
+    .action(async (opts: DirOption & { workers: number; clusters?: number; lanes?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number;
+      output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number; }, command: Command) => {
       const { sandboxUp, resolveSandboxDir, sandboxCommand } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
         // A default --workers must not count as asked for: it decides the size of an added cluster only when given.
