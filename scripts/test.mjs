@@ -197,7 +197,7 @@ function planLanes(files, n) {
 
 const measured = {};
 let integrationBegan = Date.now();
-const FILE_TIMEOUT_MS = Number(process.env.OFFSETCTL_FILE_TIMEOUT_S ?? 1800) * 1000;
+const FILE_TIMEOUT_MS = (Number(process.env.OFFSETCTL_FILE_TIMEOUT_S) || 1800) * 1000;
 
 /** One integration file in its own `node --test`, in lane `lane`; its spec output is printed whole when it ends. */
 function runFile(file, lane) {
@@ -270,6 +270,7 @@ if (wantIntegration) {
       try {
         const lanes = planLanes(files, laneCount);
         console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
+        console.log(`lane 1 keeps: ${LANE_ONE.map((p) => `${p.re.source} (${p.why})`).join('; ')}`);
         for (const l of lanes) {
           const list = l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ');
           console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${list}`);
