@@ -22,7 +22,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -165,8 +165,21 @@ const LANE_ONE = [
   { re: /^sandbox-clusters$/, why: 'stops and adds the second cluster' },
   // `sandbox demo` makes its pipeline on the main cluster, which is lane 1's.
   { re: /^sandbox-demo(-failure)?$/, why: '`sandbox demo` runs on the main cluster' },
+  // Two Connect clusters on one Kafka cluster: main and second.
+  { re: /^two-connect-clusters$/, why: 'uses the second Connect cluster' },
 ];
 const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
+
+/**
+ * Files that need real connector plugins (Debezium, the JDBC sink, Iceberg) run in a lane of
+ * their own, against a second sandbox started with them (`sandbox up --plugin … --cdc-postgres`,
+ * in OFFSETCTL_PLUGINS_SANDBOX_DIR or ~/.cache/offsetctl/sandbox-plugins: the plugins stay cached
+ * there), with OFFSETCTL_REQUIRE_PLUGINS=1 so a missing plugin fails instead of skipping.
+ */
+const PLUGIN_FILES = /^(sandbox-plugins|profiles-|replay-)/;
+const PLUGIN_ARGS = ['--plugin', 'debezium-postgres', '--plugin', 'debezium-jdbc-sink', '--plugin', 'iceberg-sink', '--cdc-postgres'];
+const pluginsDir = process.env.OFFSETCTL_PLUGINS_SANDBOX_DIR
+  || join(process.env.XDG_CACHE_HOME && process.env.XDG_CACHE_HOME.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
 
 /**
  * Seconds each integration file took when last measured (scripts/test-durations.json, written by
@@ -200,7 +213,7 @@ let integrationBegan = Date.now();
 const FILE_TIMEOUT_MS = (Number(process.env.OFFSETCTL_FILE_TIMEOUT_S) || 1800) * 1000;
 
 /** One integration file in its own `node --test`, in lane `lane`; its spec output is printed whole when it ends. */
-function runFile(file, lane) {
+function runFile(file, lane, extraEnv = {}) {
   const name = baseName(file);
   const tap = join(tapDir, `${name}.tap`);
   const spec = join(tapDir, `${name}.spec`);
@@ -208,7 +221,7 @@ function runFile(file, lane) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [
       '--test', '--test-reporter=spec', `--test-reporter-destination=${spec}`, '--test-reporter=tap', `--test-reporter-destination=${tap}`, file,
-    ], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, OFFSETCTL_LANE: String(lane) } });
+    ], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, OFFSETCTL_LANE: String(lane === 'plugins' ? 1 : lane), ...extraEnv } });
     // A file that hangs past every test's own timeout is stopped and counted failed, not waited for.
     let timedOut = false;
     const timer = setTimeout(() => { timedOut = true; child.kill('SIGTERM'); setTimeout(() => child.kill('SIGKILL'), 20_000).unref(); }, FILE_TIMEOUT_MS);
@@ -266,9 +279,27 @@ if (wantIntegration) {
         totals.fail += files.length;
       }
     }
+    // The plugins' lane: its own sandbox, started (or reused) beside the others.
+    const pluginFiles = files.filter((f) => PLUGIN_FILES.test(baseName(f)));
+    let pluginsReady = false;
+    let startedPlugins = false;
+    const pluginEnv = { OFFSETCTL_SANDBOX_DIR: pluginsDir, OFFSETCTL_REQUIRE_PLUGINS: '1' };
+    const pluginsUp = pluginFiles.length === 0 ? Promise.resolve() : new Promise((resolve) => {
+      const wasUp = spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json', '--dir', pluginsDir], { cwd: root, encoding: 'utf8' });
+      let up = false;
+      try { up = JSON.parse(wasUp.stdout).running === true; } catch { up = false; }
+      console.log(`\n=== the plugins' sandbox (${pluginsDir}: offsetctl sandbox up ${PLUGIN_ARGS.join(' ')}) ===`);
+      const child = spawn(process.execPath, [cli, 'sandbox', 'up', '--dir', pluginsDir, ...PLUGIN_ARGS], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('close', (code) => {
+        pluginsReady = code === 0;
+        startedPlugins = pluginsReady && !up;
+        if (!pluginsReady) console.error('could not start the plugins\' sandbox: its files fail');
+        resolve();
+      });
+    });
     if (ready) {
       try {
-        const lanes = planLanes(files, laneCount);
+        const lanes = planLanes(files.filter((f) => !PLUGIN_FILES.test(baseName(f))), laneCount);
         console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
         console.log(`lane 1 keeps: ${LANE_ONE.map((p) => `${p.re.source} (${p.why})`).join('; ')}`);
         for (const l of lanes) {
@@ -278,10 +309,19 @@ if (wantIntegration) {
         const began = Date.now();
         integrationBegan = began;
         const ended = {};
-        await Promise.all(lanes.map(async (l) => {
+        if (pluginFiles.length > 0) console.log(`lane plugins (${pluginsDir}): ${pluginFiles.map(baseName).join(', ')}`);
+        const pluginLane = async () => {
+          await pluginsUp;
+          for (const f of pluginFiles) {
+            if (pluginsReady) await runFile(f, 'plugins', pluginEnv);
+            else { totals.fail += 1; failures.push(`[lane plugins] ${baseName(f)}: the plugins' sandbox did not start`); }
+          }
+          ended.plugins = Math.round((Date.now() - began) / 1000);
+        };
+        await Promise.all([...lanes.map(async (l) => {
           for (const f of l.files) await runFile(f, l.lane);
           ended[l.lane] = Math.round((Date.now() - began) / 1000);
-        }));
+        }), pluginLane()]);
         const each = Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ');
         console.log(`\nintegration lanes took ${each} (${Math.round((Date.now() - began) / 1000)} s in all)`);
         if (args.has('--record-durations')) {
@@ -296,6 +336,11 @@ if (wantIntegration) {
         if (startedSandbox && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
           console.log('\n=== stopping the sandbox cluster ===');
           run(process.execPath, [cli, 'sandbox', 'down']);
+        }
+        await pluginsUp;
+        if (startedPlugins && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
+          console.log('\n=== stopping the plugins\' sandbox ===');
+          run(process.execPath, [cli, 'sandbox', 'down', '--dir', pluginsDir]);
         }
       }
     }
