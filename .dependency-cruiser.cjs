@@ -8,7 +8,8 @@ const LAYERS = {
   http: [],
   store: [],
   sandbox: [],
-  arazzo: ['http'],
+  // The engine stands alone: it is published as its own package (packages/arazzo).
+  arazzo: [],
   kafka: ['arazzo'],
   'connect-lint': ['arazzo'],
   ops: ['arazzo', 'http', 'kafka', 'store'],
@@ -47,8 +48,11 @@ const OPS_ROOMS = {
 /**
  * Folders entered from outside only through a door: their index.ts, a layer's errors.ts (every
  * face maps every layer's error codes at start-up, without loading the layer) and the side doors
- * named here. Inside src/arazzo the engine's own rooms are not held to their doors (yet).
+ * named here. Inside src/arazzo each room is entered through its index.ts too (ARAZZO_ROOMS
+ * below); the engine's top-level files (errors, types, context, messaging, http) are shared by all.
  */
+const ARAZZO_ROOMS = ['criteria', 'document', 'expressions', 'lint', 'runner', 'sources'];
+
 const DOORS = {
   'src/ops': { errors: true, rooms: Object.keys(OPS_ROOMS) },
   ...Object.fromEntries(Object.keys(OPS_ROOMS).map((room) => [`src/ops/${room}`, {}])),
@@ -61,12 +65,12 @@ const DOORS = {
   'src/sandbox': { errors: true },
   'src/arazzo': {
     errors: true,
-    rooms: ['criteria', 'document', 'expressions', 'lint', 'runner', 'sources'],
+    rooms: ARAZZO_ROOMS,
     // The config file's YAML, without loading the engine.
     side: ['yaml.ts'],
-    // main sets the document cache before a command loads the engine's validators.
-    sideInRooms: ['document/parse-document.ts'],
   },
+  // The engine's rooms, from each other as from outside.
+  ...Object.fromEntries(ARAZZO_ROOMS.map((room) => [`src/arazzo/${room}`, {}])),
 };
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
