@@ -54,8 +54,10 @@ const OPS_ROOMS = {
 const ARAZZO_ROOMS = ['criteria', 'document', 'expressions', 'lint', 'runner', 'sources'];
 
 const DOORS = {
-  'src/ops': { errors: true, rooms: Object.keys(OPS_ROOMS) },
+  'src/ops': { errors: true, rooms: Object.keys(OPS_ROOMS), sideInRooms: ['workflows/document-cache.ts'] },
   ...Object.fromEntries(Object.keys(OPS_ROOMS).map((room) => [`src/ops/${room}`, {}])),
+  // main hands the face's document cache to ops before a command loads ops or the engine.
+  'src/ops/workflows': { side: ['document-cache.ts'] },
   'src/present': {},
   'src/web': {},
   'src/web/auth': {},

@@ -22,7 +22,7 @@ export async function main(argv: string[]): Promise<void> {
   // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
   if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
     const [{ documentCache, setActiveDocumentCache, stateDirFromArgs }, { resolveStateDir }, { useDocumentCache }] = await Promise.all([
-      import('./document-cache.js'), import('./connection.js'), import('../ops/workflows/index.js'),
+      import('./document-cache.js'), import('./connection.js'), import('../ops/workflows/document-cache.js'),
     ]);
     const cache = documentCache(resolveStateDir(stateDirFromArgs(args)));
     setActiveDocumentCache(cache);

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { parseDocumentText, type DocumentCache } from '../../src/arazzo/document/parse-document.js';
 import { validateArazzo } from '../../src/arazzo/document/validate-arazzo.js';
 import { documentCache } from '../../src/cli/document-cache.js';
+import { loadOpsWorkflow, useDocumentCache } from '../../src/ops/workflows/index.js';
 import { runCli } from '../support/cli.js';
 import { openapiPath, repoRoot, seedsDir } from '../support/repo.js';
 
@@ -113,5 +114,21 @@ test('a validation result is kept beside the parsed value: the same text at the 
     const badFirst = validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache));
     assert.ok(badFirst.some((d) => d.severity === 'error' && d.line !== undefined));
     assert.deepEqual(validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache)), badFirst);
+  }
+});
+
+test('the engine keeps no cache of its own: the shipped workflows and their OpenAPI source go through the cache handed to ops', async () => {
+  const c = counting(documentCache(mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'))));
+  await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+  assert.equal(c.sets + c.hits, 0, 'nothing handed in: nothing cached');
+  useDocumentCache(c);
+  try {
+    await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+    // the workflow, its OpenAPI description (read through the document's cache) and the workflow's validation
+    assert.equal(c.sets, 3);
+    await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+    assert.equal(c.hits, 3);
+  } finally {
+    useDocumentCache(undefined);
   }
 });

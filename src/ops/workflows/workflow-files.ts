@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { assertValid, loadDocumentFile, loadSources, validateArazzo, type DocumentCache, type LoadedDocument, type SourceRegistry, type Workflow } from '../../arazzo/index.js';
+import { shippedReadOptions } from './document-cache.js';
+import { assertValid, loadDocumentFile, loadSources, validateArazzo, type LoadedDocument, type SourceRegistry, type Workflow } from '../../arazzo/index.js';
 
 /**
  * `workflows/` at the package root: three folders above the bundle this file is built into
@@ -31,19 +32,9 @@ export interface OpsWorkflow {
   decisionSteps: Set<string>;
 }
 
-let documents: { cache?: DocumentCache } = {};
-
-/**
- * The face's document cache (the CLI keeps one in its state folder), given once at start-up: the
- * engine keeps no cache of its own, and the shipped documents are read at many places in ops.
- */
-export function useDocumentCache(cache: DocumentCache | undefined): void {
-  documents = cache === undefined ? {} : { cache };
-}
-
 /** A shipped workflow document, read through the face's document cache when it gave one. */
 export function loadShippedDocument(file: string): Promise<LoadedDocument> {
-  return loadDocumentFile(file, documents);
+  return loadDocumentFile(file, shippedReadOptions());
 }
 
 export async function loadOpsWorkflow(kind: WorkflowKind, clusterUrl: string): Promise<OpsWorkflow> {
