@@ -1,4 +1,4 @@
-// Builds the package from the engine's sources (src/arazzo): type declarations with tsc, and the
+// Builds the package from the engine's sources (src/arazzo): type declarations with tsc (dist/types), and the
 // JavaScript as one esbuild bundle per entry (the API, the CLI) with the engine's few libraries
 // inside, so the package has no runtime dependencies: it installs offline, from a tarball, into
 // an empty folder. The packages the engine loads on first use (XPath, JSONPath, ajv, yaml: see
@@ -30,7 +30,9 @@ const bundleOnDemand = {
 
 const { build } = await import('esbuild');
 await build({
-  entryPoints: { index: join(engine, 'index.ts'), cli: join(engine, 'cli.ts') },
+  // kafka: the optional transport (src/kafka/messaging.ts); its client stays the user's to install.
+  entryPoints: { index: join(engine, 'index.ts'), cli: join(engine, 'cli.ts'), kafka: join(here, 'kafka-entry.ts') },
+  external: ['@platformatic/kafka'],
   outdir,
   bundle: true,
   splitting: true,
