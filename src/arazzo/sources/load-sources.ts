@@ -89,7 +89,7 @@ async function loadRegistry(doc: LoadedDocument, ctx: LoadContext): Promise<_Reg
       throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI, AsyncAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source to another description`, { hint: { kind: 'map-source', source: name } });
     }
     if (kind === 'asyncapi') {
-      if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; run \`offsetctl workflow upgrade ${doc.file}\` to move the document to 1.1.0`);
+      if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; set the document's \`arazzo: 1.1.0\` (\`offsetctl workflow upgrade ${doc.file}\` does it, keeping comments)`);
       registry.asyncapiSources.set(name, createAsyncApiSource(name, location, loaded));
     } else if (kind === 'openapi') {
       registry.openapiSources.set(name, createOpenApiSource(name, location, loaded));
