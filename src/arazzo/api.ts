@@ -84,7 +84,8 @@ export async function run(file: string, options: RunOptions = {}): Promise<Workf
   const { registry } = await open(file, options);
   if (registry.asyncapi.size > 0 && options.messages === undefined) {
     const names = [...registry.asyncapi.keys()].join(', ');
-    throw new ArazzoError('E_SOURCE', `the document has AsyncAPI sources (${names}) but no message transport was given; pass \`messages\` (a MessageTransport, e.g. over Kafka)`);
+    const fix = 'pass `messages` (a MessageTransport, e.g. createKafkaTransport() from @offsetctl/arazzo/kafka)';
+    throw new ArazzoError('E_SOURCE', `the document has AsyncAPI sources (${names}) but no message transport was given; ${fix}`);
   }
   return runWorkflow({
     registry,

@@ -42,7 +42,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const [verb, file, ...extra] = positionals;
-  if (verb === undefined || !['validate', 'lint', 'plan', 'run'].includes(verb)) return usage(verb === undefined ? 'a verb is missing' : `unknown verb "${verb}"`);
+  if (verb === undefined) return usage('a verb is missing');
+  if (!['validate', 'lint', 'plan', 'run'].includes(verb)) return usage(`unknown verb "${verb}"`);
   if (file === undefined) return usage(`${verb}: the document's path is missing`);
   if (extra.length > 0) return usage(`unexpected argument "${extra[0]}"`);
   const json = values.json === true;
@@ -55,7 +56,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (verb === 'lint') {
       const findings = await lint(file, read);
-      print(json ? findings : findings.map((f) => `${f.file}:${f.line ?? 1}:${f.column ?? 1}: ${f.severity} [${f.rule}] ${f.message}`).join('\n') || `${file}: no findings`, json);
+      const lines = findings.map((f) => `${f.file}:${f.line ?? 1}:${f.column ?? 1}: ${f.severity} [${f.rule}] ${f.message}`);
+      print(json ? findings : lines.join('\n') || `${file}: no findings`, json);
       return findings.some((f) => f.severity === 'error') ? 1 : 0;
     }
     const inputs = typeof values.inputs === 'string' ? await readInputs(values.inputs) : {};
@@ -75,7 +77,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(messages === undefined ? {} : { messages }),
         ...(json ? {} : {
           onEvent: (e) => {
-            if (e.type === 'step.finished') process.stdout.write(`${e.status === 'passed' ? 'ok  ' : 'FAIL'} ${e.workflowId}/${e.stepId}${e.error ? `: ${e.error.message}` : ''}\n`);
+            if (e.type !== 'step.finished') return;
+            process.stdout.write(`${e.status === 'passed' ? 'ok  ' : 'FAIL'} ${e.workflowId}/${e.stepId}${e.error ? `: ${e.error.message}` : ''}\n`);
           },
         }),
       });

@@ -97,24 +97,22 @@ test('concurrent offsetctl processes share one cache folder without errors', asy
 test('a validation result is kept beside the parsed value: the same text at the same path is not checked again', () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'));
   const cache = { cache: documentCache(dir) };
-  {
-    const text = readFileSync(seed, 'utf8');
-    const first = validateArazzo(parseDocumentText(text, seed, cache));
-    assert.deepEqual(first.filter((d) => d.severity === 'error'), []);
-    // Were the check to run again it would see this damage; the kept result is returned instead.
-    const again = parseDocumentText(text, seed, cache);
-    (again.value as Record<string, unknown>).workflows = 'damaged';
-    assert.deepEqual(validateArazzo(again), first);
-    // Another path is checked anew (a result may name its file), and finds the damage.
-    const elsewhere = parseDocumentText(text, join(dir, 'copy.arazzo.yaml'), cache);
-    (elsewhere.value as Record<string, unknown>).workflows = 'damaged';
-    assert.ok(validateArazzo(elsewhere).some((d) => d.severity === 'error'));
-    // A document with errors: the kept diagnostics carry the same lines and columns.
-    const bad = 'arazzo: 1.0.1\ninfo:\n  title: t\n  version: 1\nsourceDescriptions: []\nworkflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: nowhere\n    successCriteria:\n    - condition: $statusCode ==\n';
-    const badFirst = validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache));
-    assert.ok(badFirst.some((d) => d.severity === 'error' && d.line !== undefined));
-    assert.deepEqual(validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache)), badFirst);
-  }
+  const text = readFileSync(seed, 'utf8');
+  const first = validateArazzo(parseDocumentText(text, seed, cache));
+  assert.deepEqual(first.filter((d) => d.severity === 'error'), []);
+  // Were the check to run again it would see this damage; the kept result is returned instead.
+  const again = parseDocumentText(text, seed, cache);
+  (again.value as Record<string, unknown>).workflows = 'damaged';
+  assert.deepEqual(validateArazzo(again), first);
+  // Another path is checked anew (a result may name its file), and finds the damage.
+  const elsewhere = parseDocumentText(text, join(dir, 'copy.arazzo.yaml'), cache);
+  (elsewhere.value as Record<string, unknown>).workflows = 'damaged';
+  assert.ok(validateArazzo(elsewhere).some((d) => d.severity === 'error'));
+  // A document with errors: the kept diagnostics carry the same lines and columns.
+  const bad = 'arazzo: 1.0.1\ninfo:\n  title: t\n  version: 1\nsourceDescriptions: []\nworkflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: nowhere\n    successCriteria:\n    - condition: $statusCode ==\n';
+  const badFirst = validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache));
+  assert.ok(badFirst.some((d) => d.severity === 'error' && d.line !== undefined));
+  assert.deepEqual(validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache)), badFirst);
 });
 
 test('the engine keeps no cache of its own: the shipped workflows and their OpenAPI source go through the cache handed to ops', async () => {

@@ -34,7 +34,8 @@ test('arazzo run --transport @offsetctl/arazzo/kafka: a send to a new topic and 
       child.on('close', (status) => done({ status, stdout, stderr }));
     });
     assert.equal(ran.status, 0, `${ran.stdout}\n${ran.stderr}`);
-    const result = JSON.parse(ran.stdout) as { status: string; outputs: Record<string, unknown>; steps: Array<{ stepId: string; message?: { address: string; offset?: string } }> };
+    type Step = { stepId: string; message?: { address: string; offset?: string } };
+    const result = JSON.parse(ran.stdout) as { status: string; outputs: Record<string, unknown>; steps: Step[] };
     assert.equal(result.status, 'passed');
     assert.equal(result.outputs['n'], 1);
     const [publish, readBack] = result.steps;
