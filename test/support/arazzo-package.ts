@@ -3,7 +3,8 @@
 // bundles its libraries.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './repo.js';
 
@@ -25,9 +26,32 @@ export interface InstalledPackage {
   files: string[];
 }
 
+/**
+ * `npm pack` rebuilds packages/arazzo/dist (prepack): two test files packing at once would read
+ * each other's half-built folder, so packing holds a lock file (one per checkout).
+ */
+function packOnce(dir: string): string {
+  const lock = join(tmpdir(), `arazzo-pack-${Buffer.from(packageDir).toString('hex').slice(-32)}.lock`);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${lock}: another test has been packing for 2 minutes; remove the file if no test runs`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return npm(['pack', '--json', '--pack-destination', dir], packageDir);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
 /** Pack the package into `dir` and install the tarball into `dir`/app, offline. */
 export function packAndInstall(dir: string): InstalledPackage {
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', dir], packageDir)) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(packOnce(dir)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   const { filename, files } = packed[0]!;
   const app = join(dir, 'app');
   mkdirSync(app);
