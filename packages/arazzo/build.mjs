@@ -4,6 +4,7 @@
 // an empty folder. The packages the engine loads on first use (XPath, JSONPath, ajv, yaml: see
 // src/arazzo/_on-demand.ts) stay lazy: they are bundled as modules that run when first required.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -28,10 +29,24 @@ const bundleOnDemand = {
   },
 };
 
+/**
+ * One entry per export of package.json: `.` is src/arazzo/index.ts, `./name` src/arazzo/name.ts or
+ * src/arazzo/name/index.ts (the doors the operator tool itself uses), `./kafka` the transport.
+ */
+const pkg = JSON.parse(await readFile(join(here, 'package.json'), 'utf8'));
+const entryPoints = {};
+for (const key of Object.keys(pkg.exports).filter((k) => k !== './package.json')) {
+  const name = key === '.' ? 'index' : key.slice(2);
+  entryPoints[name] = name === 'kafka' ? join(here, 'kafka-entry.ts')
+    : name === 'index' ? join(engine, 'index.ts')
+      : existsSync(join(engine, `${name}.ts`)) ? join(engine, `${name}.ts`) : join(engine, name, 'index.ts');
+}
+entryPoints.cli = join(engine, 'cli.ts');
+
 const { build } = await import('esbuild');
 await build({
+  entryPoints,
   // kafka: the optional transport (src/kafka/messaging.ts); its client stays the user's to install.
-  entryPoints: { index: join(engine, 'index.ts'), cli: join(engine, 'cli.ts'), kafka: join(here, 'kafka-entry.ts') },
   external: ['@platformatic/kafka'],
   outdir,
   bundle: true,

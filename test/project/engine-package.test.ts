@@ -1,12 +1,13 @@
 // The engine as its own package (@offsetctl/arazzo, packages/arazzo): it imports nothing outside
 // src/arazzo but Node's modules and the packages its package.json names (checked over the
-// sources, and shown failing on a small broken engine), and `npm pack` of it installs into an
+// sources, and shown failing on a small broken engine), the operator tool enters it only through
+// files the package exports (shown failing on a side entry), and `npm pack` of it installs into an
 // empty folder and runs from `/`: its CLI validates and runs the shipped example against a
 // loopback server, and its typed API compiles and runs in a consumer. Real parts: npm, tsc, a
 // local HTTP server; the package bundles its libraries, so npm installs it offline.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,59 @@ test('the check catches engine files reaching into src/http, importing an undecl
     assert.deepEqual(strayImports(join(dir, 'src', 'arazzo'), declaredDependencies()), [
       'errors.ts → undici', 'messaging.ts → @platformatic/kafka', 'runner/schema.ts → createRequire', 'runner/send.ts → ../../http/client.js',
     ]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** The engine's files that are package entry points (package.json exports: `.`, `./name`). */
+function packageEntries(engineDir: string): Set<string> {
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+  const entries = new Set<string>();
+  for (const key of Object.keys(pkg.exports)) {
+    if (key === '.') entries.add('index.ts');
+    else if (key !== './package.json' && key !== './kafka') {
+      const name = key.slice(2);
+      entries.add(existsSync(join(engineDir, `${name}.ts`)) ? `${name}.ts` : `${name}/index.ts`);
+    }
+  }
+  return entries;
+}
+
+/** Imports from the rest of `srcDir` into its arazzo/ folder that name a file no package export is built from. */
+function sideEntries(srcDir: string, entries: ReadonlySet<string>): string[] {
+  const engineDir = join(srcDir, 'arazzo');
+  const side: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (path !== engineDir) walk(path);
+      } else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
+        for (const m of readFileSync(path, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*)'(\.[^' ]+)'/g)) {
+          const target = relative(engineDir, resolve(dirname(path), m[1] as string)).replace(/\.js$/, '.ts');
+          if (!target.startsWith('..') && !entries.has(target)) side.push(`${relative(srcDir, path)} → arazzo/${target}`);
+        }
+      }
+    }
+  };
+  walk(srcDir);
+  return side.sort();
+}
+
+test('the operator tool enters the engine only where a user of @offsetctl/arazzo can: through the package\'s exports', () => {
+  const src = join(repoRoot, 'src');
+  assert.deepEqual(sideEntries(src, packageEntries(join(src, 'arazzo'))), []);
+});
+
+test('the check catches the operator tool importing an engine file that is no package export', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'arazzo-side-'));
+  try {
+    mkdirSync(join(dir, 'arazzo', 'runner'), { recursive: true });
+    mkdirSync(join(dir, 'ops'), { recursive: true });
+    writeFileSync(join(dir, 'ops', 'run.ts'), "import { runWorkflow } from '../arazzo/index.js';\nimport { x } from '../arazzo/runner/run-workflow.js';\n");
+    writeFileSync(join(dir, 'ops', 'lazy.ts'), "export const load = () => import('../arazzo/runner/index.js');\n");
+    assert.deepEqual(sideEntries(dir, packageEntries(join(repoRoot, 'src', 'arazzo'))), ['ops/run.ts → arazzo/runner/run-workflow.ts']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
