@@ -8,7 +8,8 @@ const LAYERS = {
   http: [],
   store: [],
   sandbox: [],
-  arazzo: ['http'],
+  // The engine stands alone: it is published as its own package (packages/arazzo).
+  arazzo: [],
   kafka: ['arazzo'],
   'connect-lint': ['arazzo'],
   ops: ['arazzo', 'http', 'kafka', 'store'],
@@ -49,13 +50,17 @@ const OPS_ROOMS = {
 /**
  * Folders entered from outside only through a door: their index.ts, a layer's errors.ts (every
  * face maps every layer's error codes at start-up, without loading the layer) and the side doors
- * named here. Inside src/arazzo the engine's own rooms are not held to their doors (yet).
+ * named here. Inside src/arazzo each room is entered through its index.ts too (ARAZZO_ROOMS
+ * below); the engine's top-level files (errors, types, context, messaging, http) are shared by all.
  */
+const ARAZZO_ROOMS = ['criteria', 'document', 'expressions', 'lint', 'runner', 'sources'];
+
 const DOORS = {
-  'src/ops': { errors: true, rooms: Object.keys(OPS_ROOMS), sideInRooms: ['workflows/criteria-words.ts'] },
+  'src/ops': { errors: true, rooms: Object.keys(OPS_ROOMS), sideInRooms: ['workflows/criteria-words.ts', 'workflows/document-cache.ts'] },
   ...Object.fromEntries(Object.keys(OPS_ROOMS).map((room) => [`src/ops/${room}`, {}])),
-  // `runs show` says the shipped workflows' criteria in words without loading the engine (the door loads the documents).
-  'src/ops/workflows': { side: ['criteria-words.ts'] },
+  // `runs show` says the shipped workflows' criteria in words without loading the engine (the door loads the documents);
+  // main hands the face's document cache to ops before a command loads ops or the engine.
+  'src/ops/workflows': { side: ['criteria-words.ts', 'document-cache.ts'] },
   'src/present': {},
   'src/web': {},
   'src/web/auth': {},
@@ -65,12 +70,12 @@ const DOORS = {
   'src/sandbox': { errors: true },
   'src/arazzo': {
     errors: true,
-    rooms: ['criteria', 'document', 'expressions', 'lint', 'runner', 'sources'],
+    rooms: ARAZZO_ROOMS,
     // The config file's YAML, without loading the engine.
     side: ['yaml.ts'],
-    // main sets the document cache before a command loads the engine's validators.
-    sideInRooms: ['document/parse-document.ts'],
   },
+  // The engine's rooms, from each other as from outside.
+  ...Object.fromEntries(ARAZZO_ROOMS.map((room) => [`src/arazzo/${room}`, {}])),
 };
 
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

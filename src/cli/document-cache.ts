@@ -10,6 +10,18 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { DocumentCache } from '../arazzo/document/index.js';
 
+let active: DocumentCache | undefined;
+
+/** main gives this command's cache here (and to ops); the engine keeps none of its own. */
+export function setActiveDocumentCache(cache: DocumentCache | undefined): void {
+  active = cache;
+}
+
+/** How this command reads a document: through the cache main set up, when there is one. */
+export function documentReadOptions(): { cache?: DocumentCache } {
+  return active === undefined ? {} : { cache: active };
+}
+
 /** Bump when what the parser produces changes (the key covers the text, not the code). */
 const FORMAT = 'offsetctl-documents-1';
 

@@ -21,10 +21,12 @@ export async function main(argv: string[]): Promise<void> {
   for (const flag of startupV8Flags(args)) setFlagsFromString(flag);
   // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
   if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
-    const [{ documentCache, stateDirFromArgs }, { resolveStateDir }, { setDocumentCache }] = await Promise.all([
-      import('./document-cache.js'), import('./connection.js'), import('../arazzo/document/parse-document.js'),
+    const [{ documentCache, setActiveDocumentCache, stateDirFromArgs }, { resolveStateDir }, { useDocumentCache }] = await Promise.all([
+      import('./document-cache.js'), import('./connection.js'), import('../ops/workflows/document-cache.js'),
     ]);
-    setDocumentCache(documentCache(resolveStateDir(stateDirFromArgs(args))));
+    const cache = documentCache(resolveStateDir(stateDirFromArgs(args)));
+    setActiveDocumentCache(cache);
+    useDocumentCache(cache);
   }
   const { Command, CommanderError, Help } = await import('commander');
   const program = new Command('offsetctl')

@@ -7,9 +7,10 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseDocumentText, setDocumentCache, type DocumentCache } from '../../src/arazzo/document/parse-document.js';
+import { parseDocumentText, type DocumentCache } from '../../src/arazzo/document/parse-document.js';
 import { validateArazzo } from '../../src/arazzo/document/validate-arazzo.js';
 import { documentCache } from '../../src/cli/document-cache.js';
+import { loadOpsWorkflow, useDocumentCache } from '../../src/ops/workflows/index.js';
 import { runCli } from '../support/cli.js';
 import { openapiPath, repoRoot, seedsDir } from '../support/repo.js';
 
@@ -95,25 +96,37 @@ test('concurrent offsetctl processes share one cache folder without errors', asy
 
 test('a validation result is kept beside the parsed value: the same text at the same path is not checked again', () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'));
-  setDocumentCache(documentCache(dir));
+  const cache = { cache: documentCache(dir) };
+  const text = readFileSync(seed, 'utf8');
+  const first = validateArazzo(parseDocumentText(text, seed, cache));
+  assert.deepEqual(first.filter((d) => d.severity === 'error'), []);
+  // Were the check to run again it would see this damage; the kept result is returned instead.
+  const again = parseDocumentText(text, seed, cache);
+  (again.value as Record<string, unknown>).workflows = 'damaged';
+  assert.deepEqual(validateArazzo(again), first);
+  // Another path is checked anew (a result may name its file), and finds the damage.
+  const elsewhere = parseDocumentText(text, join(dir, 'copy.arazzo.yaml'), cache);
+  (elsewhere.value as Record<string, unknown>).workflows = 'damaged';
+  assert.ok(validateArazzo(elsewhere).some((d) => d.severity === 'error'));
+  // A document with errors: the kept diagnostics carry the same lines and columns.
+  const bad = 'arazzo: 1.0.1\ninfo:\n  title: t\n  version: 1\nsourceDescriptions: []\nworkflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: nowhere\n    successCriteria:\n    - condition: $statusCode ==\n';
+  const badFirst = validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache));
+  assert.ok(badFirst.some((d) => d.severity === 'error' && d.line !== undefined));
+  assert.deepEqual(validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'), cache)), badFirst);
+});
+
+test('the engine keeps no cache of its own: the shipped workflows and their OpenAPI source go through the cache handed to ops', async () => {
+  const c = counting(documentCache(mkdtempSync(join(tmpdir(), 'offsetctl-doccache-'))));
+  await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+  assert.equal(c.sets + c.hits, 0, 'nothing handed in: nothing cached');
+  useDocumentCache(c);
   try {
-    const text = readFileSync(seed, 'utf8');
-    const first = validateArazzo(parseDocumentText(text, seed));
-    assert.deepEqual(first.filter((d) => d.severity === 'error'), []);
-    // Were the check to run again it would see this damage; the kept result is returned instead.
-    const again = parseDocumentText(text, seed);
-    (again.value as Record<string, unknown>).workflows = 'damaged';
-    assert.deepEqual(validateArazzo(again), first);
-    // Another path is checked anew (a result may name its file), and finds the damage.
-    const elsewhere = parseDocumentText(text, join(dir, 'copy.arazzo.yaml'));
-    (elsewhere.value as Record<string, unknown>).workflows = 'damaged';
-    assert.ok(validateArazzo(elsewhere).some((d) => d.severity === 'error'));
-    // A document with errors: the kept diagnostics carry the same lines and columns.
-    const bad = 'arazzo: 1.0.1\ninfo:\n  title: t\n  version: 1\nsourceDescriptions: []\nworkflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: nowhere\n    successCriteria:\n    - condition: $statusCode ==\n';
-    const badFirst = validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml')));
-    assert.ok(badFirst.some((d) => d.severity === 'error' && d.line !== undefined));
-    assert.deepEqual(validateArazzo(parseDocumentText(bad, join(dir, 'bad.arazzo.yaml'))), badFirst);
+    await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+    // the workflow, its OpenAPI description (read through the document's cache) and the workflow's validation
+    assert.equal(c.sets, 3);
+    await loadOpsWorkflow('rewind', 'http://127.0.0.1:9');
+    assert.equal(c.hits, 3);
   } finally {
-    setDocumentCache(undefined);
+    useDocumentCache(undefined);
   }
 });

@@ -41,7 +41,7 @@ test('src/ keeps the house rules: no circle, no upward import, no face importing
   assert.deepEqual(violations, [], `import-graph rules broken (see .dependency-cruiser.cjs and docs/design.md):\n${violations.join('\n')}`);
 });
 
-test('the rules catch a circle, an upward import, a face importing a face and a side entry into a room', async () => {
+test('the rules catch a circle, an upward import, a face importing a face, a side entry into a room, and the engine reaching out of itself', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-house-'));
   const files: Record<string, string> = {
     'package.json': '{"type": "module"}\n',
@@ -63,6 +63,13 @@ test('the rules catch a circle, an upward import, a face importing a face and a 
     // A face applying through the unguarded door (ops/run) instead of ops/audit; its types are fine.
     'src/cli/apply.ts': "import { r } from '../ops/run/index.js';\nimport type { R } from '../ops/run/types.js';\nexport const a = r;\nexport type A = R;\n",
     'src/ops/run/types.ts': 'export type R = number;\n',
+    // The engine reaching out of itself (into src/http), and one of its rooms into another's side.
+    'src/http/h.ts': 'export const h = 1;\n',
+    'src/arazzo/index.ts': "export { e } from './runner/index.js';\n",
+    'src/arazzo/runner/index.ts': "export { e } from './e.js';\n",
+    'src/arazzo/runner/e.ts': "import { h } from '../../http/h.js';\nimport { d } from '../document/d.js';\nexport const e = h + d;\n",
+    'src/arazzo/document/index.ts': "export { d } from './d.js';\n",
+    'src/arazzo/document/d.ts': 'export const d = 1;\n',
   };
   try {
     for (const [path, text] of Object.entries(files)) {
@@ -71,7 +78,8 @@ test('the rules catch a circle, an upward import, a face importing a face and a 
     }
     const violations = await houseViolations(dir);
     for (const broken of ['no-circle: src/store/a.ts → src/store/b.ts', 'layer:store: src/store/up.ts → src/ops/index.ts', 'room:ops/plan: src/ops/plan/p.ts → src/ops/run/index.ts',
-      'face:web: src/web/w.ts → src/cli/c.ts', 'door:src/ops/run: src/cli/c.ts → src/ops/run/r.ts', 'guard:cli: src/cli/apply.ts → src/ops/run/index.ts']) {
+      'face:web: src/web/w.ts → src/cli/c.ts', 'door:src/ops/run: src/cli/c.ts → src/ops/run/r.ts', 'guard:cli: src/cli/apply.ts → src/ops/run/index.ts',
+      'layer:arazzo: src/arazzo/runner/e.ts → src/http/h.ts', 'door:src/arazzo/document: src/arazzo/runner/e.ts → src/arazzo/document/d.ts']) {
       assert.ok(violations.some((v) => v.startsWith(broken)), `expected ${broken}; got:\n${violations.join('\n')}`);
     }
     assert.ok(!violations.some((v) => v.startsWith('guard:cli: src/cli/apply.ts → src/ops/run/types.ts')), 'a type-only import of the run room is allowed');

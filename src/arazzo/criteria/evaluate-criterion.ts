@@ -6,10 +6,7 @@
 import { ArazzoError } from '../errors.js';
 import type { ExpressionContext } from '../context.js';
 import type { Criterion } from '../types.js';
-import type { RuntimeExpression } from '../expressions/ast.js';
-import { evaluateRuntimeExpression } from '../expressions/evaluate-runtime-expression.js';
-import { parseRuntimeExpression } from '../expressions/parse-runtime-expression.js';
-import { resolveValue } from '../expressions/resolve-value.js';
+import { evaluateRuntimeExpression, parseRuntimeExpression, resolveValue, type RuntimeExpression } from '../expressions/index.js';
 import { describeValue } from './compare-values.js';
 import { runSimpleCondition } from './evaluate-simple-condition.js';
 import { compileJsonPathCondition, GOESSNER_VERSION, runJsonPathCondition, type CompiledJsonPath } from './jsonpath-criterion.js';

@@ -1,8 +1,7 @@
 // Evaluates a parsed simple condition and explains a failure with the values it saw.
 
 import type { ExpressionContext } from '../context.js';
-import { evaluateRuntimeExpression } from '../expressions/evaluate-runtime-expression.js';
-import { memberOf } from '../expressions/json-pointer.js';
+import { evaluateRuntimeExpression, memberOf } from '../expressions/index.js';
 import { compareValues, describeValue, isTruthy } from './compare-values.js';
 import type { ConditionNode } from './simple-condition.js';
 

@@ -3,4 +3,5 @@ export { evaluateCriterion, checkCriterion } from './evaluate-criterion.js';
 export type { CriterionResult, CriterionType } from './evaluate-criterion.js';
 export { parseSimpleCondition } from './simple-condition.js';
 export type { ConditionNode, ComparisonOperator } from './simple-condition.js';
+export { simpleConditionFor } from './jsonpath-criterion.js';
 export { compareValues, looseEquals, isTruthy } from './compare-values.js';

@@ -10,7 +10,7 @@
 import type { JsonValue } from 'jsonpath-rfc9535';
 import { ArazzoError } from '../errors.js';
 import { loadJsonPathPlus, loadRfc9535, loadRfc9535Parser } from '../_on-demand.js';
-import { parseRuntimeExpression } from '../expressions/parse-runtime-expression.js';
+import { parseRuntimeExpression } from '../expressions/index.js';
 import { findNestedQuantifier } from './regex-criterion.js';
 import { parseConditionOperand, type ComparisonOperator } from './simple-condition.js';
 

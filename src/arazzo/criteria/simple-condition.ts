@@ -4,8 +4,7 @@
 // do not chain (`a < b < c` is a syntax error, not a surprise).
 
 import { ArazzoError } from '../errors.js';
-import type { RuntimeExpression } from '../expressions/ast.js';
-import { scanRuntimeExpression } from '../expressions/parse-runtime-expression.js';
+import { scanRuntimeExpression, type RuntimeExpression } from '../expressions/index.js';
 
 export type ComparisonOperator = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type Literal = null | boolean | number | string;

@@ -13,7 +13,7 @@ export class _Report {
 
   /** A 1.1-only feature used in a 1.0.x document: an error that names the way forward. */
   needs11(pointer: string, what: string): void {
-    this.error('requires-1.1', pointer, `${what} is new in Arazzo 1.1, but this document declares arazzo: ${String((this.doc.value as JsonObject)['arazzo'])}; run \`offsetctl workflow upgrade ${this.doc.file}\` to move it to 1.1.0 (or remove it)`);
+    this.error('requires-1.1', pointer, `${what} is new in Arazzo 1.1, but this document declares arazzo: ${String((this.doc.value as JsonObject)['arazzo'])}; set \`arazzo: 1.1.0\` (\`offsetctl workflow upgrade ${this.doc.file}\` does it, keeping comments) or remove it`);
   }
 
   error(code: string, pointer: string, message: string): void {

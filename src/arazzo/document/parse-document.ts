@@ -18,12 +18,14 @@ export interface LoadedDocument {
   locate(pointer: string): { line: number; column: number } | undefined;
   /** The document cache's key for this text, when a cache was used (see rememberedCheck). */
   cacheKey?: string;
+  /** The cache it was read through: its source descriptions and checks use the same one. */
+  cache?: DocumentCache;
 }
 
 export interface ParseOptions {
   /** Refuse larger documents before parsing. Default 5 MiB. */
   maxBytes?: number;
-  /** Parsed values by content key (see DocumentCache); default: the one set with setDocumentCache. */
+  /** Parsed values by content key (see DocumentCache); default: none, every text is parsed. */
   cache?: DocumentCache;
 }
 
@@ -35,12 +37,6 @@ export interface DocumentCache {
   key(text: string, file: string): string;
   get(key: string): unknown;
   set(key: string, value: unknown): void;
-}
-
-let defaultCache: DocumentCache | undefined;
-
-export function setDocumentCache(cache: DocumentCache | undefined): void {
-  defaultCache = cache;
 }
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
@@ -65,12 +61,12 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
       { location: { file } },
     );
   }
-  const cache = opts.cache ?? defaultCache;
+  const cache = opts.cache;
   const key = cache?.key(text, file);
   const cached = key === undefined ? undefined : cache?.get(key);
   if (cached !== undefined && typeof cached === 'object' && cached !== null) {
     let parsed: LoadedDocument | undefined;
-    return { file, value: cached, cacheKey: key, locate: (pointer) => (parsed ??= parseDocumentText(text, file, { ...opts, cache: NO_CACHE })).locate(pointer) };
+    return { file, value: cached, cacheKey: key, cache: cache!, locate: (pointer) => (parsed ??= parseDocumentText(text, file, { ...opts, cache: NO_CACHE })).locate(pointer) };
   }
   const { LineCounter, parseDocument } = loadYaml();
   const lineCounter = new LineCounter();
@@ -109,7 +105,7 @@ export function parseDocumentText(text: string, file: string, opts: ParseOptions
   return {
     file,
     value,
-    ...(key !== undefined && cache !== NO_CACHE ? { cacheKey: key } : {}),
+    ...(key !== undefined && cache !== undefined && cache !== NO_CACHE ? { cacheKey: key, cache } : {}),
     locate(pointer: string) {
       return locatePointer(doc, lineCounter, pointer);
     },
@@ -125,7 +121,7 @@ const NO_CACHE: DocumentCache = { key: () => '', get: () => undefined, set: () =
  * not go through it, the check simply runs.
  */
 export function rememberedCheck<T>(doc: LoadedDocument, checkId: string, check: () => T): T {
-  const cache = defaultCache;
+  const cache = doc.cache;
   if (cache === undefined || doc.cacheKey === undefined) return check();
   // The file is part of the key: a result may name it (a diagnostic's location).
   const key = cache.key(`${doc.cacheKey}\0${checkId}\0${doc.file}`, '.check');

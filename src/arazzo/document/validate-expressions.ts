@@ -1,8 +1,7 @@
 // Runtime expressions and criteria: their syntax (via the expression and criteria parsers) and
 // what they point at ($steps / $workflows / $outputs / $components / $sourceDescriptions / $inputs).
 
-import type { RuntimeExpression } from '../expressions/ast.js';
-import { findExpressions, findInvalidExpressions, parseRuntimeExpression, scanRuntimeExpression } from '../expressions/index.js';
+import { type RuntimeExpression, findExpressions, findInvalidExpressions, parseRuntimeExpression, scanRuntimeExpression } from '../expressions/index.js';
 import { checkCriterion } from '../criteria/index.js';
 import type { Criterion } from '../types.js';
 import { lookupComponent, type _DocumentIndex, type _WorkflowEntry } from './_index.js';

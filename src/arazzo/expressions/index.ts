@@ -5,4 +5,4 @@ export type { ExpressionMode, ScannedExpression } from './parse-runtime-expressi
 export { evaluateRuntimeExpression, lookupDottedName, headerValue } from './evaluate-runtime-expression.js';
 export { resolveValue, findExpressions, findInvalidExpressions, formatEmbedded } from './resolve-value.js';
 export { printRuntimeExpression } from './print-runtime-expression.js';
-export { resolveJsonPointer, escapeJsonPointerToken } from './json-pointer.js';
+export { resolveJsonPointer, escapeJsonPointerToken, memberOf } from './json-pointer.js';

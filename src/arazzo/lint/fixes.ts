@@ -1,6 +1,6 @@
 // Fixes a tool can apply to a document without a person deciding: each says, as data, which
 // object to change and how; a face applies them to the file's text (keeping its formatting).
-import { simpleConditionFor } from '../criteria/jsonpath-criterion.js';
+import { simpleConditionFor } from '../criteria/index.js';
 import { pointerToken } from './lint.js';
 
 export interface CriterionFix {

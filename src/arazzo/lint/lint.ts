@@ -5,7 +5,7 @@
 import type { LoadedDocument } from '../document/index.js';
 import type { SourceRegistry } from '../sources/index.js';
 import type { Criterion, FailureAction, Step, SuccessAction, Workflow } from '../types.js';
-import { resolveActions } from '../runner/reusable.js';
+import { resolveActions } from '../runner/index.js';
 import type { ArazzoDocument, Components } from '../types.js';
 
 export type LintSeverity = 'error' | 'warning' | 'info';

@@ -2,7 +2,7 @@
 // runtime expressions resolve to, together with the `$request.*`/`$url`/`$method` view of it.
 import type { HttpExchange } from '../context.js';
 import { ArazzoError } from '../errors.js';
-import type { HttpRequest } from '../../http/client.js';
+import type { HttpRequest } from '../http.js';
 import type { CompiledStep } from './compile.js';
 import { bodyKind, buildBody, formEncode, parseFormPayload, type Resolve } from './request-body.js';
 import { encodeStrict, queryView, serializeCookie, serializeHeader, serializePath, serializeQuery, type ParameterStyle } from './serialize-parameter.js';

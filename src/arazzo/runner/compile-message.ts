@@ -3,9 +3,7 @@
 // step sends to or receives from.
 import { ArazzoError } from '../errors.js';
 import type { MessageEndpoint } from '../messaging.js';
-import type { SourceRegistry } from '../sources/index.js';
-import type { AsyncApiMessage } from '../sources/asyncapi-source.js';
-import type { MessageTarget } from '../sources/resolve-message.js';
+import type { AsyncApiMessage, MessageTarget, SourceRegistry } from '../sources/index.js';
 import type { Step } from '../types.js';
 import { compileValue, type CompiledValue } from './compile-value.js';
 

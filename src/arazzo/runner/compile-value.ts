@@ -4,7 +4,7 @@
 // re-parsing the same expression on every step of a loop.
 import type { ExpressionContext } from '../context.js';
 import { evaluateRuntimeExpression, looksLikeRuntimeExpression, parseRuntimeExpression, resolveValue } from '../expressions/index.js';
-import { isSelectorObject } from '../document/_report.js';
+import { isSelectorObject } from '../document/index.js';
 import { evaluateSelector, type SelectorObject } from './selectors.js';
 
 export type CompiledValue = (ctx: ExpressionContext) => unknown;

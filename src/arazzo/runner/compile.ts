@@ -9,8 +9,7 @@ import { compileInputs, type InputsValidator } from './inputs.js';
 import { compileBody, type CompiledBody } from './request-body.js';
 import { mergeActions, mergeParameters, resolveActions, resolveParameters } from './reusable.js';
 import { styleFor, type ParameterStyle } from './serialize-parameter.js';
-import { isArazzo11 } from '../document/_report.js';
-import { implicitStepDependencies } from '../document/validate-references.js';
+import { implicitStepDependencies, isArazzo11 } from '../document/index.js';
 import { compileMessageStep, type CompiledMessageStep } from './compile-message.js';
 
 export interface CompiledParameter {

@@ -5,4 +5,5 @@ export type { PlannedStep, WorkflowPlan, PlanWorkflowOptions } from './plan-work
 export type { RunWorkflowOptions, WorkflowResult, StepResult, ResumePoint } from './state.js';
 export type * from './events.js';
 export { buildRequest } from './build-request.js';
+export { resolveActions } from './reusable.js';
 export { compileWorkflow } from './compile.js';

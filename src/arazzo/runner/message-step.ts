@@ -9,14 +9,14 @@
 //   up to `timeout` ms (default 30 s); the first message whose correlation id (the message's
 //   `correlationId.location`) equals the step's `correlationId` and that passes the step's
 //   success criteria is the step's message (`$message.*`).
-import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
+import { loadAjv } from '../_on-demand.js';
 import type { ExpressionContext, ReceivedMessageView } from '../context.js';
 import { ArazzoError } from '../errors.js';
 import { evaluateCriterion, type CriterionResult } from '../criteria/index.js';
-import { resolveJsonPointer } from '../expressions/json-pointer.js';
+import { resolveJsonPointer } from '../expressions/index.js';
 import type { MessageEndpoint, MessageTransport, StartPosition } from '../messaging.js';
-import { parseCorrelationLocation, type AsyncApiMessage } from '../sources/asyncapi-source.js';
+import { parseCorrelationLocation, type AsyncApiMessage } from '../sources/index.js';
 import { buildBody, bodyKind } from './request-body.js';
 import type { CompiledStep } from './compile.js';
 import { endpointOf } from './compile-message.js';
@@ -27,7 +27,7 @@ export const DEFAULT_RECEIVE_TIMEOUT_MS = 30_000;
 // ---------------------------------------------------------------------------------------------
 // Schemas (AsyncAPI Schema Object ≈ JSON Schema draft-07), compiled once per schema object.
 
-const requireCjs = createRequire(import.meta.url);
+// ajv through the engine's one door for libraries loaded on first use (bundled in the package and the CLI).
 let ajv: Ajv | undefined;
 const validators = new WeakMap<object, ValidateFunction>();
 
@@ -35,7 +35,7 @@ function schemaErrors(schema: unknown, value: unknown): string | undefined {
   if (schema === null || typeof schema !== 'object') return undefined;
   let validate = validators.get(schema);
   if (!validate) {
-    ajv ??= new (requireCjs('ajv') as { Ajv: typeof Ajv }).Ajv({ allErrors: true, strict: false, validateSchema: false });
+    ajv ??= new (loadAjv() as { Ajv: typeof Ajv }).Ajv({ allErrors: true, strict: false, validateSchema: false });
     validate = ajv.compile(schema as object);
     validators.set(schema, validate);
   }

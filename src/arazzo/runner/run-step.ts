@@ -6,8 +6,7 @@ import type { CriterionResult } from '../criteria/index.js';
 import { ArazzoError, type ErrorInfo } from '../errors.js';
 import { evaluateCriterion } from '../criteria/index.js';
 import type { ExpressionContext, HttpExchange } from '../context.js';
-import type { HttpResponse } from '../../http/client.js';
-import { redactHeaders } from '../../http/redact.js';
+import { maskCredentialHeaders, type HttpResponse } from '../http.js';
 import { buildRequest } from './build-request.js';
 import type { CompiledStep, CompiledWorkflow } from './compile.js';
 import type { RunState, StepResult, WorkflowOutcome } from './state.js';
@@ -51,7 +50,7 @@ function isJsonType(contentType: string): boolean {
 function parseResponse(res: HttpResponse): NonNullable<HttpExchange['response']> {
   const raw = res.headers['content-type'];
   const contentType = Array.isArray(raw) ? raw[0] : raw;
-  const text = res.body.length === 0 ? '' : res.body.toString('utf8');
+  const text = res.body.length === 0 ? '' : Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength).toString('utf8');
   let body: unknown = text === '' ? undefined : text;
   if (text !== '' && contentType !== undefined && isJsonType(contentType)) {
     try {
@@ -146,7 +145,7 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   result.request = { method: request.method, url: request.url };
   if (state.events.enabled) {
     const { method, url, headers } = request;
-    await state.events.emit({ type: 'request.sent', workflowId: cw.workflowId, stepId: cs.stepId, method, url, headers: redactHeaders(headers), ...(built.bodyText === undefined ? {} : { body: built.bodyText }) });
+    await state.events.emit({ type: 'request.sent', workflowId: cw.workflowId, stepId: cs.stepId, method, url, headers: maskCredentialHeaders(headers), ...(built.bodyText === undefined ? {} : { body: built.bodyText }) });
   }
   if (state.signal?.aborted) throw new RunAborted();
   let res: HttpResponse;
@@ -170,7 +169,7 @@ async function sendOperation(state: RunState, cw: CompiledWorkflow, cs: Compiled
   if (state.events.enabled) {
     const { status, durationMs } = res;
     const body = exchange.response.body;
-    await state.events.emit({ type: 'response.received', workflowId: cw.workflowId, stepId: cs.stepId, status, headers: redactHeaders(res.headers), ...(body === undefined ? {} : { body }), durationMs });
+    await state.events.emit({ type: 'response.received', workflowId: cw.workflowId, stepId: cs.stepId, status, headers: maskCredentialHeaders(res.headers), ...(body === undefined ? {} : { body }), durationMs });
   }
   return withExchange(base, exchange);
 }

@@ -8,8 +8,7 @@ import type * as slimdomTypes from 'slimdom';
 import type { JsonValue } from 'jsonpath-rfc9535';
 import type { ExpressionContext } from '../context.js';
 import { ArazzoError } from '../errors.js';
-import { evaluateRuntimeExpression } from '../expressions/index.js';
-import { resolveJsonPointer } from '../expressions/json-pointer.js';
+import { evaluateRuntimeExpression, resolveJsonPointer } from '../expressions/index.js';
 import { loadFontoxpath, loadJsonPathPlus, loadRfc9535, loadSlimdom } from '../_on-demand.js';
 
 export type SelectorKind = 'jsonpath' | 'xpath' | 'jsonpointer';

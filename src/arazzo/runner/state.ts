@@ -1,7 +1,7 @@
 // The runner's own state for one run (shared by nested workflows) and its public result types.
 import type { ErrorInfo } from '../errors.js';
 import type { CriterionResult } from '../criteria/index.js';
-import type { HttpSender } from '../../http/client.js';
+import type { HttpSender } from '../http.js';
 import type { MessageTransport, StartPosition } from '../messaging.js';
 import type { SourceRegistry } from '../sources/index.js';
 import type { CompiledStep, CompiledWorkflowRef } from './compile.js';

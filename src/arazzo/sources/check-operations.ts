@@ -6,7 +6,7 @@ import type { ArazzoError, Diagnostic } from '../errors.js';
 import { isRecord, type OpenApiSource } from './openapi-source.js';
 import type { AsyncApiSource } from './asyncapi-source.js';
 import { findMessageTarget } from './resolve-message.js';
-import { isArazzo11 } from '../document/_report.js';
+import { isArazzo11 } from '../document/index.js';
 import { describeOperation, describeResolved, findOperation, type ResolvedOperation } from './resolve-operation.js';
 
 export interface _CheckedRegistry {

@@ -4,4 +4,7 @@ export type { OpenApiSource, OpenApiOperation } from './openapi-source.js';
 export { describeOperation } from './resolve-operation.js';
 export type { ResolvedOperation, OpenApiParameter, OperationTarget } from './resolve-operation.js';
 export { selectServer } from './servers.js';
+export { parseCorrelationLocation } from './asyncapi-source.js';
+export type { AsyncApiMessage } from './asyncapi-source.js';
+export type { MessageTarget } from './resolve-message.js';
 export type { ServerOverrides } from './servers.js';

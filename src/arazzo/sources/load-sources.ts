@@ -3,7 +3,7 @@
 
 import { dirname, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { assertValid, loadDocumentFile, parseDocumentText, validateArazzo, type LoadedDocument } from '../document/index.js';
+import { assertValid, isArazzo11, loadDocumentFile, parseDocumentText, validateArazzo, type DocumentCache, type LoadedDocument, type ParseOptions } from '../document/index.js';
 import { ArazzoError, type Diagnostic } from '../errors.js';
 import type { Workflow } from '../types.js';
 import { createOpenApiSource, isRecord, type OpenApiSource } from './openapi-source.js';
@@ -12,7 +12,6 @@ import { describeResolved, findOperation, type OperationTarget, type ResolvedOpe
 import { selectServer, type ServerOverrides } from './servers.js';
 import { createAsyncApiSource, type AsyncApiSource } from './asyncapi-source.js';
 import { findMessageTarget, type MessageStepTarget, type MessageTarget } from './resolve-message.js';
-import { isArazzo11 } from '../document/_report.js';
 
 export interface SourceOptions {
   /** `--source name=path-or-url`: replaces a sourceDescription's url (at every level of nested Arazzo sources). */
@@ -24,6 +23,8 @@ export interface SourceOptions {
   fetchText?: (url: string) => Promise<string>;
   /** Directory that relative `overrides` paths are resolved against (default: the process's cwd). */
   baseDir?: string;
+  /** Where parsed source descriptions are kept between runs (default: the cache `doc` was read through). */
+  cache?: DocumentCache;
 }
 
 export interface ArazzoSource {
@@ -55,6 +56,7 @@ interface LoadContext {
   /** Arazzo registries by location: a document reached twice (or in a cycle) is loaded once. */
   registries: Map<string, _Registry>;
   documents: Map<string, Promise<LoadedDocument>>;
+  parse: ParseOptions;
 }
 
 /**
@@ -65,7 +67,8 @@ interface LoadContext {
  * sources.resolveOperation({ operationId: 'stopConnector' }).serverUrl;
  */
 export async function loadSources(doc: LoadedDocument, opts: SourceOptions = {}): Promise<SourceRegistry> {
-  const ctx: LoadContext = { opts, registries: new Map(), documents: new Map() };
+  const cache = opts.cache ?? doc.cache;
+  const ctx: LoadContext = { opts, registries: new Map(), documents: new Map(), parse: cache === undefined ? {} : { cache } };
   const registry = await loadRegistry(doc, ctx);
   checkNamesExist(ctx, opts);
   return registry;
@@ -86,7 +89,7 @@ async function loadRegistry(doc: LoadedDocument, ctx: LoadContext): Promise<_Reg
       throw new ArazzoError('E_SOURCE', `source "${name}" is declared as type ${String(declaredType)} but ${location} is ${kind === 'unknown' ? 'neither OpenAPI, AsyncAPI nor Arazzo' : `an ${kind} document`}; fix the type or map the source to another description`, { hint: { kind: 'map-source', source: name } });
     }
     if (kind === 'asyncapi') {
-      if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; run \`offsetctl workflow upgrade ${doc.file}\` to move the document to 1.1.0`);
+      if (!isArazzo11(doc.value)) throw new ArazzoError('E_SOURCE', `source "${name}" (${location}) is an AsyncAPI description, which Arazzo 1.0 documents cannot use; set the document's \`arazzo: 1.1.0\` (\`offsetctl workflow upgrade ${doc.file}\` does it, keeping comments)`);
       registry.asyncapiSources.set(name, createAsyncApiSource(name, location, loaded));
     } else if (kind === 'openapi') {
       registry.openapiSources.set(name, createOpenApiSource(name, location, loaded));
@@ -154,15 +157,15 @@ export function baseUriOf(doc: LoadedDocument): string {
 async function readSource(name: string, location: string, ctx: LoadContext): Promise<LoadedDocument> {
   let pending = ctx.documents.get(location);
   if (!pending) {
-    pending = /^https?:/i.test(location) ? fetchSource(name, location, ctx.opts) : readLocalSource(name, location);
+    pending = /^https?:/i.test(location) ? fetchSource(name, location, ctx) : readLocalSource(name, location, ctx.parse);
     ctx.documents.set(location, pending);
   }
   return pending;
 }
 
-async function readLocalSource(name: string, location: string): Promise<LoadedDocument> {
+async function readLocalSource(name: string, location: string, parse: ParseOptions): Promise<LoadedDocument> {
   try {
-    return await loadDocumentFile(location);
+    return await loadDocumentFile(location, parse);
   } catch (err) {
     const e = err as ArazzoError;
     if (e.code === 'E_DOCUMENT_READ') {
@@ -176,7 +179,7 @@ async function readLocalSource(name: string, location: string): Promise<LoadedDo
   }
 }
 
-async function fetchSource(name: string, url: string, opts: SourceOptions): Promise<LoadedDocument> {
+async function fetchSource(name: string, url: string, { opts, parse }: LoadContext): Promise<LoadedDocument> {
   if (!opts.allowRemote) {
     throw new ArazzoError('E_SOURCE', `source "${name}" is remote (${url}); allow remote sources to fetch it, or map the source to a local description`, { hint: { kind: 'allow-remote', source: name } });
   }
@@ -187,7 +190,7 @@ async function fetchSource(name: string, url: string, opts: SourceOptions): Prom
     throw new ArazzoError('E_SOURCE', `source "${name}": fetching ${url} failed: ${(err as Error).message}; check the URL or map the source to a local description`, { hint: { kind: 'map-source', source: name }, cause: err });
   }
   try {
-    return parseDocumentText(text, url);
+    return parseDocumentText(text, url, parse);
   } catch (err) {
     const e = err as ArazzoError;
     throw new ArazzoError('E_SOURCE', `source "${name}": ${e.message}`, { location: e.location, cause: err });

@@ -4,7 +4,7 @@
 // sends what the application receives and receives what the application sends; a step that
 // receives on an operation the application receives reads that operation's reply channel.
 import { ArazzoError } from '../errors.js';
-import { CHANNEL_PATH } from '../document/validate-references.js';
+import { CHANNEL_PATH } from '../document/index.js';
 import type { AsyncApiChannel, AsyncApiMessage, AsyncApiOperation, AsyncApiSource, AsyncApiServer } from './asyncapi-source.js';
 import { unescapeToken } from './openapi-source.js';
 

@@ -1,6 +1,6 @@
 // From a step's operationId / operationPath to the OpenAPI operation it calls.
 
-import { OPERATION_PATH } from '../document/validate-references.js';
+import { OPERATION_PATH } from '../document/index.js';
 import { ArazzoError } from '../errors.js';
 import { HTTP_METHODS, HTTP_METHODS_32, escapeToken, followPointer, isOpenApi32, isRecord, resolveRef, unescapeToken, type OpenApiOperation, type OpenApiSource, type RefScope } from './openapi-source.js';
 

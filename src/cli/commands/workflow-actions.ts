@@ -11,6 +11,7 @@ import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
+import { documentReadOptions } from '../document-cache.js';
 import { advisedError, advisedResult } from '../flag-advice.js';
 
 class UsageError extends Error {
@@ -88,7 +89,7 @@ export function parseServers(values: string[]): { all?: string; byName: Record<s
 }
 
 export async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
-  const doc = await loadDocumentFile(file);
+  const doc = await loadDocumentFile(file, documentReadOptions());
   const diagnostics = validateArazzo(doc);
   const overrides: Record<string, string> = {};
   for (const pair of args.source ?? []) {

@@ -2,10 +2,10 @@
 // descriptions pointed at their cluster (fromCluster, toCluster), and the map from its step ids
 // to the safety rules the journal enforces (snapshot before the first change, verification).
 import { join } from 'node:path';
-import { assertValid, loadDocumentFile, loadSources, validateArazzo, type SourceOptions, type Workflow } from '../../arazzo/index.js';
+import { assertValid, loadSources, validateArazzo, type SourceOptions, type Workflow } from '../../arazzo/index.js';
 import type { Operation } from '../../store/index.js';
 import type { OperationSpec } from '../workflows/index.js';
-import { WORKFLOWS_DIR, type OpsWorkflow } from '../workflows/index.js';
+import { loadShippedDocument, WORKFLOWS_DIR, type OpsWorkflow } from '../workflows/index.js';
 
 export const MOVE_WORKFLOW = { file: join(WORKFLOWS_DIR, 'move-connector.arazzo.yaml'), workflowId: 'move-connector' } as const;
 export const IMPORT_WORKFLOW = { file: join(WORKFLOWS_DIR, 'import-connector.arazzo.yaml'), workflowId: 'import-connector' } as const;
@@ -15,7 +15,7 @@ export const DELETE_WORKFLOW = { file: join(WORKFLOWS_DIR, 'delete-connector.ara
 export const CREATE_STEPS = ['createTarget', 'replaceTargetConfig'] as const;
 
 async function load(doc: { file: string; workflowId: string }, servers: SourceOptions['servers']): Promise<OpsWorkflow> {
-  const loaded = await loadDocumentFile(doc.file);
+  const loaded = await loadShippedDocument(doc.file);
   assertValid(loaded, validateArazzo(loaded));
   const registry = await loadSources(loaded, { servers });
   const workflow = (loaded.value as { workflows: Workflow[] }).workflows.find((w) => w.workflowId === doc.workflowId);

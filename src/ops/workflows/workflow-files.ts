@@ -3,7 +3,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { assertValid, loadDocumentFile, loadSources, validateArazzo, type SourceRegistry, type Workflow } from '../../arazzo/index.js';
+import { shippedReadOptions } from './document-cache.js';
+import { assertValid, loadDocumentFile, loadSources, validateArazzo, type LoadedDocument, type SourceRegistry, type Workflow } from '../../arazzo/index.js';
 
 /**
  * `workflows/` at the package root: three folders above the bundle this file is built into
@@ -31,9 +32,14 @@ export interface OpsWorkflow {
   decisionSteps: Set<string>;
 }
 
+/** A shipped workflow document, read through the face's document cache when it gave one. */
+export function loadShippedDocument(file: string): Promise<LoadedDocument> {
+  return loadDocumentFile(file, shippedReadOptions());
+}
+
 export async function loadOpsWorkflow(kind: WorkflowKind, clusterUrl: string): Promise<OpsWorkflow> {
   const { file, workflowId } = WORKFLOW_FILES[kind];
-  const doc = await loadDocumentFile(file);
+  const doc = await loadShippedDocument(file);
   assertValid(doc, validateArazzo(doc));
   const registry = await loadSources(doc, { servers: { all: clusterUrl } });
   const workflows = (doc.value as { workflows: Workflow[] }).workflows;
