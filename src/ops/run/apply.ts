@@ -8,6 +8,7 @@ import { OpsError } from '../errors.js';
 import { REWIND, RESET, ROLLBACK, specFor, loadOpsWorkflow, type OperationSpec } from '../workflows/index.js';
 import { resumePointFor, type Plan } from '../plan/index.js';
 import { finishRecovery, runOperation, type OperationOutcome } from './run-operation.js';
+import { IcebergTableRun } from './iceberg-tables.js';
 
 /** Events of ops itself, beside the engine's RunEvents. */
 export type OpsRunEvent =
@@ -93,6 +94,11 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     });
   }
   const spec = SPECS[plan.operation];
+  // An Iceberg sink's tables are set back with its group (src/ops/run/iceberg-tables.ts).
+  const iceberg = plan.profile?.iceberg;
+  if (iceberg?.refusal) throw new OpsError('E_PREFLIGHT', `${iceberg.refusal}; nothing was changed`, { field: 'iceberg.tables' });
+  const tables = iceberg && iceberg.steps.length > 0 ? new IcebergTableRun(ctx.store, iceberg) : undefined;
+  const beforeStep = tables ? tables.wrap(options.beforeStep, spec.mutatingStep) : options.beforeStep;
   const run = await ctx.store.beginRun({
     clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: plan.inputs,
@@ -103,13 +109,27 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
       ...(plan.supersedes?.stateBefore ? { stateBeforeInterruption: plan.supersedes.stateBefore } : {}),
       // A Debezium source's slot as read when planned: a rollback to this run's snapshot is checked against it.
       ...(plan.profile?.source ? { sourceIdentity: plan.profile.source } : {}),
+      // An Iceberg sink's table heads: a rollback to this run's snapshot sets the tables back to them.
+      ...(iceberg ? { icebergTables: iceberg.heads } : {}),
     },
     ...(options.actor ? { actor: options.actor } : {}),
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);
-  const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
+  const ran = await runOperation({ ...common, ...(beforeStep ? { beforeStep } : {}), run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
+  const outcome = tables ? await withTables(ran, tables, run.id) : ran;
   const restored = plan.operation === 'rollback' && outcome.status === 'succeeded' ? `; restored snapshot ${plan.snapshotId}` : '';
   return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts }, ...(plan.positions ? { positions: plan.positions } : {}) };
+}
+
+/** The run's account with its tables: what was set back, or, when the run failed after that, the tables put back too. */
+async function withTables(outcome: OperationOutcome, tables: IcebergTableRun, runId: string): Promise<OperationOutcome> {
+  const why = tables.error ? ` The table step failed: ${tables.error}.` : '';
+  if (tables.done.length === 0) return why ? { ...outcome, message: `${outcome.message}${why}` } : outcome;
+  if (outcome.status === 'succeeded') return { ...outcome, message: `${outcome.message}; ${tables.describe()}` };
+  const failed = await tables.undo(runId);
+  const put = failed.length === 0 ? `The Iceberg table(s) it had set back were put back (${tables.done.map((s) => `${s.table} at ${s.current}`).join(', ')}).`
+    : `The Iceberg table(s) could NOT all be put back: ${failed.join('; ')}; set them back by hand (snapshot ids in \`offsetctl runs show ${runId}\`).`;
+  return { ...outcome, message: `${outcome.message}${why} ${put}` };
 }
 
 /** A resume point moved back to `stepId`: only the outputs of the steps before it are kept. */

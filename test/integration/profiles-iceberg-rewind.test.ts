@@ -1,0 +1,122 @@
+// The two-sided rewind of an Apache Iceberg sink (issue 34), on the plugins sandbox with the real
+// plugin and its REST catalog: 30 records with distinct ids committed in two commits (10, then
+// 20), a rewind to offset 10 sets the table back to the first commit's snapshot through the
+// catalog and the group to 10; the replay then leaves exactly 30 rows with 30 distinct ids (a
+// group-only rewind made 50). The table is read row by row with Iceberg's own generic reader
+// (test/support/iceberg-read/ReadTable.java on the plugin's jars). `rollback` then restores the
+// table's snapshot and the group's offsets together. Skipped without the iceberg-sink plugin;
+// OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { Admin, Producer, stringSerializers } from '@platformatic/kafka';
+import { runCli } from '../support/cli.js';
+import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
+import { requirePlugins } from '../support/plugin-sandbox.js';
+import { repoRoot } from '../support/repo.js';
+
+async function produce(bootstrap: string, topic: string, from: number, to: number): Promise<void> {
+  const producer = new Producer({ clientId: 'iceberg-rewind-test', bootstrapBrokers: [bootstrap], serializers: stringSerializers });
+  try {
+    await producer.send({ messages: Array.from({ length: to - from + 1 }, (_v, i) => ({ topic, key: String(from + i), value: JSON.stringify({ id: from + i }) })) });
+  } finally {
+    await producer.close();
+  }
+}
+
+/** The table's current snapshot: id (exact, as text: ids exceed 2^53) and its summary's total-records. */
+async function current(uri: string, ns: string): Promise<{ id: string; total: number } | undefined> {
+  const text = await (await fetch(`${uri}/v1/namespaces/${ns}/tables/events`)).text();
+  const exact = JSON.parse(text.replace(/"((?:current-|parent-)?snapshot-id)"\s*:\s*(-?\d+)/g, '"$1":"$2"')) as { metadata?: { 'current-snapshot-id'?: string; snapshots?: Array<{ 'snapshot-id': string; summary: Record<string, string> }> } };
+  const id = exact.metadata?.['current-snapshot-id'];
+  if (!id || id === '-1') return undefined;
+  const snapshot = exact.metadata?.snapshots?.find((s) => s['snapshot-id'] === id);
+  return { id, total: Number(snapshot?.summary['total-records']) };
+}
+
+async function groupOffset(rest: ConnectRest, name: string): Promise<number | undefined> {
+  const { offsets } = await rest.offsets(name);
+  const v = (offsets[0]?.offset as { kafka_offset?: number } | null)?.kafka_offset;
+  return v === undefined ? undefined : Number(v);
+}
+
+/**
+ * Every row of the table through Iceberg's generic reader: rows and distinct ids. Its Parquet
+ * reader needs one Hadoop class the sink's jars leave out (ParquetInputFormat's superclass, from
+ * hadoop-mapreduce-client-core): resolved from Maven Central once, like the sandbox's plugins.
+ */
+async function readRows(pluginDir: string, uri: string, table: string): Promise<{ rows: number; distinctIds: number; snapshot: string }> {
+  const run = promisify(execFile);
+  const mapreduce = 'org.apache.hadoop:hadoop-mapreduce-client-core:3.4.1';
+  await run('mvn', ['-q', 'dependency:get', `-Dartifact=${mapreduce}`, '-Dtransitive=false'], { timeout: 300_000 });
+  const jar = join(homedir(), '.m2', 'repository', 'org', 'apache', 'hadoop', 'hadoop-mapreduce-client-core', '3.4.1', 'hadoop-mapreduce-client-core-3.4.1.jar');
+  const { stdout } = await run('java', ['-cp', `${pluginDir}/*:${jar}`, join(repoRoot, 'test', 'support', 'iceberg-read', 'ReadTable.java'), uri, table], { timeout: 120_000 });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; distinctIds: number; snapshot: string };
+}
+
+test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (30 rows, 30 distinct ids), and rollback restores table and group', { timeout: 900_000 }, async (t) => {
+  const sandbox = await requirePlugins(t, ['iceberg-sink']);
+  if (!sandbox) return;
+  const status = JSON.parse((await runCli(['sandbox', 'status', '--output', 'json'])).stdout) as { plugins: Array<{ name: string; dir: string }> };
+  const pluginDir = join(status.plugins.find((p) => p.name === 'iceberg-sink')!.dir, 'iceberg-sink');
+  const uri = sandbox.iceberg!.catalog.uri;
+  const id = uniqueName('icerw').replace(/-/g, '_');
+  const topic = `ice-rw-${id}`;
+  const name = id.replace(/_/g, '-');
+  const url = sandbox.connect[0]!;
+  const rest = new ConnectRest(url);
+  const stateDir = tempDir('offsetctl-iceberg-');
+  const catalog = (method: string, path: string, body?: unknown) => fetch(`${uri}${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+  t.after(async () => {
+    await rest.deleteConnector(name).catch(() => undefined);
+    await catalog('DELETE', `/v1/namespaces/${id}/tables/events?purgeRequested=true`).catch(() => undefined);
+    await catalog('DELETE', `/v1/namespaces/${id}`).catch(() => undefined);
+    const admin = new Admin({ clientId: 'iceberg-rewind-test', bootstrapBrokers: [sandbox.bootstrap] });
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined).finally(() => admin.close());
+  });
+  assert.equal((await catalog('POST', '/v1/namespaces', { namespace: [id] })).status, 200);
+  const admin = new Admin({ clientId: 'iceberg-rewind-test', bootstrapBrokers: [sandbox.bootstrap] });
+  await admin.createTopics({ topics: [topic], partitions: 1, replicas: 1 }).finally(() => admin.close());
+  await produce(sandbox.bootstrap, topic, 1, 10);
+  await rest.createConnector(name, {
+    'connector.class': 'org.apache.iceberg.connect.IcebergSinkConnector', 'tasks.max': '1', topics: topic,
+    'iceberg.tables': `${id}.events`, 'iceberg.tables.auto-create-enabled': 'true', 'iceberg.catalog.type': 'rest', 'iceberg.catalog.uri': uri,
+    'iceberg.control.commit.interval-ms': '2000',
+    'key.converter': 'org.apache.kafka.connect.storage.StringConverter', 'value.converter': 'org.apache.kafka.connect.json.JsonConverter', 'value.converter.schemas.enable': 'false',
+  });
+  const first = await waitFor('the first commit (10 rows)', async () => ((await current(uri, id))?.total === 10 ? current(uri, id) : undefined), 240_000, 1000);
+  await produce(sandbox.bootstrap, topic, 11, 30);
+  const before = await waitFor('the second commit (30 rows)', async () => ((await current(uri, id))?.total === 30 && (await groupOffset(rest, name)) === 30 ? current(uri, id) : undefined), 240_000, 1000);
+
+  const where = ['--url', url, '--state-dir', stateDir];
+  const common = [...where, '--bootstrap', sandbox.bootstrap];
+  const dry = await runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--dry-run', ...common]);
+  assert.equal(dry.status, 0, dry.stderr);
+  assert.match(dry.stderr, /no dedup or upsert: 20 record\(s\) will be appended again as new rows; without the table step they would be there twice/);
+  assert.match(dry.stderr, new RegExp(`${id}\\.events \\(branch main\\) goes back from snapshot ${before!.id} \\(30 rows\\) to snapshot ${first!.id} of [^)]+\\(10 rows\\): 20 row\\(s\\) removed`));
+  assert.equal((await current(uri, id))?.id, before!.id, 'a dry run changes no table');
+
+  const rewind = await runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--yes', '--output', 'json', ...common]);
+  assert.equal(rewind.status, 0, `${rewind.stdout}\n${rewind.stderr.slice(-3000)}`);
+  const outcome = JSON.parse(rewind.stdout) as { status: string; message: string; snapshotId: string };
+  assert.equal(outcome.status, 'succeeded', outcome.message);
+  assert.match(outcome.message, new RegExp(`Iceberg table ${id}\\.events \\(branch main\\) set back from snapshot ${before!.id} to ${first!.id} \\(20 row\\(s\\) removed\\)`));
+
+  const replayed = await waitFor('the replay commit', async () => {
+    const now = await current(uri, id);
+    return now && now.id !== first!.id && now.total === 30 && (await groupOffset(rest, name)) === 30 ? now : undefined;
+  }, 240_000, 1000);
+  const rows = await readRows(pluginDir, uri, `${id}.events`);
+  assert.deepEqual({ rows: rows.rows, distinctIds: rows.distinctIds, snapshot: rows.snapshot }, { rows: 30, distinctIds: 30, snapshot: replayed!.id });
+
+  const rollback = await runCli(['rollback', name, '--snapshot', outcome.snapshotId, '--yes', ...where]);
+  assert.equal(rollback.status, 0, rollback.stderr);
+  assert.match(`${rollback.stdout}${rollback.stderr}`, new RegExp(`set back from snapshot ${replayed!.id} to ${before!.id}`));
+  assert.equal((await current(uri, id))?.id, before!.id, 'rollback restores the table\'s snapshot recorded with the offsets snapshot');
+  assert.equal(await groupOffset(rest, name), 30);
+  const restored = await readRows(pluginDir, uri, `${id}.events`);
+  assert.deepEqual(restored, { rows: 30, distinctIds: 30, snapshot: before!.id });
+});
