@@ -42,7 +42,7 @@ const OPS_ROOMS = {
   // positions: a batch rewind to a position gives each connector its own targets (their table travels in the plan).
   batch: ['offsets', 'connect', 'positions', 'plan', 'run', 'audit', 'profiles'],
   // audit: every step of a change request (requested, approved, rejected, applied) is an audit entry.
-  changes: ['offsets', 'connect', 'cluster', 'plan', 'run', 'batch', 'audit'],
+  changes: ['offsets', 'connect', 'cluster', 'plan', 'run', 'batch', 'audit', 'profiles'],
   move: ['offsets', 'connect', 'cluster', 'lifecycle', 'workflows', 'plan', 'run', 'audit', 'profiles'],
 };
 

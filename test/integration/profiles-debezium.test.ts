@@ -129,6 +129,11 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.equal(ahead.status, 2, ahead.stderr);
   assert.match(ahead.stderr, /is beyond the end of the WAL \(pg_current_wal_lsn\(\) .*pass --allow-forward/);
 
+  // --allow-forward skips knowingly: accepted, and the loss is said in the dry run.
+  const forward = await rewind(slot.wal + 10_000_000, '--source-db', s.sourceDb, '--allow-forward');
+  assert.equal(forward.status, 0, forward.stderr);
+  assert.match(forward.stderr, /warning: --allow-forward: target .* is beyond the end of the WAL .*lost for good/);
+
   // Nothing changed by any of them.
   assert.deepEqual(await offsetOf(s), current);
 
@@ -139,6 +144,14 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   assert.match(here.stdout, /current offset: lsn [0-9A-F]+\/[0-9A-F]+ \(\d+\).* ts_usec \d{4}-\d\d-\d\dT/);
   assert.match(here.stdout, /snapshot\.mode initial, offset\.mismatch\.strategy no_validation, flush\.lsn\.source true/);
 
+  // -o json: the same lines in the dry run's profile.facts.
+  const json = await rewind(current.lsn, '--source-db', s.sourceDb, '-o', 'json');
+  assert.equal(json.status, 0, json.stderr);
+  const out = JSON.parse(json.stdout) as { status: string; profile?: { name: string; facts: string[] } };
+  assert.equal(out.status, 'dry-run');
+  assert.equal(out.profile?.name, 'debezium-postgres');
+  assert.ok(out.profile.facts.some((f) => f.startsWith(`slot ${s.slot}: restart_lsn `)), json.stdout);
+
   // reset says what snapshot.mode will do, and that sinks get it all.
   const reset = await runCli(['--url', s.url, 'reset', s.name, '--dry-run', '--source-db', s.sourceDb]);
   assert.equal(reset.status, 0, reset.stderr);
@@ -146,6 +159,17 @@ test('Debezium PostgreSQL: every rewind that would skip, re-snapshot or lose row
   const risky = await runCli(['--url', s.url, 'reset', s.name, '--dry-run', '--skip-source-check']);
   assert.equal(risky.status, 0, risky.stderr);
   assert.match(risky.stderr, /--skip-source-check: replication slot .* was not read/);
+
+  // A saved plan is checked again when applied: the profile too, with the login given to apply.
+  const planFile = join(tempDir('dbz-plan'), 'reset.plan.json');
+  const saved = await runCli(['--url', s.url, 'reset', s.name, '--plan-out', planFile, '--source-db', s.sourceDb]);
+  assert.equal(saved.status, 0, saved.stderr);
+  const applyBlind = await runCli(['--url', s.url, 'apply', planFile, '--dry-run']);
+  assert.equal(applyBlind.status, 2, applyBlind.stderr);
+  assert.match(applyBlind.stderr, /--source-db postgres:\/\/USER@HOST:PORT\/DATABASE/);
+  const applyDry = await runCli(['--url', s.url, 'apply', planFile, '--dry-run', '--source-db', s.sourceDb]);
+  assert.equal(applyDry.status, 0, applyDry.stderr);
+  assert.match(applyDry.stdout, new RegExp(`slot ${s.slot}: restart_lsn`));
 
   // A batch asks each connector's profile the same way.
   const batchBlind = await runCli(['--url', s.url, 'reset', '--selector', `^${s.name}$`, '--dry-run']);

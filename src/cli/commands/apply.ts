@@ -4,6 +4,7 @@
 // offsets now, what moved since planning) and asked about like any change. Offsets that moved in a
 // way that changes what the plan does need their own yes: asked at a terminal, or
 // --accept-moved-offsets; --yes alone never passes them. Exit status as for any change.
+import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import type { Command } from 'commander';
 import type { CheckedPlan, OpsContext, Plan, SavedPlan } from '../../ops/index.js';
 import { OpsError } from '../../ops/errors.js';
@@ -11,7 +12,7 @@ import { addConnectionOptions, type Connection } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import { limitFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 
-export interface ApplyOptions extends ChangeOptions, LimitOptions, KafkaFlags {
+export interface ApplyOptions extends ChangeOptions, LimitOptions, KafkaFlags, SourceDbOptions {
   maxAge?: string;
   acceptMovedOffsets?: boolean;
   concurrency?: string;
@@ -27,7 +28,7 @@ skip records, an offset that went back, partitions that appeared or went) needs
 Exit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.`;
 
 export function register(program: Command): void {
-  addKafkaOptions(withLimitFlags(addConnectionOptions(
+  withSourceDbFlags(addKafkaOptions(withLimitFlags(addConnectionOptions(
     program
       .command('apply')
       .argument('<plan>', 'a plan file written by --plan-out (rewind, reset, rollback; one connector or a batch)')
@@ -38,7 +39,7 @@ export function register(program: Command): void {
       .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
       .option('--concurrency <n>', 'a batch plan: connectors changed at once (default 4)')
       .description('apply a saved plan (`rewind|reset|rollback ... --plan-out <file>`) exactly as saved, after checking it still fits'),
-  ))).addHelpText('after', HELP)
+  )))).addHelpText('after', HELP)
     .action(async (file: string, opts: ApplyOptions) => applyFile(file, opts));
 }
 
@@ -66,7 +67,8 @@ async function check(ops: typeof import('../../ops/index.js'), ctx: OpsContext, 
   const { preflightKafkaSettings } = await import('../kafka-settings.js');
   const kafka = await preflightKafkaSettings(opts, conn.context);
   const limits = ops.resolveLimits(limitFlags(opts), process.env);
-  return ops.checkSavedPlan(ctx, saved, { maxAgeMs, limits, ...(kafka ? { kafka } : {}) });
+  const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
+  return ops.checkSavedPlan(ctx, saved, { maxAgeMs, limits, profileFor, ...(kafka ? { kafka } : {}) });
 }
 
 async function maxAge(text: string | undefined): Promise<number> {

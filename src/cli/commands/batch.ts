@@ -182,7 +182,9 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
     const resuming = [...runIds.keys()];
     const planned = await batch.planBatch(resumeOps, resuming, { concurrency });
     // The members that never started: planned now, as the batch asked, with its targets.
-    const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(batchOps, batch, ctx, recorded, unstarted, concurrency, face);
+    const { profileOptionsFor } = await import('../source-db.js');
+    const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions, conn.context, connector);
+    const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(batchOps, batch, ctx, recorded, unstarted, concurrency, face, profileFor);
     if (resuming.length > 0) out(`Resuming ${resuming.length} interrupted run(s) of batch ${batchId}: ${resuming.join(', ')}`);
     if (fresh) {
       out(`Starting ${unstarted.length} member(s) of batch ${batchId} that never started (${recorded!.operation}): ${unstarted.map((m) => m.connector).join(', ')}`);
@@ -203,12 +205,12 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
 async function planUnstarted(
   batchOps: typeof import('../../ops/batch/index.js'), batch: typeof import('../../ops/batch/index.js'), ctx: OpsContext,
   recorded: import('../../store/index.js').BatchRecord, members: ReadonlyArray<import('../../store/index.js').BatchMember>, concurrency: number,
-  face: Awaited<ReturnType<typeof faceOptions>>,
+  face: Awaited<ReturnType<typeof faceOptions>>, profileFor: (connector: string) => Promise<import('../../ops/profiles/index.js').ProfileOptions>,
 ): Promise<{ ops: ReturnType<typeof batchOps.changeOps>; plans: Plan[]; skipped: BatchRow[] }> {
   const targets = new Map(members.map((m) => [m.connector, m.offsets ?? []]));
   const resumeAfter = (['auto', 'always', 'never'] as const).find((r) => r === recorded.resumeAfter) ?? 'auto';
   const ops = batchOps.changeOps(ctx, {
-    operation: recorded.operation, resumeAfter, record: false,
+    operation: recorded.operation, resumeAfter, record: false, profileFor,
     ...(recorded.operation === 'rewind' ? { targetsFor: async (connector: string) => ({ offsets: targets.get(connector) ?? [] }) } : {}),
   }, face);
   const planned = await batch.planBatch(ops, members.map((m) => m.connector), { concurrency, skipInvalid: true });

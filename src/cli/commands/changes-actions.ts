@@ -130,7 +130,9 @@ async function checkOptions(opts: ApplyOptions, conn: import('../connection.js')
   const { resolveLimits } = await import('../../ops/index.js');
   const kafka = await preflightKafkaSettings(opts, conn.context);
   const { limitFlags } = await import('./change-flags.js');
-  return { limits: resolveLimits(limitFlags(opts), process.env), ...(kafka ? { kafka } : {}) };
+  const { profileOptionsFor } = await import('../source-db.js');
+  const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
+  return { limits: resolveLimits(limitFlags(opts), process.env), profileFor, ...(kafka ? { kafka } : {}) };
 }
 
 function summary(r: ChangeRequestRecord): Record<string, unknown> {

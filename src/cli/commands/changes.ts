@@ -2,6 +2,7 @@
 // requests (four-eyes approval) in the store, made by a change command where the context says
 // `approval: required`. The approver is another identity than the requester, as the store
 // authenticated them (the team store's database login). Registration only; changes-actions.ts acts.
+import { withSourceDbFlags } from '../source-db.js';
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions } from '../kafka-settings.js';
@@ -29,12 +30,12 @@ export function register(program: Command): void {
     .requiredOption('--reason <text>', 'why (recorded with the request)')
     .description('reject a pending request'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await actions()).reviewChangeCommand(id, 'reject', cmd.optsWithGlobals()));
-  addKafkaOptions(withLimitFlags(addConnectionOptions(changes.command('apply').argument('<id>', 'change request id')
+  withSourceDbFlags(addKafkaOptions(withLimitFlags(addConnectionOptions(changes.command('apply').argument('<id>', 'change request id')
     .option('--accept-moved-offsets', 'apply even though the starting offsets moved in a way that changes what the plan does (shown first)')
     .option('--yes', 'do not ask for confirmation (scripts); does not accept moved offsets')
     .option('--dry-run', 'check the approved plan against the cluster and show it, change nothing')
     .option('--allow-forward', 'write targets beyond a partition\'s end without asking')
     .option('--concurrency <n>', 'several connectors: changed at once (default 4)')
-    .description('apply an approved request exactly as approved, after checking it still fits'))))
+    .description('apply an approved request exactly as approved, after checking it still fits')))))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await actions()).applyChange(id, cmd.optsWithGlobals()));
 }

@@ -10,6 +10,7 @@ import { getOffsets, getSettledConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';
 import { canonicalJson, checkPartitionCount, DEFAULT_LIMITS, diffOffsets, offsetEntries, planSnapshotRestore, type OffsetLimits } from '../offsets/index.js';
+import type { ProfileOptions } from '../profiles/index.js';
 import { changesNothing, connectorIdentity, planReset, planRewind, type ConnectorIdentity, type Plan } from '../plan/index.js';
 import { movementSince, type Movement } from './movement.js';
 import type { SavedPlan } from './saved-plan.js';
@@ -25,6 +26,8 @@ export interface CheckOptions {
   limits?: OffsetLimits;
   /** For a sink's broker checks, as when planning. */
   kafka?: KafkaSettings;
+  /** Each connector's profile options (a Debezium source's database, the risks accepted): the profile is asked again, like the rest of the pre-flight. */
+  profileFor?: (connector: string) => Promise<ProfileOptions>;
 }
 
 /** One connector of a checked plan: the plan to apply (refreshed) and what changed since planning. */
@@ -89,7 +92,7 @@ async function checkConnector(ctx: OpsContext, saved: Plan, doc: SavedPlan, opti
   const limits = options.limits ?? DEFAULT_LIMITS;
   let fresh: Plan;
   try {
-    fresh = await refreshed(ctx, saved, limits, options.kafka);
+    fresh = await refreshed(ctx, saved, limits, options.kafka, (await options.profileFor?.(saved.connector)) ?? {});
   } catch (err) {
     if (err instanceof OpsError && err.code === 'E_CONNECTOR_NOT_FOUND') throw new OpsError('E_PLAN_STALE', `connector ${saved.connector} no longer exists on ${ctx.url}`, { field: 'connector', cause: err });
     throw err;
@@ -106,16 +109,16 @@ async function checkConnector(ctx: OpsContext, saved: Plan, doc: SavedPlan, opti
 }
 
 /** The saved plan, with the connector as it is now; its targets and inputs as reviewed. */
-async function refreshed(ctx: OpsContext, saved: Plan, limits: OffsetLimits, kafka: KafkaSettings | undefined): Promise<Plan> {
+async function refreshed(ctx: OpsContext, saved: Plan, limits: OffsetLimits, kafka: KafkaSettings | undefined, profile: ProfileOptions): Promise<Plan> {
   const resumeAfter = saved.resumeAfter ?? 'auto';
   switch (saved.operation) {
     case 'rewind': {
       // The whole pre-flight again, on the reviewed targets (shape, plugin rules, a sink's topics).
-      const fresh = await planRewind(ctx, { connector: saved.connector, offsets: saved.targetOffsets, resumeAfter, limits, ...(kafka ? { kafka } : {}), ...(saved.positions ? { positions: saved.positions } : {}) });
+      const fresh = await planRewind(ctx, { connector: saved.connector, offsets: saved.targetOffsets, resumeAfter, limits, profile, ...(kafka ? { kafka } : {}), ...(saved.positions ? { positions: saved.positions } : {}) });
       return { ...fresh, inputs: saved.inputs, warnings: merged(saved.warnings, fresh.warnings) };
     }
     case 'reset': {
-      const fresh = await planReset(ctx, { connector: saved.connector, resumeAfter });
+      const fresh = await planReset(ctx, { connector: saved.connector, resumeAfter, profile });
       return { ...fresh, inputs: saved.inputs, warnings: merged(saved.warnings, fresh.warnings) };
     }
     case 'rollback': {

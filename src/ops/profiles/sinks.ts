@@ -27,12 +27,15 @@ export const jdbcSink: ConnectorProfile = {
     const cfg = c.connector.config;
     const insertMode = (cfg['insert.mode']?.trim() || 'insert').toLowerCase();
     const keyMode = (cfg['primary.key.mode']?.trim() || 'none').toLowerCase();
-    const report: ProfileReport = { profile: 'jdbc-sink', facts: [`Debezium JDBC sink: insert.mode ${insertMode}, primary.key.mode ${keyMode}`], warnings: [] };
+    const report: ProfileReport = { profile: 'jdbc-sink', facts: [`Debezium JDBC sink: insert.mode ${insertMode}, primary.key.mode ` +
+      `${keyMode}`], warnings: [] };
     const again = c.operation === 'copy' ? 'every record from the copied offsets on (the original writes them too)' : replayText(c.replayed, c.operation);
     if (!again || insertMode !== 'insert') return report;
     report.warnings.push(keyMode === 'none'
-      ? `${c.connector.name} writes with insert.mode=insert and no primary key (primary.key.mode=none): ${again} will be inserted again as duplicate rows; insert.mode=upsert with a key makes a replay idempotent`
-      : `${c.connector.name} writes with insert.mode=insert and a primary key (primary.key.mode=${keyMode}): the task will fail on a duplicate key at the first of ${again} already in the table (the batch rolls back and the task stays FAILED); insert.mode=upsert makes a replay idempotent`);
+      ? `${c.connector.name} writes with insert.mode=insert and no primary key (primary.key.mode=none): ${again} will be inserted again as duplicate rows; ` +
+        `insert.mode=upsert with a key makes a replay idempotent`
+      : `${c.connector.name} writes with insert.mode=insert and a primary key (primary.key.mode=${keyMode}): the task will fail on a duplicate key at the ` +
+        `first of ${again} already in the table (the batch rolls back and the task stays FAILED); insert.mode=upsert makes a replay idempotent`);
     return report;
   },
 };
@@ -43,13 +46,18 @@ export const icebergSink: ConnectorProfile = {
   async check(c: ProfileCheck): Promise<ProfileReport> {
     const cfg = c.connector.config;
     const tables = tablesOf(cfg);
-    const report: ProfileReport = { profile: 'iceberg-sink', facts: [`Apache Iceberg sink: iceberg.tables ${tables || '(dynamic)'}${cfg['iceberg.tables.default-commit-branch'] ? `, branch ${cfg['iceberg.tables.default-commit-branch']}` : ''}`], warnings: [] };
+    const branch = cfg['iceberg.tables.default-commit-branch'];
+    const facts = [`Apache Iceberg sink: iceberg.tables ${tables || '(dynamic)'}${branch ? `, branch ${branch}` : ''}`];
+    const report: ProfileReport = { profile: 'iceberg-sink', facts, warnings: [] };
     if (c.operation === 'copy') {
       const copy = c.copyConfig ?? cfg;
       const sameTables = tablesOf(copy) === tables && (copy['iceberg.tables.route-field'] ?? '') === (cfg['iceberg.tables.route-field'] ?? '');
       const sameBranch = (copy['iceberg.tables.default-commit-branch'] ?? '') === (cfg['iceberg.tables.default-commit-branch'] ?? '');
       if (sameTables && sameBranch) {
-        throw new OpsError('E_PREFLIGHT', `${c.connector.name} is an Iceberg sink and the copy would append into the same tables (${tables || 'the dynamically routed ones'}): every record both consume would be written twice (Iceberg has no dedup). Give the copy other tables (--set iceberg.tables=<tables>) or its own branch (--set iceberg.tables.default-commit-branch=<branch>). Nothing was changed`, { field: 'set' });
+        throw new OpsError('E_PREFLIGHT', `${c.connector.name} is an Iceberg sink and the copy would append into the same tables ` +
+          `(${tables || 'the dynamically routed ones'}): every record both consume would be written twice (Iceberg has no dedup). Give the copy other ` +
+          `tables (--set iceberg.tables=<tables>) or its own branch (--set iceberg.tables.default-commit-branch=<branch>). Nothing was ` +
+          `changed`, { field: 'set' });
       }
       return report;
     }
@@ -62,12 +70,15 @@ export const icebergSink: ConnectorProfile = {
     if (side.plan) report.iceberg = side.plan;
     if (side.refusal && c.operation === 'rollback') {
       // A rollback is the way back from a failure: never refused for the table side, only told.
-      report.warnings.push(`the Iceberg tables of ${c.connector.name} (${tables || 'dynamic'}) are not restored with the group: ${side.refusal}; rows may be missing or appended twice until they are set back by hand`);
+      report.warnings.push(`the Iceberg tables of ${c.connector.name} (${tables || 'dynamic'}) are not restored with the group: ${side.refusal}; ` +
+        'rows may be missing or appended twice until they are set back by hand');
       return report;
     }
     if (side.refusal) {
       report.iceberg = { catalogUri: cfg['iceberg.catalog.uri'] ?? '', base: '', steps: [], heads: [], refusal: side.refusal };
-      report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ${again ?? 'the records after the snapshot'} will be appended again as new rows (duplicates), and the tables cannot be set back: ${side.refusal}. A real ${c.operation} is refused for that reason; commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
+      report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ` +
+        `${again ?? 'the records after the snapshot'} will be appended again as new rows (duplicates), and the tables cannot be set back: ${side.refusal}. ` +
+        `A real ${c.operation} is refused for that reason; commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
       return report;
     }
     const steps = side.plan?.steps.length ?? 0;
@@ -76,7 +87,8 @@ export const icebergSink: ConnectorProfile = {
       return report;
     }
     report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ${again} will be appended again as new rows; ` +
-      (steps > 0 ? `without the table step they would be there twice, so after the stop and the snapshot offsetctl sets each table back through its REST catalog (a requirement on its current snapshot makes a concurrent commit fail it): ` : 'no table needs setting back: ') +
+      (steps > 0 ? 'without the table step they would be there twice, so after the stop and the snapshot offsetctl sets each table back through its REST catalog ' +
+        '(a requirement on its current snapshot makes a concurrent commit fail it): ' : 'no table needs setting back: ') +
       `${side.lines.join('; ')}. Commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
     return report;
   },
