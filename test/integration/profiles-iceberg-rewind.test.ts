@@ -121,4 +121,11 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (30 rows,
   assert.equal(await groupOffset(rest, name), 30);
   const restored = await readRows(pluginDir, uri, `${id}.events`);
   assert.deepEqual(restored, { rows: 30, distinctIds: 30, snapshot: before!.id });
+
+  // The requirement is what makes a concurrent commit fail the table step: a stale current snapshot answers 409, nothing changes.
+  const stale = await runCli(['workflow', 'run', join(repoRoot, 'workflows', 'set-iceberg-table-snapshot.arazzo.yaml'), '--server', `${uri}/v1`,
+    '--input', `namespace=${id}`, '--input', 'table=events', '--input', `currentSnapshotId="${first!.id}"`, '--input', `targetSnapshotId="${first!.id}"`]);
+  assert.notEqual(stale.status, 0, stale.stdout);
+  assert.match(`${stale.stdout}${stale.stderr}`, /409/);
+  assert.equal((await current(uri, id))?.id, before!.id);
 });
