@@ -21,15 +21,28 @@ export interface CommitOffsets {
 }
 
 /** One control record's DATA_COMPLETE content; undefined for every other event. */
-export function decodeDataComplete(value: Buffer): { commitId: string; groupId: string; assignments: Array<{ topic: string; partition: number; offset: number | null }> } | undefined {
+export interface DataComplete {
+  commitId: string;
+  groupId: string;
+  assignments: Array<{ topic: string; partition: number; offset: number | null }>;
+}
+
+interface DataCompleteAvro {
+  group_id: string;
+  payload: { commit_id: Buffer; assignments: Array<{ topic: string; partition: bigint; offset: bigint | null }> | null };
+}
+
+export function decodeDataComplete(value: Buffer): DataComplete | undefined {
   const framed = icebergFramed(value);
   if (!framed || typeof framed.schema !== 'object' || Array.isArray(framed.schema)) return undefined;
   const fields = framed.schema.fields as Array<{ name: string; type: { name?: string } }> | undefined;
   if (fields?.find((f) => f.name === 'payload')?.type?.name !== 'DataComplete') return undefined;
-  const event = new AvroReader(value, framed.at).read(framed.schema) as { group_id: string; payload: { commit_id: Buffer; assignments: Array<{ topic: string; partition: bigint; offset: bigint | null }> | null } };
+  const event = new AvroReader(value, framed.at).read(framed.schema) as DataCompleteAvro;
   return {
     commitId: uuid(event.payload.commit_id), groupId: event.group_id,
-    assignments: (event.payload.assignments ?? []).map((a) => ({ topic: a.topic, partition: Number(a.partition), offset: a.offset === null ? null : Number(a.offset) })),
+    assignments: (event.payload.assignments ?? []).map((a) => ({
+      topic: a.topic, partition: Number(a.partition), offset: a.offset === null ? null : Number(a.offset),
+    })),
   };
 }
 
@@ -46,11 +59,15 @@ export async function readIcebergCommits(settings: KafkaSettings, topic: string,
   const consumer = new Consumer({ ...clientOptions(settings, clientId), groupId: `${clientId}-unused`, autocommit: false });
   try {
     const metadata = await consumer.metadata({ topics: [topic], forceUpdate: true, autocreateTopics: false }).catch((err: unknown) => {
-      if (/UNKNOWN_TOPIC|does not exist|unknown topic/i.test(`${(err as Error).message}${JSON.stringify((err as { errors?: unknown }).errors ?? '')}`)) return undefined;
+      const text = `${(err as Error).message}${JSON.stringify((err as { errors?: unknown }).errors ?? '')}`;
+      if (/UNKNOWN_TOPIC|does not exist|unknown topic/i.test(text)) return undefined;
       throw err;
     });
     const described = metadata?.topics.get(topic);
-    if (!described) throw new KafkaError('E_KAFKA_TOPIC_NOT_FOUND', `the Iceberg control topic ${topic} does not exist on ${describeKafka(settings)}: has the sink committed yet, and is iceberg.control.topic right?`, { field: 'iceberg.control.topic' });
+    if (!described) {
+      throw new KafkaError('E_KAFKA_TOPIC_NOT_FOUND', `the Iceberg control topic ${topic} does not exist on ${describeKafka(settings)}: ` +
+        'has the sink committed yet, and is iceberg.control.topic right?', { field: 'iceberg.control.topic' });
+    }
     const ends = (await consumer.listOffsets({ topics: [topic] })).get(topic) ?? [];
     const starts = (await consumer.listOffsets({ topics: [topic], timestamp: -2n })).get(topic) ?? [];
     const commits = new Map<string, CommitOffsets>();
@@ -62,7 +79,9 @@ export async function readIcebergCommits(settings: KafkaSettings, topic: string,
         const p = described.partitions[i]!;
         const response = await consumer.fetch({
           node: p.leader, maxWaitTime: 100, minBytes: 1, maxBytes: 8 * 1024 * 1024,
-          topics: [{ topicId: described.id, partitions: [{ partition: i, currentLeaderEpoch: p.leaderEpoch, fetchOffset: positions.get(i)!, lastFetchedEpoch: -1, partitionMaxBytes: 4 * 1024 * 1024 }] }],
+          topics: [{ topicId: described.id, partitions: [{
+            partition: i, currentLeaderEpoch: p.leaderEpoch, fetchOffset: positions.get(i)!, lastFetchedEpoch: -1, partitionMaxBytes: 4 * 1024 * 1024,
+          }] }],
         });
         let next = positions.get(i)!;
         const before = next;
@@ -86,7 +105,8 @@ export async function readIcebergCommits(settings: KafkaSettings, topic: string,
     return commits;
   } catch (err) {
     if (err instanceof KafkaError) throw err;
-    throw new KafkaError('E_KAFKA', `reading the Iceberg control topic ${topic} on ${describeKafka(settings)} failed: ${(err as Error).message}`, { cause: err });
+    const why = (err as Error).message;
+    throw new KafkaError('E_KAFKA', `reading the Iceberg control topic ${topic} on ${describeKafka(settings)} failed: ${why}`, { cause: err });
   } finally {
     await Promise.allSettled([consumer.close(true)]);
   }

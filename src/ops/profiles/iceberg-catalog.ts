@@ -47,7 +47,9 @@ async function getJson(url: string, what: string): Promise<{ status: number; bod
   try {
     res = await client().send({ method: 'GET', url, headers: { accept: 'application/json' } });
   } catch (err) {
-    throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog did not answer ${what} (${url}): ${(err as Error).message}; nothing was changed`, { field: 'iceberg.catalog.uri' });
+    const why = (err as Error).message;
+    throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog did not answer ${what} (${url}): ${why}; nothing was changed`,
+      { field: 'iceberg.catalog.uri' });
   }
   const text = res.body.toString('utf8');
   let body: unknown;
@@ -62,7 +64,10 @@ async function getJson(url: string, what: string): Promise<{ status: number; bod
 export async function catalogBase(uri: string, warehouse: string | undefined): Promise<CatalogBase> {
   const root = uri.replace(/\/+$/, '');
   const { status, body } = await getJson(`${root}/v1/config${warehouse ? `?warehouse=${encodeURIComponent(warehouse)}` : ''}`, 'GET /v1/config');
-  if (status !== 200) throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog at ${root} answered ${status} to GET /v1/config (is iceberg.catalog.uri a REST catalog, and does it need credentials offsetctl does not have?); nothing was changed`, { field: 'iceberg.catalog.uri' });
+  if (status !== 200) {
+    throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog at ${root} answered ${status} to GET /v1/config (is iceberg.catalog.uri a REST catalog, ` +
+      'and does it need credentials offsetctl does not have?); nothing was changed', { field: 'iceberg.catalog.uri' });
+  }
   const overrides = (body as { overrides?: Record<string, string> }).overrides ?? {};
   const defaults = (body as { defaults?: Record<string, string> }).defaults ?? {};
   const prefix = overrides.prefix ?? defaults.prefix;
@@ -80,13 +85,25 @@ export function namespacePath(namespace: string[]): string {
   return namespace.join('\u001f');
 }
 
+interface TableMetadata {
+  snapshots?: Array<Record<string, unknown>>;
+  refs?: Record<string, { 'snapshot-id'?: string }>;
+  'current-snapshot-id'?: string;
+}
+
 export async function loadTable(base: CatalogBase, name: string, branch: string): Promise<IcebergTable> {
   const { namespace, table } = splitTable(name);
   const url = `${base.base}/namespaces/${encodeURIComponent(namespacePath(namespace))}/tables/${encodeURIComponent(table)}`;
   const { status, body } = await getJson(url, `loadTable ${name}`);
-  if (status === 404) throw new OpsError('E_PREFLIGHT', `the Iceberg table ${name} (iceberg.tables) does not exist in the catalog at ${base.uri}; nothing was changed`, { field: 'iceberg.tables' });
-  if (status !== 200) throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog answered ${status} to loading ${name}: ${JSON.stringify(body).slice(0, 300)}; nothing was changed`, { field: 'iceberg.tables' });
-  const metadata = (body as { metadata: { snapshots?: Array<Record<string, unknown>>; refs?: Record<string, { 'snapshot-id'?: string }>; 'current-snapshot-id'?: string } }).metadata;
+  const field = { field: 'iceberg.tables' };
+  if (status === 404) {
+    throw new OpsError('E_PREFLIGHT', `the Iceberg table ${name} (iceberg.tables) does not exist in the catalog at ${base.uri}; nothing was changed`, field);
+  }
+  if (status !== 200) {
+    const said = JSON.stringify(body).slice(0, 300);
+    throw new OpsError('E_PREFLIGHT', `the Iceberg REST catalog answered ${status} to loading ${name}: ${said}; nothing was changed`, field);
+  }
+  const metadata = (body as { metadata: TableMetadata }).metadata;
   const snapshots = new Map<string, IcebergSnapshot>();
   for (const s of metadata.snapshots ?? []) {
     const id = String(s['snapshot-id']);

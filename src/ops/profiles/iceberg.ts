@@ -33,8 +33,11 @@ export function catalogRefusal(name: string, cfg: Record<string, string>): strin
   const impl = cfg['iceberg.catalog.catalog-impl']?.trim();
   const rest = impl ? impl === 'org.apache.iceberg.rest.RESTCatalog' : type === 'rest';
   if (!rest) {
-    const which = impl ? `catalog-impl ${impl}` : type ? `a ${type} catalog (iceberg.catalog.type=${type})` : 'a Hive catalog (no iceberg.catalog.type: Iceberg\'s default)';
-    return `${name} writes through ${which}; offsetctl sets Iceberg tables back only through the REST catalog protocol (iceberg.catalog.type=rest: Polaris, Nessie's, Glue's, Unity's or any REST catalog in front of that store), so it cannot undo the rows this change appends again`;
+    const which = impl ? `catalog-impl ${impl}`
+      : type ? `a ${type} catalog (iceberg.catalog.type=${type})` : 'a Hive catalog (no iceberg.catalog.type: Iceberg\'s default)';
+    return `${name} writes through ${which}; offsetctl sets Iceberg tables back only through the REST catalog protocol ` +
+      '(iceberg.catalog.type=rest: Polaris, Nessie\'s, Glue\'s, Unity\'s or any REST catalog in front of that store), ' +
+      'so it cannot undo the rows this change appends again';
   }
   if (!cfg['iceberg.catalog.uri']?.trim()) return `${name} has no iceberg.catalog.uri: offsetctl cannot reach its REST catalog to set the tables back`;
   if (tableList(cfg).length === 0) return `${name} routes records to tables dynamically (no iceberg.tables): offsetctl cannot know which tables to set back`;
@@ -75,12 +78,16 @@ export async function planIcebergTables(c: ProfileCheck): Promise<IcebergTables>
     const group = cfg['iceberg.connect.group-id']?.trim() || `connect-${name}`;
     const topic = cfg['iceberg.control.topic']?.trim() || 'control-iceberg';
     if (!kafka) {
-      return { plan: undefined, facts: [], lines: [], refusal: `offsetctl needs the Kafka cluster (--bootstrap, OFFSETCTL_BOOTSTRAP or the context's bootstrap) to read ${name}'s commits from its control topic ${topic} and find which table snapshots lie wholly before the target` };
+      const refusal = 'offsetctl needs the Kafka cluster (--bootstrap, OFFSETCTL_BOOTSTRAP or the context\'s bootstrap) ' +
+        `to read ${name}'s commits from its control topic ${topic} and find which table snapshots lie wholly before the target`;
+      return { plan: undefined, facts: [], lines: [], refusal };
     }
     const commits = await readIcebergCommits(kafka, topic, group);
     const want = targets(c);
     const steps: IcebergTableStep[] = [];
-    const facts: string[] = [`Iceberg control topic ${topic}: ${commits.size} commit(s) of ${group} read (DATA_COMPLETE events); target offsets ${list(want) || '(all removed)'}`];
+    const facts: string[] = [
+      `Iceberg control topic ${topic}: ${commits.size} commit(s) of ${group} read (DATA_COMPLETE events); target offsets ${list(want) || '(all removed)'}`,
+    ];
     const lines: string[] = [];
     for (const t of tables) {
       const r = chooseSnapshot(t, commits, want, c.operation);
@@ -90,9 +97,14 @@ export async function planIcebergTables(c: ProfileCheck): Promise<IcebergTables>
         continue;
       }
       const head = t.snapshots.get(t.head!);
-      const step = { table: t.name, namespace: namespacePath(t.namespace), name: t.table, branch, current: t.head!, target: r.target.id, rowsRemoved: rows(head) - rows(r.target) };
+      const step = {
+        table: t.name, namespace: namespacePath(t.namespace), name: t.table, branch,
+        current: t.head!, target: r.target.id, rowsRemoved: rows(head) - rows(r.target),
+      };
       steps.push(step);
-      lines.push(`${t.name} (branch ${branch}) goes back from snapshot ${step.current} (${rows(head)} rows) to snapshot ${step.target} of ${when(r.target)} (${rows(r.target)} rows): ${step.rowsRemoved} row(s) removed${r.foreign > 0 ? `, including ${r.foreign} snapshot(s) by other writers` : ''}`);
+      const others = r.foreign > 0 ? `, including ${r.foreign} snapshot(s) by other writers` : '';
+      lines.push(`${t.name} (branch ${branch}) goes back from snapshot ${step.current} (${rows(head)} rows) ` +
+        `to snapshot ${step.target} of ${when(r.target)} (${rows(r.target)} rows): ${step.rowsRemoved} row(s) removed${others}`);
     }
     return { plan: { catalogUri: base.uri, base: base.base, steps, heads }, facts, lines };
   } catch (err) {
@@ -124,22 +136,32 @@ export function chooseSnapshot(t: IcebergTable, commits: Map<string, CommitOffse
     const off = [...want].filter(([k, v]) => commit.offsets.get(k) !== v);
     if (off.length > 0) {
       const ends = [...commit.offsets].map(([k, v]) => `${k}=${v}`).join(', ');
-      return { refusal: `no snapshot of ${t.name} ends exactly at the target (${off.map(([k, v]) => `${k}=${v ?? 'removed'}`).join(', ')}): the newest one wholly before it, ${s.id} of ${when(s)}, holds the records before ${ends}, and the records in between are in a newer snapshot, so setting the table back there and the group to the target would lose them. Rewind to where that commit ended instead (${ends}), or to another commit's end` };
+      const wanted = off.map(([k, v]) => `${k}=${v ?? 'removed'}`).join(', ');
+      return { refusal: `no snapshot of ${t.name} ends exactly at the target (${wanted}): the newest one wholly before it, ${s.id} of ${when(s)}, ` +
+        `holds the records before ${ends}, and the records in between are in a newer snapshot, so setting the table back there and the group ` +
+        `to the target would lose them. Rewind to where that commit ended instead (${ends}), or to another commit's end` };
     }
     return { target: s, foreign };
   }
   const first = own[own.length - 1]!;
   const parent = first.parentId ? t.snapshots.get(first.parentId) : undefined;
   if (operation !== 'reset') {
-    return { refusal: `the target is before ${t.name}'s first commit by this connector (snapshot ${first.id} of ${when(first)}), and offsetctl cannot see where that commit began: rewind to where a commit ended, or reset the connector` };
+    return { refusal: `the target is before ${t.name}'s first commit by this connector (snapshot ${first.id} of ${when(first)}), ` +
+      'and offsetctl cannot see where that commit began: rewind to where a commit ended, or reset the connector' };
   }
-  if (!parent) return { refusal: `${t.name} has no snapshot before this connector's first commit (${first.id}): setting it back would empty the table, which offsetctl does not do; empty it by hand if that is meant` };
+  if (!parent) {
+    return { refusal: `${t.name} has no snapshot before this connector's first commit (${first.id}): setting it back would empty the table, ` +
+      'which offsetctl does not do; empty it by hand if that is meant' };
+  }
   return { target: parent, foreign: line.indexOf(parent) - own.length };
 }
 
 function rollbackTables(c: ProfileCheck, base: CatalogBase, tables: IcebergTable[], branch: string, heads: RecordedTable[]): IcebergTables {
   const recorded = c.recordedTables;
-  if (!recorded) return { plan: { catalogUri: base.uri, base: base.base, steps: [], heads }, facts: [], lines: [`the snapshot recorded no Iceberg table heads (it was taken before offsetctl set tables back): the tables are not set back`] };
+  if (!recorded) {
+    const line = 'the snapshot recorded no Iceberg table heads (it was taken before offsetctl set tables back): the tables are not set back';
+    return { plan: { catalogUri: base.uri, base: base.base, steps: [], heads }, facts: [], lines: [line] };
+  }
   const steps: IcebergTableStep[] = [];
   const lines: string[] = [];
   for (const r of recorded) {
@@ -150,12 +172,22 @@ function rollbackTables(c: ProfileCheck, base: CatalogBase, tables: IcebergTable
     }
     if (t.head === r.snapshotId) continue;
     const target = t.snapshots.get(r.snapshotId);
-    if (!target) return { plan: undefined, facts: [], lines, refusal: `snapshot ${r.snapshotId} of ${t.name}, recorded with this offsets snapshot, is no longer in the table (expired): the table cannot be restored with the group` };
-    if (!t.head) return { plan: undefined, facts: [], lines, refusal: `${t.name}'s branch ${branch} has no snapshot now; offsetctl does not recreate a branch` };
+    if (!target) {
+      const refusal = `snapshot ${r.snapshotId} of ${t.name}, recorded with this offsets snapshot, is no longer in the table (expired): ` +
+        'the table cannot be restored with the group';
+      return { plan: undefined, facts: [], lines, refusal };
+    }
+    if (!t.head) {
+      return { plan: undefined, facts: [], lines, refusal: `${t.name}'s branch ${branch} has no snapshot now; offsetctl does not recreate a branch` };
+    }
     const head = t.snapshots.get(t.head);
-    const step = { table: t.name, namespace: namespacePath(t.namespace), name: t.table, branch: r.branch, current: t.head, target: r.snapshotId, rowsRemoved: rows(head) - rows(target) };
+    const step = {
+      table: t.name, namespace: namespacePath(t.namespace), name: t.table, branch: r.branch,
+      current: t.head, target: r.snapshotId, rowsRemoved: rows(head) - rows(target),
+    };
     steps.push(step);
-    lines.push(`${t.name} (branch ${r.branch}) is restored from snapshot ${step.current} (${rows(head)} rows) to snapshot ${step.target} of ${when(target)} (${rows(target)} rows), as recorded with the offsets snapshot`);
+    lines.push(`${t.name} (branch ${r.branch}) is restored from snapshot ${step.current} (${rows(head)} rows) ` +
+      `to snapshot ${step.target} of ${when(target)} (${rows(target)} rows), as recorded with the offsets snapshot`);
   }
   return { plan: { catalogUri: base.uri, base: base.base, steps, heads }, facts: [], lines };
 }

@@ -86,8 +86,10 @@ export const icebergSink: ConnectorProfile = {
       if (side.lines.length > 0) report.warnings.push(`Iceberg tables with the group: ${side.lines.join('; ')}`);
       return report;
     }
-    report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ${again} will be appended again as new rows; ` +
-      (steps > 0 ? 'without the table step they would be there twice, so after the stop and the snapshot offsetctl sets each table back through its REST catalog ' +
+    report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ` +
+      `${again} will be appended again as new rows; ` +
+      (steps > 0 ? 'without the table step they would be there twice, so after the stop and the snapshot offsetctl sets each table back ' +
+        'through its REST catalog ' +
         '(a requirement on its current snapshot makes a concurrent commit fail it): ' : 'no table needs setting back: ') +
       `${side.lines.join('; ')}. Commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
     return report;

@@ -57,7 +57,8 @@ export class IcebergTableRun {
           throw err;
         });
         this.done.push(step);
-        await this.store.updateRunContext(runId, { icebergTablesSet: this.done.map((s) => ({ table: s.table, branch: s.branch, from: s.current, to: s.target })) });
+        const set = this.done.map((s) => ({ table: s.table, branch: s.branch, from: s.current, to: s.target }));
+        await this.store.updateRunContext(runId, { icebergTablesSet: set });
       }
     };
   }
@@ -73,8 +74,10 @@ export class IcebergTableRun {
     });
     const failed = result.steps.find((s) => s.status !== 'passed');
     if (result.status !== 'passed') {
-      const why = failed ? `step ${failed.stepId} answered ${String((failed as { response?: { status?: number } }).response?.status ?? '')} ${keeping.last.slice(0, 300)}` : result.error?.message ?? 'failed';
-      throw new Error(`setting Iceberg table ${step.table} (branch ${step.branch}) from snapshot ${from} to ${to} failed: ${why.trim()} (a 409 CommitFailedException means another commit came first)`);
+      const status = String((failed as { response?: { status?: number } } | undefined)?.response?.status ?? '');
+      const why = failed ? `step ${failed.stepId} answered ${status} ${keeping.last.slice(0, 300)}` : result.error?.message ?? 'failed';
+      throw new Error(`setting Iceberg table ${step.table} (branch ${step.branch}) from snapshot ${from} to ${to} failed: ${why.trim()} ` +
+        '(a 409 CommitFailedException means another commit came first)');
     }
     const head = branchHead(keeping.last, step.branch);
     if (head !== to) throw new Error(`Iceberg table ${step.table} (branch ${step.branch}) reads back at snapshot ${head ?? '(none)'}, not ${to}`);
@@ -96,6 +99,9 @@ export class IcebergTableRun {
 
   /** One sentence for the run's account. */
   describe(): string {
-    return this.done.map((s) => `Iceberg table ${s.table} (branch ${s.branch}) set back from snapshot ${s.current} to ${s.target} (${s.rowsRemoved >= 0 ? `${s.rowsRemoved} row(s) removed` : `${-s.rowsRemoved} row(s) restored`})`).join('; ');
+    return this.done.map((s) => {
+      const rows = s.rowsRemoved >= 0 ? `${s.rowsRemoved} row(s) removed` : `${-s.rowsRemoved} row(s) restored`;
+      return `Iceberg table ${s.table} (branch ${s.branch}) set back from snapshot ${s.current} to ${s.target} (${rows})`;
+    }).join('; ');
   }
 }
