@@ -8,6 +8,7 @@
 // OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -57,7 +58,7 @@ async function readRows(pluginDir: string, uri: string, table: string): Promise<
   return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; distinctIds: number; snapshot: string };
 }
 
-test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (30 rows, 30 distinct ids), and rollback restores table and group', { timeout: 900_000 }, async (t) => {
+test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows, 35 distinct ids, 5 committed while the run waited), and rollback restores table and group', { timeout: 900_000 }, async (t) => {
   const sandbox = await requirePlugins(t, ['iceberg-sink']);
   if (!sandbox) return;
   const status = JSON.parse((await runCli(['sandbox', 'status', '--output', 'json'])).stdout) as { plugins: Array<{ name: string; dir: string }> };
@@ -99,33 +100,66 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (30 rows,
   assert.match(dry.stderr, new RegExp(`${id}\\.events \\(branch main\\) goes back from snapshot ${before!.id} \\(30 rows\\) to snapshot ${first!.id} of [^)]+\\(10 rows\\): 20 row\\(s\\) removed`));
   assert.equal((await current(uri, id))?.id, before!.id, 'a dry run changes no table');
 
-  const rewind = await runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--yes', '--output', 'json', ...common]);
+  // The sink keeps committing until it is stopped: the run is held before its stop while 5 more
+  // records are committed (the table's head moves past the planned one), then let go. The table
+  // step must name the head as it is after the stop, and the rollback restore that head.
+  const release = join(stateDir, 'release');
+  const rewinding = runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--yes', '--output', 'json', ...common],
+    { env: { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'stopConnector', OFFSETCTL_TEST_RELEASE_FILE: release, OFFSETCTL_TEST_PAUSE_MS: '600000' } });
+  await produce(sandbox.bootstrap, topic, 31, 35);
+  const moved = await waitFor('the commit of 35 rows while the run waits', async () => {
+    const now = await current(uri, id);
+    return now && now.total === 35 && (await groupOffset(rest, name)) === 35 ? now : undefined;
+  }, 240_000, 1000);
+  writeFileSync(release, '');
+  const rewind = await rewinding;
   assert.equal(rewind.status, 0, `${rewind.stdout}\n${rewind.stderr.slice(-3000)}`);
   const outcome = JSON.parse(rewind.stdout) as { status: string; message: string; snapshotId: string };
   assert.equal(outcome.status, 'succeeded', outcome.message);
 
   const replayed = await waitFor('the replay commit', async () => {
     const now = await current(uri, id);
-    // A new commit after the rewind (the replay), whatever it holds: the rows tell (a group-only rewind made 50).
-    return now && now.id !== first!.id && now.id !== before!.id && (await groupOffset(rest, name)) === 30 ? now : undefined;
+    // A new commit after the rewind (the replay), whatever it holds: the rows tell (a group-only rewind made 60).
+    return now && ![first!.id, before!.id, moved!.id].includes(now.id) && (await groupOffset(rest, name)) === 35 ? now : undefined;
   }, 240_000, 1000);
   const rows = await readRows(pluginDir, uri, `${id}.events`);
-  assert.deepEqual({ rows: rows.rows, distinctIds: rows.distinctIds, snapshot: rows.snapshot }, { rows: 30, distinctIds: 30, snapshot: replayed!.id });
-  assert.equal(replayed!.total, 30);
-  assert.match(outcome.message, new RegExp(`Iceberg table ${id}\\.events \\(branch main\\) set back from snapshot ${before!.id} to ${first!.id} \\(20 row\\(s\\) removed\\)`));
+  assert.deepEqual({ rows: rows.rows, distinctIds: rows.distinctIds, snapshot: rows.snapshot }, { rows: 35, distinctIds: 35, snapshot: replayed!.id });
+  assert.equal(replayed!.total, 35);
+  assert.match(outcome.message, new RegExp(`Iceberg table ${id}\\.events \\(branch main\\) set back from snapshot ${moved!.id} to ${first!.id} \\(25 row\\(s\\) removed\\)`));
 
   const rollback = await runCli(['rollback', name, '--snapshot', outcome.snapshotId, '--yes', ...where]);
   assert.equal(rollback.status, 0, rollback.stderr);
-  assert.match(`${rollback.stdout}${rollback.stderr}`, new RegExp(`set back from snapshot ${replayed!.id} to ${before!.id}`));
-  assert.equal((await current(uri, id))?.id, before!.id, 'rollback restores the table\'s snapshot recorded with the offsets snapshot');
-  assert.equal(await groupOffset(rest, name), 30);
+  assert.match(`${rollback.stdout}${rollback.stderr}`, new RegExp(`set back from snapshot ${replayed!.id} to ${moved!.id}`));
+  assert.equal((await current(uri, id))?.id, moved!.id, 'rollback restores the table\'s snapshot recorded with the offsets snapshot');
+  assert.equal(await groupOffset(rest, name), 35);
   const restored = await readRows(pluginDir, uri, `${id}.events`);
-  assert.deepEqual(restored, { rows: 30, distinctIds: 30, snapshot: before!.id });
+  assert.deepEqual(restored, { rows: 35, distinctIds: 35, snapshot: moved!.id });
 
   // The requirement is what makes a concurrent commit fail the table step: a stale current snapshot answers 409, nothing changes.
   const stale = await runCli(['workflow', 'run', join(repoRoot, 'workflows', 'set-iceberg-table-snapshot.arazzo.yaml'), '--server', `${uri}/v1`,
     '--input', `namespace=${id}`, '--input', 'table=events', '--input', `currentSnapshotId="${first!.id}"`, '--input', `targetSnapshotId="${first!.id}"`]);
   assert.notEqual(stale.status, 0, stale.stdout);
   assert.match(`${stale.stdout}${stale.stderr}`, /409/);
-  assert.equal((await current(uri, id))?.id, before!.id);
+  assert.equal((await current(uri, id))?.id, moved!.id);
+
+  // Someone sets the branch elsewhere between the plan and the stop: the run fails at the table
+  // step, before any offset is written, says so, and puts the connector back.
+  const release2 = join(stateDir, 'release-2');
+  const held = runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--yes', '--output', 'json', ...common],
+    { env: { OFFSETCTL_TEST_PAUSE_BEFORE_STEP: 'stopConnector', OFFSETCTL_TEST_RELEASE_FILE: release2, OFFSETCTL_TEST_PAUSE_MS: '600000' } });
+  await waitFor('the run to be planned and held before its stop', async () => {
+    const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string }>;
+    return runs.some((r) => r.status === 'running');
+  }, 60_000, 500);
+  const elsewhere = await runCli(['workflow', 'run', join(repoRoot, 'workflows', 'set-iceberg-table-snapshot.arazzo.yaml'), '--server', `${uri}/v1`,
+    '--input', `namespace=${id}`, '--input', 'table=events', '--input', `currentSnapshotId="${moved!.id}"`, '--input', `targetSnapshotId="${first!.id}"`]);
+  assert.equal(elsewhere.status, 0, elsewhere.stderr);
+  writeFileSync(release2, '');
+  const refused = await held;
+  assert.equal(refused.status, 1, refused.stderr);
+  const account = JSON.parse(refused.stdout) as { status: string; message: string; connectorState: string };
+  assert.match(account.message, new RegExp(`failed at the Iceberg table step, before any offset was written: Iceberg table ${id}\\.events \\(branch main\\) is at snapshot ${first!.id}, which does not follow ${moved!.id} as planned`));
+  assert.equal(account.connectorState, 'RUNNING');
+  assert.equal(await groupOffset(rest, name), 35);
+  assert.equal((await current(uri, id))?.id, first!.id);
 });

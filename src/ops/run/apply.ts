@@ -97,7 +97,7 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   // An Iceberg sink's tables are set back with its group (src/ops/run/iceberg-tables.ts).
   const iceberg = plan.profile?.iceberg;
   if (iceberg?.refusal) throw new OpsError('E_PREFLIGHT', `${iceberg.refusal}; nothing was changed`, { field: 'iceberg.tables' });
-  const tables = iceberg && iceberg.steps.length > 0 ? new IcebergTableRun(ctx.store, iceberg) : undefined;
+  const tables = iceberg && iceberg.heads.length > 0 ? new IcebergTableRun(ctx.store, iceberg) : undefined;
   const beforeStep = tables ? tables.wrap(options.beforeStep, spec.mutatingStep) : options.beforeStep;
   const run = await ctx.store.beginRun({
     clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, connector: plan.connector, operation: plan.operation,
@@ -122,14 +122,20 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
 }
 
 /** The run's account with its tables: what was set back, or, when the run failed after that, the tables put back too. */
-async function withTables(outcome: OperationOutcome, tables: IcebergTableRun, runId: string): Promise<OperationOutcome> {
-  const why = tables.error ? ` The table step failed: ${tables.error}.` : '';
-  if (tables.done.length === 0) return why ? { ...outcome, message: `${outcome.message}${why}` } : outcome;
+async function withTables(ran: OperationOutcome, tables: IcebergTableRun, runId: string): Promise<OperationOutcome> {
+  let outcome = ran;
+  if (tables.error && outcome.status === 'failed') {
+    // The engine's account names the last polled criterion; the cause is the table step (before any offset was written).
+    const rest = outcome.message.replace(/^.*? failed at step \S+: [\s\S]*?\. (?=Recovery |Nothing |The connector )/, '');
+    const head = `${outcome.operation} of ${outcome.connector} failed at the Iceberg table step, before any offset was written: ${tables.error}.`;
+    outcome = { ...outcome, message: `${head} ${rest}` };
+  }
+  if (tables.done.length === 0) return outcome;
   if (outcome.status === 'succeeded') return { ...outcome, message: `${outcome.message}; ${tables.describe()}` };
   const failed = await tables.undo(runId);
   const put = failed.length === 0 ? `The Iceberg table(s) it had set back were put back (${tables.done.map((s) => `${s.table} at ${s.current}`).join(', ')}).`
     : `The Iceberg table(s) could NOT all be put back: ${failed.join('; ')}; set them back by hand (snapshot ids in \`offsetctl runs show ${runId}\`).`;
-  return { ...outcome, message: `${outcome.message}${why} ${put}` };
+  return { ...outcome, message: `${outcome.message} ${put}` };
 }
 
 /** A resume point moved back to `stepId`: only the outputs of the steps before it are kept. */

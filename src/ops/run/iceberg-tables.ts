@@ -24,6 +24,16 @@ export function branchHead(text: string, branch: string): string | undefined {
   return ref ?? (branch === 'main' ? /"current-snapshot-id"\s*:\s*(-?\d+)/.exec(text)?.[1] : undefined);
 }
 
+/** Each snapshot's parent and total-records, ids kept exactly. */
+function snapshotsOf(text: string): Map<string, { parent?: string; total: number }> {
+  const exact = JSON.parse(text.replace(/"((?:current-|parent-)?snapshot-id)"\s*:\s*(-?\d+)/g, '"$1":"$2"')) as {
+    metadata?: { snapshots?: Array<{ 'snapshot-id': string; 'parent-snapshot-id'?: string; summary?: Record<string, string> }> };
+  };
+  return new Map((exact.metadata?.snapshots ?? []).map((s) => [s['snapshot-id'], {
+    ...(s['parent-snapshot-id'] ? { parent: s['parent-snapshot-id'] } : {}), total: Number(s.summary?.['total-records'] ?? 0) || 0,
+  }]));
+}
+
 /** A sender that keeps the last answer's text (the read-back is compared exactly, not as parsed numbers). */
 class Keeping implements HttpSender {
   last = '';
@@ -51,16 +61,55 @@ export class IcebergTableRun {
       this.#started = true;
       const run = await this.store.getRun(runId);
       if (!run.context.snapshotId) throw new Error('refusing to set Iceberg tables back: no snapshot of the offsets was stored before');
-      for (const step of this.plan.steps) {
-        await this.#set(step, step.current, step.target).catch((err: unknown) => {
-          this.error = (err as Error).message;
-          throw err;
-        });
+      const fail = (err: unknown): never => {
+        this.error = (err as Error).message;
+        throw err;
+      };
+      // The heads with the connector stopped, beside the offsets snapshot just stored: what a
+      // rollback to that snapshot restores (the sink may have committed since the plan).
+      const heads = await Promise.all(this.plan.heads.map(async (h) => {
+        const snapshotId = branchHead(await this.#read(h.table), h.branch);
+        return { table: h.table, branch: h.branch, ...(snapshotId ? { snapshotId } : {}) };
+      })).catch(fail);
+      await this.store.updateRunContext(runId, { icebergTables: heads });
+      for (const planned of this.plan.steps) {
+        const step = await this.#asNow(planned).catch(fail);
+        await this.#set(step, step.current, step.target).catch(fail);
         this.done.push(step);
         const set = this.done.map((s) => ({ table: s.table, branch: s.branch, from: s.current, to: s.target }));
         await this.store.updateRunContext(runId, { icebergTablesSet: set });
       }
     };
+  }
+
+  /**
+   * The step against the branch as it is now, the connector stopped: the sink may have committed
+   * since the plan (it ran until the stop). Snapshots added after the planned head hold only later
+   * data, so the planned target stays right and the requirement names the head now; a head that
+   * does not descend from the planned one (someone set the branch elsewhere) fails the run.
+   */
+  async #read(table: string): Promise<string> {
+    const parts = table.split('.');
+    const path = `${encodeURIComponent(parts.slice(0, -1).join('\u001f'))}/tables/${encodeURIComponent(parts[parts.length - 1]!)}`;
+    const res = await this.http.send({ method: 'GET', url: `${this.plan.base}/namespaces/${path}`, headers: { accept: 'application/json' } });
+    const text = res.body.toString('utf8');
+    if (res.status !== 200) throw new Error(`loading Iceberg table ${table} answered ${res.status}: ${text.slice(0, 300)}`);
+    return text;
+  }
+
+  async #asNow(step: TableStep): Promise<TableStep> {
+    const text = await this.#read(step.table);
+    const head = branchHead(text, step.branch);
+    if (head === step.current) return step;
+    const snapshots = snapshotsOf(text);
+    const line: string[] = [];
+    for (let id = head; id !== undefined && line.length < 100_000; id = snapshots.get(id)?.parent) line.push(id);
+    if (!head || !line.includes(step.current)) {
+      throw new Error(`Iceberg table ${step.table} (branch ${step.branch}) is at snapshot ${head ?? '(none)'}, ` +
+        `which does not follow ${step.current} as planned: plan again`);
+    }
+    const total = (id: string): number => snapshots.get(id)?.total ?? 0;
+    return { ...step, current: head, rowsRemoved: total(head) - total(step.target) };
   }
 
   async #set(step: TableStep, from: string, to: string): Promise<void> {
