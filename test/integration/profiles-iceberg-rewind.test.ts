@@ -1,8 +1,8 @@
 // The two-sided rewind of an Apache Iceberg sink (issue 34), on the plugins sandbox with the real
 // plugin and its REST catalog: 30 records with distinct ids committed in two commits (10, then
-// 20), a rewind to offset 10 sets the table back to the first commit's snapshot through the
-// catalog and the group to 10; the replay then leaves exactly 30 rows with 30 distinct ids (a
-// group-only rewind made 50). The table is read row by row with Iceberg's own generic reader
+// 20), a rewind to offset 10 (held before its stop while 5 more commit) sets the table back to the
+// first commit's snapshot through the catalog and the group to 10; the replay then leaves exactly
+// 35 rows with 35 distinct ids (a group-only rewind made 50 of 30). The table is read row by row with Iceberg's own generic reader
 // (test/support/iceberg-read/ReadTable.java on the plugin's jars). `rollback` then restores the
 // table's snapshot and the group's offsets together. Skipped without the iceberg-sink plugin;
 // OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
@@ -162,4 +162,18 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   assert.equal(account.connectorState, 'RUNNING');
   assert.equal(await groupOffset(rest, name), 35);
   assert.equal((await current(uri, id))?.id, first!.id);
+
+  // A reset would replay the whole topic; the table the sink created has no snapshot before its
+  // first commit, so setting it back would empty it: the dry run says so, a real reset is refused
+  // (exit 2) and nothing changes.
+  // reset has no --bootstrap: the cluster comes from OFFSETCTL_BOOTSTRAP (or the context's bootstrap).
+  const kafkaEnv = { env: { OFFSETCTL_BOOTSTRAP: sandbox.bootstrap } };
+  const resetDry = await runCli(['reset', name, '--dry-run', ...where], kafkaEnv);
+  assert.equal(resetDry.status, 0, resetDry.stderr);
+  assert.match(resetDry.stderr, /the tables cannot be set back: .*would empty the table.*A real reset is refused for that reason/);
+  const reset = await runCli(['reset', name, '--yes', ...where], kafkaEnv);
+  assert.equal(reset.status, 2, reset.stderr);
+  assert.match(reset.stderr, /would empty the table[^]*nothing was changed/);
+  assert.equal(await groupOffset(rest, name), 35);
+  assert.equal((await rest.status(name)).connector.state, 'RUNNING');
 });
