@@ -30,7 +30,8 @@ const head = [
 const tpo = { type: 'record', name: 'TopicPartitionOffset', fields: [{ name: 'topic', type: 'string' }, { name: 'partition', type: 'int' },
   { name: 'offset', type: ['null', 'long'] }, { name: 'timestamp', type: ['null', { type: 'long', logicalType: 'timestamp-micros' }] }] };
 const dataComplete = { type: 'record', name: 'Event', namespace: 'org.apache.iceberg.connect.events', fields: [...head,
-  { name: 'payload', type: { type: 'record', name: 'DataComplete', fields: [{ name: 'commit_id', type: 'uuid_fixed' }, { name: 'assignments', type: ['null', { type: 'array', items: tpo }] }] } }] };
+  { name: 'payload', type: { type: 'record', name: 'DataComplete', fields: [{ name: 'commit_id', type: 'uuid_fixed' }, { name: 'assignments',
+    type: ['null', { type: 'array', items: tpo }] }] } }] };
 
 test('a DATA_COMPLETE event decodes to its commit id, group and per-partition offsets (a null offset kept as null)', () => {
   const datum = Buffer.concat([
@@ -47,7 +48,8 @@ test('a DATA_COMPLETE event decodes to its commit id, group and per-partition of
 });
 
 test('other events and records not framed by Iceberg are not DATA_COMPLETE', () => {
-  const start = { ...dataComplete, fields: [...head, { name: 'payload', type: { type: 'record', name: 'StartCommit', fields: [{ name: 'commit_id', type: 'uuid_fixed' }] } }] };
+  const start = { ...dataComplete, fields: [...head, { name: 'payload', type: { type: 'record', name: 'StartCommit', fields: [{ name: 'commit_id',
+    type: 'uuid_fixed' }] } }] };
   assert.equal(decodeDataComplete(frame(start, Buffer.concat([Buffer.alloc(16), long(0), long(1), str('g'), uuid]))), undefined);
   assert.equal(decodeDataComplete(Buffer.from('{"not":"iceberg"}')), undefined);
 });

@@ -22,7 +22,8 @@ import { repoRoot } from '../support/repo.js';
 async function produce(bootstrap: string, topic: string, from: number, to: number): Promise<void> {
   const producer = new Producer({ clientId: 'iceberg-rewind-test', bootstrapBrokers: [bootstrap], serializers: stringSerializers });
   try {
-    await producer.send({ messages: Array.from({ length: to - from + 1 }, (_v, i) => ({ topic, key: String(from + i), value: JSON.stringify({ id: from + i }) })) });
+    await producer.send({ messages: Array.from({ length: to - from + 1 }, (_v, i) => ({ topic, key: String(from + i),
+      value: JSON.stringify({ id: from + i }) })) });
   } finally {
     await producer.close();
   }
@@ -31,7 +32,8 @@ async function produce(bootstrap: string, topic: string, from: number, to: numbe
 /** The table's current snapshot: id (exact, as text: ids exceed 2^53) and its summary's total-records. */
 async function current(uri: string, ns: string): Promise<{ id: string; total: number } | undefined> {
   const text = await (await fetch(`${uri}/v1/namespaces/${ns}/tables/events`)).text();
-  const exact = JSON.parse(text.replace(/"((?:current-|parent-)?snapshot-id)"\s*:\s*(-?\d+)/g, '"$1":"$2"')) as { metadata?: { 'current-snapshot-id'?: string; snapshots?: Array<{ 'snapshot-id': string; summary: Record<string, string> }> } };
+  const exact = JSON.parse(text.replace(/"((?:current-|parent-)?snapshot-id)"\s*:\s*(-?\d+)/g,
+    '"$1":"$2"')) as { metadata?: { 'current-snapshot-id'?: string; snapshots?: Array<{ 'snapshot-id': string; summary: Record<string, string> }> } };
   const id = exact.metadata?.['current-snapshot-id'];
   if (!id || id === '-1') return undefined;
   const snapshot = exact.metadata?.snapshots?.find((s) => s['snapshot-id'] === id);
@@ -53,8 +55,10 @@ async function readRows(pluginDir: string, uri: string, table: string): Promise<
   const run = promisify(execFile);
   const mapreduce = 'org.apache.hadoop:hadoop-mapreduce-client-core:3.4.1';
   await run('mvn', ['-q', 'dependency:get', `-Dartifact=${mapreduce}`, '-Dtransitive=false'], { timeout: 300_000 });
-  const jar = join(homedir(), '.m2', 'repository', 'org', 'apache', 'hadoop', 'hadoop-mapreduce-client-core', '3.4.1', 'hadoop-mapreduce-client-core-3.4.1.jar');
-  const { stdout } = await run('java', ['-cp', `${pluginDir}/*:${jar}`, join(repoRoot, 'test', 'support', 'iceberg-read', 'ReadTable.java'), uri, table], { timeout: 120_000 });
+  const jar = join(homedir(), '.m2', 'repository', 'org', 'apache', 'hadoop', 'hadoop-mapreduce-client-core', '3.4.1',
+    'hadoop-mapreduce-client-core-3.4.1.jar');
+  const { stdout } = await run('java', ['-cp', `${pluginDir}/*:${jar}`, join(repoRoot, 'test', 'support', 'iceberg-read', 'ReadTable.java'), uri,
+    table], { timeout: 120_000 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as { rows: number; distinctIds: number; snapshot: string };
 }
 
@@ -70,7 +74,8 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   const url = sandbox.connect[0]!;
   const rest = new ConnectRest(url);
   const stateDir = tempDir('offsetctl-iceberg-');
-  const catalog = (method: string, path: string, body?: unknown) => fetch(`${uri}${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+  const catalog = (method: string, path: string, body?: unknown) => fetch(`${uri}${path}`, { method, ...(body ? { body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' } } : {}) });
   t.after(async () => {
     await rest.deleteConnector(name).catch(() => undefined);
     await catalog('DELETE', `/v1/namespaces/${id}/tables/events?purgeRequested=true`).catch(() => undefined);
@@ -90,14 +95,16 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   });
   const first = await waitFor('the first commit (10 rows)', async () => ((await current(uri, id))?.total === 10 ? current(uri, id) : undefined), 240_000, 1000);
   await produce(sandbox.bootstrap, topic, 11, 30);
-  const before = await waitFor('the second commit (30 rows)', async () => ((await current(uri, id))?.total === 30 && (await groupOffset(rest, name)) === 30 ? current(uri, id) : undefined), 240_000, 1000);
+  const before = await waitFor('the second commit (30 rows)', async () => ((await current(uri, id))?.total === 30 && (await groupOffset(rest,
+    name)) === 30 ? current(uri, id) : undefined), 240_000, 1000);
 
   const where = ['--url', url, '--state-dir', stateDir];
   const common = [...where, '--bootstrap', sandbox.bootstrap];
   const dry = await runCli(['rewind', name, '--to-offset', '10', '--partition', `${topic}:0`, '--dry-run', ...common]);
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stderr, /no dedup or upsert: 20 record\(s\) will be appended again as new rows; without the table step they would be there twice/);
-  assert.match(dry.stderr, new RegExp(`${id}\\.events \\(branch main\\) goes back from snapshot ${before!.id} \\(30 rows\\) to snapshot ${first!.id} of [^)]+\\(10 rows\\): 20 row\\(s\\) removed`));
+  assert.match(dry.stderr,
+    new RegExp(`${id}\\.events \\(branch main\\) goes back from snapshot ${before!.id} \\(30 rows\\) to snapshot ${first!.id} of [^)]+\\(10 rows\\): 20 row\\(s\\) removed`));
   assert.equal((await current(uri, id))?.id, before!.id, 'a dry run changes no table');
 
   // The sink keeps committing until it is stopped: the run is held before its stop while 5 more
@@ -125,7 +132,8 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   const rows = await readRows(pluginDir, uri, `${id}.events`);
   assert.deepEqual({ rows: rows.rows, distinctIds: rows.distinctIds, snapshot: rows.snapshot }, { rows: 35, distinctIds: 35, snapshot: replayed!.id });
   assert.equal(replayed!.total, 35);
-  assert.match(outcome.message, new RegExp(`Iceberg table ${id}\\.events \\(branch main\\) set back from snapshot ${moved!.id} to ${first!.id} \\(25 row\\(s\\) removed\\)`));
+  assert.match(outcome.message,
+    new RegExp(`Iceberg table ${id}\\.events \\(branch main\\) set back from snapshot ${moved!.id} to ${first!.id} \\(25 row\\(s\\) removed\\)`));
 
   const rollback = await runCli(['rollback', name, '--snapshot', outcome.snapshotId, '--yes', ...where]);
   assert.equal(rollback.status, 0, rollback.stderr);
@@ -158,7 +166,8 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   const refused = await held;
   assert.equal(refused.status, 1, refused.stderr);
   const account = JSON.parse(refused.stdout) as { status: string; message: string; connectorState: string };
-  assert.match(account.message, new RegExp(`failed at the Iceberg table step, before any offset was written: Iceberg table ${id}\\.events \\(branch main\\) is at snapshot ${first!.id}, which does not follow ${moved!.id} as planned`));
+  assert.match(account.message,
+    new RegExp(`failed at the Iceberg table step, before any offset was written: Iceberg table ${id}\\.events \\(branch main\\) is at snapshot ${first!.id}, which does not follow ${moved!.id} as planned`));
   assert.equal(account.connectorState, 'RUNNING');
   assert.equal(await groupOffset(rest, name), 35);
   assert.equal((await current(uri, id))?.id, first!.id);

@@ -12,8 +12,10 @@ test('a plan whose Iceberg tables cannot be set back is refused before anything 
   const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-iceberg-')));
   let requests = 0;
   const ctx = { url: 'http://127.0.0.1:1', http: { send: async () => { requests++; throw new Error('no request expected'); } }, store };
-  const plan = { operation: 'rewind', clusterUrl: ctx.url, nothingToChange: false, warnings: [], profile: { profile: 'iceberg-sink', facts: [], warnings: [], iceberg: { catalogUri: '', base: '', steps: [], heads: [], refusal: 'ice writes through a jdbc catalog' } } } as unknown as Plan;
-  await assert.rejects(applyPlan(ctx, plan), (err: unknown) => (err as { code?: string }).code === 'E_PREFLIGHT' && /jdbc catalog; nothing was changed/.test((err as Error).message));
+  const plan = { operation: 'rewind', clusterUrl: ctx.url, nothingToChange: false, warnings: [], profile: { profile: 'iceberg-sink', facts: [],
+    warnings: [], iceberg: { catalogUri: '', base: '', steps: [], heads: [], refusal: 'ice writes through a jdbc catalog' } } } as unknown as Plan;
+  await assert.rejects(applyPlan(ctx, plan),
+    (err: unknown) => (err as { code?: string }).code === 'E_PREFLIGHT' && /jdbc catalog; nothing was changed/.test((err as Error).message));
   assert.equal(requests, 0);
   assert.deepEqual(await store.listRuns({}), []);
   await store.close();
