@@ -169,6 +169,11 @@ test('Iceberg sink: rewind 30 -> 10 sets the table back with the group (35 rows,
   assert.match(account.message,
     new RegExp(`failed at the Iceberg table step, before any offset was written: Iceberg table ${id}\\.events \\(branch main\\) is at snapshot ${first!.id}, which does not follow ${moved!.id} as planned`));
   assert.equal(account.connectorState, 'RUNNING');
+  // The stored account (runs) says the same, and the successful rewind's names the table it set back.
+  const history = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; message?: string }>;
+  assert.ok(history.some((r) => r.status === 'failed' && /failed at the Iceberg table step, before any offset was written/.test(r.message ?? '')),
+    JSON.stringify(history));
+  assert.ok(history.some((r) => r.status === 'succeeded' && new RegExp(`set back from snapshot ${moved!.id} to ${first!.id}`).test(r.message ?? '')));
   assert.equal(await groupOffset(rest, name), 35);
   assert.equal((await current(uri, id))?.id, first!.id);
 

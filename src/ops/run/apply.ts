@@ -9,6 +9,7 @@ import { REWIND, RESET, ROLLBACK, specFor, loadOpsWorkflow, type OperationSpec }
 import { resumePointFor, type Plan } from '../plan/index.js';
 import { finishRecovery, runOperation, type OperationOutcome } from './run-operation.js';
 import { IcebergTableRun } from './iceberg-tables.js';
+import { redactText } from '../../http/redact.js';
 
 /** Events of ops itself, beside the engine's RunEvents. */
 export type OpsRunEvent =
@@ -117,6 +118,8 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   started(options, run, plan);
   const ran = await runOperation({ ...common, ...(beforeStep ? { beforeStep } : {}), run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
   const outcome = tables ? await withTables(ran, tables, run.id) : ran;
+  // The stored account (runs show) says what happened to the tables too.
+  if (outcome !== ran) await recordAccount(ctx, run.id, outcome);
   const restored = plan.operation === 'rollback' && outcome.status === 'succeeded' ? `; restored snapshot ${plan.snapshotId}` : '';
   return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts }, ...(plan.positions ? { positions: plan.positions } : {}) };
 }
@@ -136,6 +139,13 @@ async function withTables(ran: OperationOutcome, tables: IcebergTableRun, runId:
   const put = failed.length === 0 ? `The Iceberg table(s) it had set back were put back (${tables.done.map((s) => `${s.table} at ${s.current}`).join(', ')}).`
     : `The Iceberg table(s) could NOT all be put back: ${failed.join('; ')}; set them back by hand (snapshot ids in \`offsetctl runs show ${runId}\`).`;
   return { ...outcome, message: `${outcome.message} ${put}` };
+}
+
+/** The run's message rewritten with the tables' account (the run has finished: its lock was released already). */
+async function recordAccount(ctx: OpsContext, runId: string, outcome: OperationOutcome): Promise<void> {
+  const status = outcome.status === 'succeeded' ? 'succeeded' : 'failed';
+  await ctx.store.finishRun(runId, { status, message: redactText(outcome.message), ...(outcome.connectorState ? { connectorState: outcome.connectorState } : {}) })
+    .catch(() => undefined);
 }
 
 /** A resume point moved back to `stepId`: only the outputs of the steps before it are kept. */
