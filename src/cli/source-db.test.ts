@@ -35,6 +35,18 @@ test('a context\'s source-db is chosen by the connector\'s name; --source-db win
     assert.equal((await profileOptionsFor({}, context, 'users-cdc')).sourceDb?.host, 'users-db');
     assert.equal((await profileOptionsFor({}, context, 'billing')).sourceDb, undefined);
     assert.equal((await profileOptionsFor({ sourceDb: 'postgres://ro@other/db' }, context, 'orders-cdc')).sourceDb?.host, 'other');
-    assert.deepEqual(await profileOptionsFor({ skipSourceCheck: true, allowForward: true }, undefined, 'x'), { skipSourceCheck: true, allowForward: true });
+    // `kafka` resolves the Kafka cluster only when a profile asks (an Iceberg sink's control topic).
+    const { kafka, ...risks } = await profileOptionsFor({ skipSourceCheck: true, allowForward: true }, undefined, 'x');
+    assert.deepEqual(risks, { skipSourceCheck: true, allowForward: true });
+    assert.equal(typeof kafka, 'function');
+  });
+});
+
+test('the Kafka cluster for a profile comes from --bootstrap, else OFFSETCTL_BOOTSTRAP, read only when asked', async () => {
+  await withEnv({ OFFSETCTL_BOOTSTRAP: '127.0.0.1:19092' }, async () => {
+    const fromEnv = await profileOptionsFor({}, undefined, 'ice');
+    assert.deepEqual(typeof fromEnv.kafka === 'function' ? (await fromEnv.kafka())?.bootstrap : undefined, ['127.0.0.1:19092']);
+    const fromFlag = await profileOptionsFor({ bootstrap: '127.0.0.1:29092' } as never, undefined, 'ice');
+    assert.deepEqual(typeof fromFlag.kafka === 'function' ? (await fromFlag.kafka())?.bootstrap : undefined, ['127.0.0.1:29092']);
   });
 });

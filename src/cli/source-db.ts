@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { ProfileOptions, SourceDbSettings } from '../ops/profiles/index.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
+import type { KafkaFlags } from './kafka-settings.js';
 
 export interface SourceDbOptions {
   sourceDb?: string;
@@ -30,6 +31,9 @@ export async function profileOptionsFor(
     ...(url ? { sourceDb: await sourceDbSettings(url, opts.sourceDb ? '--source-db' : 'the context\'s source-db') } : {}),
     ...(opts.skipSourceCheck ? { skipSourceCheck: true } : {}),
     ...(opts.allowForward ? { allowForward: true } : {}),
+    // Read only by a profile that needs the cluster (an Iceberg sink's control topic), so a bad
+    // Kafka setting does not fail a change of any other connector.
+    kafka: async () => (await import('./kafka-settings.js')).preflightKafkaSettings(opts as KafkaFlags, context),
   };
 }
 

@@ -15,7 +15,7 @@ import { changesNothing, defaultRollbackSnapshot } from './empty-change.js';
 import { connectorIdentity, type ConnectorIdentity } from './identity.js';
 import { OpsError } from '../errors.js';
 import { fileSourceForwardTargets, sinkForwardTargets, checkSinkTargets, type ForwardTarget, type PositionTargets } from '../positions/index.js';
-import { checkProfile, replayedRecords, type ProfileOptions, type ProfileReport, type SourceIdentity } from '../profiles/index.js';
+import { checkProfile, replayedRecords, type ProfileOptions, type ProfileReport, type RecordedTable, type SourceIdentity } from '../profiles/index.js';
 import { specFor, targetStateFor, loadOpsWorkflow, WORKFLOW_FILES, type ResumeAfter, type TargetState, type OpsWorkflow, type WorkflowKind } from '../workflows/index.js';
 
 export type { ResumeAfter, TargetState };
@@ -222,8 +222,9 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   checkPartitionCount(offsets.length, limits, `the rollback to snapshot ${snapshot.id}`);
   const diff = diffOffsets(current, restore, { mode: 'replace' });
   const recorded = await recordedSource(ctx, snapshot.runId);
+  const recordedTables = await recordedIcebergTables(ctx, snapshot.runId);
   const report = await checkProfile({
-    operation: 'rollback', connector: info, current, target: restore, options: req.profile ?? {},
+    operation: 'rollback', connector: info, current, target: restore, options: req.profile ?? {}, ...(recordedTables ? { recordedTables } : {}),
     ...(info.type === 'sink' ? { replayed: replayedRecords(current, restore, 'replace') } : {}), ...(recorded ? { recorded } : {}),
   });
   warnings.push(...report.warnings);
@@ -231,7 +232,8 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
     ...withProfile(plan(ctx, info, cluster, {
       operation: 'rollback', kind: 'restore', current, target: restore, diff, warnings,
       stateAfter: targetState, chunkSize: limits.chunkSize,
-      nothingToChange: changesNothing(diff) && info.state === targetState,
+      // An Iceberg sink's tables to restore are a change even when the offsets are as in the snapshot.
+      nothingToChange: changesNothing(diff) && info.state === targetState && !(report.iceberg?.steps.length),
       inputs: { connectorName: req.connector, offsets, targetState },
     }), report),
     snapshotId: snapshot.id,
@@ -384,7 +386,7 @@ function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, pa
 
 /** The profile's facts and the slot's identity travel with the plan (its warnings are in plan.warnings already). */
 function withProfile(planned: Plan, report: ProfileReport): Plan {
-  if (report.facts.length > 0 || report.source) planned.profile = report;
+  if (report.facts.length > 0 || report.source || report.iceberg) planned.profile = report;
   return planned;
 }
 
@@ -401,6 +403,13 @@ async function recordedSource(ctx: OpsContext, runId: string | undefined): Promi
   const run = await ctx.store.getRun(runId).catch(() => undefined);
   const source = run?.context.sourceIdentity;
   return source && typeof source === 'object' ? source as SourceIdentity : undefined;
+}
+
+/** An Iceberg sink's table heads recorded with the run that took a snapshot (src/ops/profiles/iceberg.ts), if any. */
+async function recordedIcebergTables(ctx: OpsContext, runId: string | undefined): Promise<RecordedTable[] | undefined> {
+  if (!runId) return undefined;
+  const tables = (await ctx.store.getRun(runId).catch(() => undefined))?.context.icebergTables;
+  return Array.isArray(tables) ? tables as RecordedTable[] : undefined;
 }
 
 function stateAfter(resumeAfter: ResumeAfter, before: string): string {

@@ -12,6 +12,8 @@ export { replayedRecords } from './replayed.js';
 export { classifyTarget, debeziumPosition, parseLsn, pgLsn, showLsn, usecTime, type Lsn, type SlotWindow, type TargetClass } from './lsn.js';
 export { DEBEZIUM_POSTGRES, debeziumOptions, refusalFor, resetOutcome } from './debezium-postgres.js';
 export { ICEBERG_SINK, JDBC_SINK } from './sinks.js';
+export { catalogRefusal, chooseSnapshot, type IcebergPlan, type IcebergTableStep, type RecordedTable } from './iceberg.js';
+export { parseExact } from './iceberg-catalog.js';
 
 /** The connector's profile asked about one change: facts and warnings for the plan, or a refusal (OpsError, exit 2). */
 export async function checkProfile(check: ProfileCheck): Promise<ProfileReport> {

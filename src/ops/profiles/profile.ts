@@ -4,6 +4,8 @@
 // facts and warnings the dry run shows, and refuses (OpsError, exit 2) a change that would lose
 // or duplicate data in a way Kafka Connect cannot see. The lifecycle verbs ask it too (stop, resume).
 import type { OffsetEntry } from '../offsets/index.js';
+import type { KafkaSettings } from '../../kafka/connection.js';
+import type { IcebergPlan, RecordedTable } from './iceberg-types.js';
 import type { SourceDbSettings } from './source-db.js';
 
 export type ProfileOperation = 'rewind' | 'reset' | 'rollback' | 'resume' | 'stop' | 'copy' | 'move';
@@ -18,6 +20,8 @@ export interface ProfileOptions {
   finishingRun?: boolean;
   /** Targets beyond the current position (`--allow-forward`): Debezium loses the rows between, said in a warning. */
   allowForward?: boolean;
+  /** The Kafka cluster: an Iceberg sink's control topic is read from it (src/ops/profiles/iceberg.ts). */
+  kafka?: KafkaSettings | (() => Promise<KafkaSettings | undefined>);
 }
 
 /** Records a sink delivers again after the change. */
@@ -38,6 +42,8 @@ export interface ProfileCheck {
   replayed?: Replayed;
   /** Rollback: the source identity recorded when the snapshot was taken. */
   recorded?: SourceIdentity;
+  /** Rollback: an Iceberg sink's table heads recorded with the snapshot's run. */
+  recordedTables?: RecordedTable[];
   /** Copy: the configuration the copy is created with. */
   copyConfig?: Record<string, string>;
   options: ProfileOptions;
@@ -63,6 +69,8 @@ export interface ProfileReport {
   source?: SourceIdentity;
   /** Running means its tasks run: RUNNING with no task is not running (Debezium always has one). */
   needsTasks?: boolean;
+  /** An Iceberg sink: the tables the run sets back (or why it cannot), and their heads to record. */
+  iceberg?: IcebergPlan;
 }
 
 export interface ConnectorProfile {

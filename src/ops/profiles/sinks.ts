@@ -3,6 +3,7 @@
 // insert.mode=insert or writes rows twice without a key; Apache Iceberg's sink appends every
 // delivered record as a new row (no dedup, no upsert). Said in the dry run, before the change.
 import { OpsError } from '../errors.js';
+import { planIcebergTables } from './iceberg.js';
 import type { ConnectorProfile, ProfileCheck, ProfileReport, Replayed } from './profile.js';
 
 export const JDBC_SINK = 'io.debezium.connector.jdbc.JdbcSinkConnector';
@@ -42,7 +43,7 @@ export const jdbcSink: ConnectorProfile = {
 export const icebergSink: ConnectorProfile = {
   name: 'iceberg-sink',
   classes: [ICEBERG_SINK],
-  check(c: ProfileCheck): ProfileReport {
+  async check(c: ProfileCheck): Promise<ProfileReport> {
     const cfg = c.connector.config;
     const tables = tablesOf(cfg);
     const branch = cfg['iceberg.tables.default-commit-branch'];
@@ -61,11 +62,36 @@ export const icebergSink: ConnectorProfile = {
       return report;
     }
     const again = replayText(c.replayed, c.operation);
-    if (again) {
-      report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ${again} will be ` +
-        `appended again as new rows (duplicates), and the tables are not set back. Commits show late (iceberg.control.commit.interval-ms, default 5 ` +
-        `minutes)`);
+    if (c.operation !== 'rewind' && c.operation !== 'reset' && c.operation !== 'rollback') return report;
+    if (c.operation !== 'rollback' && !again) return report;
+    // Two-sided: the tables are set back with the group (src/ops/profiles/iceberg.ts).
+    const side = await planIcebergTables(c);
+    report.facts.push(...side.facts);
+    if (side.plan) report.iceberg = side.plan;
+    if (side.refusal && c.operation === 'rollback') {
+      // A rollback is the way back from a failure: never refused for the table side, only told.
+      report.warnings.push(`the Iceberg tables of ${c.connector.name} (${tables || 'dynamic'}) are not restored with the group: ${side.refusal}; ` +
+        'rows may be missing or appended twice until they are set back by hand');
+      return report;
     }
+    if (side.refusal) {
+      report.iceberg = { catalogUri: cfg['iceberg.catalog.uri'] ?? '', base: '', steps: [], heads: [], refusal: side.refusal };
+      report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ` +
+        `${again ?? 'the records after the snapshot'} will be appended again as new rows (duplicates), and the tables cannot be set back: ${side.refusal}. ` +
+        `A real ${c.operation} is refused for that reason; commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
+      return report;
+    }
+    const steps = side.plan?.steps.length ?? 0;
+    if (c.operation === 'rollback') {
+      if (side.lines.length > 0) report.warnings.push(`Iceberg tables with the group: ${side.lines.join('; ')}`);
+      return report;
+    }
+    report.warnings.push(`${c.connector.name} appends to Iceberg tables (${tables || 'dynamic'}), which have no dedup or upsert: ` +
+      `${again} will be appended again as new rows; ` +
+      (steps > 0 ? 'without the table step they would be there twice, so after the stop and the snapshot offsetctl sets each table back ' +
+        'through its REST catalog ' +
+        '(a requirement on its current snapshot makes a concurrent commit fail it): ' : 'no table needs setting back: ') +
+      `${side.lines.join('; ')}. Commits show late (iceberg.control.commit.interval-ms, default 5 minutes)`);
     return report;
   },
 };

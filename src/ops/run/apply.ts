@@ -8,6 +8,8 @@ import { OpsError } from '../errors.js';
 import { REWIND, RESET, ROLLBACK, specFor, loadOpsWorkflow, type OperationSpec } from '../workflows/index.js';
 import { resumePointFor, type Plan } from '../plan/index.js';
 import { finishRecovery, runOperation, type OperationOutcome } from './run-operation.js';
+import { IcebergTableRun } from './iceberg-tables.js';
+import { redactText } from '../../http/redact.js';
 
 /** Events of ops itself, beside the engine's RunEvents. */
 export type OpsRunEvent =
@@ -93,6 +95,11 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
     });
   }
   const spec = SPECS[plan.operation];
+  // An Iceberg sink's tables are set back with its group (src/ops/run/iceberg-tables.ts).
+  const iceberg = plan.profile?.iceberg;
+  if (iceberg?.refusal) throw new OpsError('E_PREFLIGHT', `${iceberg.refusal}; nothing was changed`, { field: 'iceberg.tables' });
+  const tables = iceberg && iceberg.heads.length > 0 ? new IcebergTableRun(ctx.store, iceberg) : undefined;
+  const beforeStep = tables ? tables.wrap(options.beforeStep, spec.mutatingStep) : options.beforeStep;
   const run = await ctx.store.beginRun({
     clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: plan.inputs,
@@ -105,13 +112,42 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
       ...(plan.profile?.source ? { sourceIdentity: plan.profile.source } : {}),
       // The Connect cluster's members: a rollback on another Connect cluster of the same Kafka cluster never picks this run's snapshot.
       ...(plan.clusterMembers ? { clusterMembers: plan.clusterMembers } : {}),
+      // An Iceberg sink's table heads: a rollback to this run's snapshot sets the tables back to them.
+      ...(iceberg ? { icebergTables: iceberg.heads } : {}),
     },
     ...(options.actor ? { actor: options.actor } : {}),
   }, { takeOverStale: plan.operation === 'rollback' });
   started(options, run, plan);
-  const outcome = await runOperation({ ...common, run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
+  const ran = await runOperation({ ...common, ...(beforeStep ? { beforeStep } : {}), run, spec, inputs: plan.inputs, onChunk: chunks(run.id) });
+  const outcome = tables ? await withTables(ran, tables, run.id) : ran;
+  // The stored account (runs show) says what happened to the tables too.
+  if (outcome !== ran) await recordAccount(ctx, run.id, outcome);
   const restored = plan.operation === 'rollback' && outcome.status === 'succeeded' ? `; restored snapshot ${plan.snapshotId}` : '';
   return { ...outcome, message: outcome.message + restored, warnings: [...plan.warnings, ...outcome.warnings], diff: { ...plan.diff.counts }, ...(plan.positions ? { positions: plan.positions } : {}) };
+}
+
+/** The run's account with its tables: what was set back, or, when the run failed after that, the tables put back too. */
+async function withTables(ran: OperationOutcome, tables: IcebergTableRun, runId: string): Promise<OperationOutcome> {
+  let outcome = ran;
+  if (tables.error && outcome.status === 'failed') {
+    // The engine's account names the last polled criterion; the cause is the table step (before any offset was written).
+    const rest = outcome.message.replace(/^.*? failed at step \S+: [\s\S]*?\. (?=Recovery |Nothing |The connector )/, '');
+    const head = `${outcome.operation} of ${outcome.connector} failed at the Iceberg table step, before any offset was written: ${tables.error}.`;
+    outcome = { ...outcome, message: `${head} ${rest}` };
+  }
+  if (tables.done.length === 0) return outcome;
+  if (outcome.status === 'succeeded') return { ...outcome, message: `${outcome.message}; ${tables.describe()}` };
+  const failed = await tables.undo(runId);
+  const put = failed.length === 0 ? `The Iceberg table(s) it had set back were put back (${tables.done.map((s) => `${s.table} at ${s.current}`).join(', ')}).`
+    : `The Iceberg table(s) could NOT all be put back: ${failed.join('; ')}; set them back by hand (snapshot ids in \`offsetctl runs show ${runId}\`).`;
+  return { ...outcome, message: `${outcome.message} ${put}` };
+}
+
+/** The run's message rewritten with the tables' account (the run has finished: its lock was released already). */
+async function recordAccount(ctx: OpsContext, runId: string, outcome: OperationOutcome): Promise<void> {
+  const status = outcome.status === 'succeeded' ? 'succeeded' : 'failed';
+  await ctx.store.finishRun(runId, { status, message: redactText(outcome.message), ...(outcome.connectorState ? { connectorState: outcome.connectorState } : {}) })
+    .catch(() => undefined);
 }
 
 /** A resume point moved back to `stepId`: only the outputs of the steps before it are kept. */
