@@ -46,9 +46,12 @@ export function register(program: Command): void {
 }
 
 async function replayCommand(connector: string, opts: ReplayFlags): Promise<void> {
-  if (opts.table === undefined) throw new OpsError('E_USAGE', '--table is required: the captured table to read again, as <schema>.<table> (e.g. public.orders)', { field: 'table' });
+  if (opts.table === undefined) {
+    throw new OpsError('E_USAGE', '--table is required: the captured table to read again, as <schema>.<table> (e.g. public.orders)', { field: 'table' });
+  }
   if ((opts.toTime === undefined) !== (opts.timeColumn === undefined)) {
-    throw new OpsError('E_USAGE', '--to-time and --time-column go together: the time, and the table\'s column it is compared with', { field: opts.toTime === undefined ? 'to-time' : 'time-column' });
+    const field = opts.toTime === undefined ? 'to-time' : 'time-column';
+    throw new OpsError('E_USAGE', '--to-time and --time-column go together: the time, and the table\'s column it is compared with', { field });
   }
   const { resolveConnection } = await import('../connection.js');
   const { resolveKafkaAccess } = await import('../kafka-settings.js');
@@ -94,7 +97,8 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
   } catch (err) {
     const { exitStatusFor } = await import('../exit-status.js');
     if (exitStatusFor(err) === 2 && !audit.wasAudited(err)) {
-      await audit.auditRefusal(ctx, scope, { action: 'replay', connector, ...(plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {}) }, err).catch(() => undefined);
+      const where = plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {};
+      await audit.auditRefusal(ctx, scope, { action: 'replay', connector, ...where }, err).catch(() => undefined);
     }
     throw err;
   } finally {

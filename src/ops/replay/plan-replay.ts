@@ -53,15 +53,22 @@ export async function planReplay(ctx: Pick<OpsContext, 'url' | 'http'>, req: Rep
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
   const cls = info.config['connector.class']?.trim() ?? '';
   if (info.type !== 'source' || !cls.startsWith(DEBEZIUM_PREFIX)) {
-    throw new OpsError('E_PREFLIGHT', `replay re-reads rows through a Debezium source's incremental snapshot; ${info.name} is a ${info.type} connector of class ${cls || '(none)'}, not a Debezium source: use \`offsetctl rewind\` to move its offsets; nothing was changed`, { field: 'connector' });
+    throw new OpsError('E_PREFLIGHT',
+      `replay re-reads rows through a Debezium source's incremental snapshot; ${info.name} is a ${info.type} `
+      + `connector of class ${cls || '(none)'}, not a Debezium source: use \`offsetctl rewind\` to move its offsets; `
+      + `nothing was changed`, { field: 'connector' });
   }
   const signal = signalChannel(info);
   if (cls === POSTGRES) watermarks(info);
   const prefix = info.config['topic.prefix']?.trim() ?? '';
-  if (prefix === '') throw new OpsError('E_PREFLIGHT', `${info.name} has no topic.prefix: Debezium keys its signals and names its topics by it; nothing was changed`, { field: 'connector' });
+  if (prefix === '') throw new OpsError('E_PREFLIGHT',
+    `${info.name} has no topic.prefix: Debezium keys its signals and names its topics by it; nothing was `
+    + `changed`, { field: 'connector' });
   checkCaptured(info, table);
   if (info.state !== 'RUNNING') {
-    throw new OpsError('E_PREFLIGHT', `${info.name} is ${info.state}: only a running task reads signals and re-reads rows; resume it first (\`offsetctl resume ${info.name}\`); nothing was changed`, { field: 'connector' });
+    throw new OpsError('E_PREFLIGHT',
+      `${info.name} is ${info.state}: only a running task reads signals and re-reads rows; resume it first `
+      + `(\`offsetctl resume ${info.name}\`); nothing was changed`, { field: 'connector' });
   }
   const [schema, name] = table;
   const collection = `${schema}.${name}`;
@@ -73,12 +80,16 @@ export async function planReplay(ctx: Pick<OpsContext, 'url' | 'http'>, req: Rep
   const cluster = await clusterIdentity(new WorkerRoot(ctx.http, ctx.url));
   const warnings: string[] = [];
   if ((info.config['transforms'] ?? '').trim() !== '') {
-    warnings.push(`${info.name} has transforms (${info.config['transforms']}): if one renames topics, the rows go elsewhere than ${tableTopic} and the check that they arrived will time out`);
+    warnings.push(
+      `${info.name} has transforms (${info.config['transforms']}): if one renames topics, the rows go elsewhere `
+      + `than ${tableTopic} and the check that they arrived will time out`);
   }
   if (!filter) warnings.push(`no --where: every row of ${collection} is read again`);
   const chunk = info.config['incremental.snapshot.chunk.size']?.trim() || '1024';
   const facts = [
-    `Debezium incremental snapshot of ${collection}${filter ? ` where ${filter}` : ' (every row)'}: rows are read again as op=r events, in chunks of ${chunk} (incremental.snapshot.chunk.size), while streaming goes on`,
+    `Debezium incremental snapshot of ${collection}${filter ? ` where ${filter}` : ' (every row)'}: rows `
+      + `are read again as op=r events, in chunks of ${chunk} (incremental.snapshot.chunk.size), while streaming `
+      + `goes on`,
     `signal: execute-snapshot sent to the Kafka signal topic ${signal.topic}, keyed by topic.prefix ${prefix}`,
     `rows go to ${tableTopic}; every consumer of it (sinks included) gets them again`,
     'no offset is changed, so no snapshot of offsets is taken (there is nothing to roll back: rows already sent stay sent)',
@@ -94,7 +105,9 @@ export async function planReplay(ctx: Pick<OpsContext, 'url' | 'http'>, req: Rep
 function checkTable(table: string): [string, string] {
   const parts = table.trim().split('.');
   if (parts.length !== 2 || parts.some((p) => !/^[A-Za-z_][A-Za-z0-9_$]*$/.test(p))) {
-    throw new OpsError('E_USAGE', `--table ${JSON.stringify(table)}: expected <schema>.<table> (e.g. public.orders), as Debezium names a PostgreSQL table`, { field: 'table' });
+    throw new OpsError('E_USAGE',
+      `--table ${JSON.stringify(table)}: expected <schema>.<table> (e.g. public.orders), as Debezium names `
+      + `a PostgreSQL table`, { field: 'table' });
   }
   return [parts[0]!, parts[1]!];
 }
@@ -103,15 +116,24 @@ function filterOf(req: ReplayRequest): string | undefined {
   const parts: string[] = [];
   if (req.where !== undefined) {
     const where = req.where.trim();
-    if (where === '') throw new OpsError('E_USAGE', '--where is empty: give an SQL condition on the table\'s columns (e.g. "id > 25"), or leave it out to read every row', { field: 'where' });
+    if (where === '') throw new OpsError('E_USAGE',
+      '--where is empty: give an SQL condition on the table\'s columns (e.g. "id > 25"), or leave it out to '
+      + 'read every row', { field: 'where' });
     // One condition, not statements: Debezium appends it to its own SELECT.
-    if (where.includes(';')) throw new OpsError('E_USAGE', `--where ${JSON.stringify(where)}: one SQL condition without ";" (Debezium adds it to its own SELECT ... WHERE)`, { field: 'where' });
+    if (where.includes(';')) throw new OpsError('E_USAGE',
+      `--where ${JSON.stringify(where)}: one SQL condition without ";" (Debezium adds it to its own SELECT `
+      + `... WHERE)`, { field: 'where' });
     parts.push(where);
   }
   if (req.since) {
-    if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(req.since.column)) throw new OpsError('E_USAGE', `--time-column ${JSON.stringify(req.since.column)}: expected a column name`, { field: 'time-column' });
+    if (!/^[A-Za-z_][A-Za-z0-9_$]*$/.test(req.since.column)) {
+      throw new OpsError('E_USAGE', `--time-column ${JSON.stringify(req.since.column)}: expected a column name`, { field: 'time-column' });
+    }
     // Quoted as an SQL literal: only the characters of a date and time are taken.
-    if (!/^[0-9][0-9T:.\- +Z]*$/.test(req.since.time)) throw new OpsError('E_USAGE', `--to-time ${JSON.stringify(req.since.time)}: with --time-column give a date and time (2026-12-04T06:00:00Z)`, { field: 'to-time' });
+    if (!/^[0-9][0-9T:.\- +Z]*$/.test(req.since.time)) {
+      const hint = 'with --time-column give a date and time (2026-12-04T06:00:00Z)';
+      throw new OpsError('E_USAGE', `--to-time ${JSON.stringify(req.since.time)}: ${hint}`, { field: 'to-time' });
+    }
     parts.push(`${req.since.column} >= '${req.since.time}'`);
   }
   return parts.length === 0 ? undefined : parts.length === 1 ? parts[0] : parts.map((p) => `(${p})`).join(' AND ');
@@ -128,12 +150,19 @@ function signalChannel(info: ConnectorInfo): { topic: string; bootstrap?: string
   const table = info.config['signal.data.collection']?.trim() ?? '';
   const set = 'add kafka to signal.enabled.channels and set signal.kafka.topic (and signal.kafka.bootstrap.servers) in its configuration';
   if (channels.includes('kafka')) {
-    throw new OpsError('E_PREFLIGHT', `${info.name} enables the kafka signal channel but has no signal.kafka.topic: set signal.kafka.topic (and signal.kafka.bootstrap.servers); nothing was changed`, { field: 'connector' });
+    throw new OpsError('E_PREFLIGHT',
+      `${info.name} enables the kafka signal channel but has no signal.kafka.topic: set signal.kafka.topic `
+      + `(and signal.kafka.bootstrap.servers); nothing was changed`, { field: 'connector' });
   }
   if (channels.includes('source') && table !== '') {
-    throw new OpsError('E_PREFLIGHT', `${info.name} takes signals only from its signal table ${table} (channel source): a signal there is an INSERT, which needs a login that may write to the source database, and offsetctl takes only read-only logins to it; ${set} (the signal table stays for Debezium's watermarks); nothing was changed`, { field: 'connector' });
+    throw new OpsError('E_PREFLIGHT',
+      `${info.name} takes signals only from its signal table ${table} (channel source): a signal there is an `
+      + `INSERT, which needs a login that may write to the source database, and offsetctl takes only read-only `
+      + `logins to it; ${set} (the signal table stays for Debezium's watermarks); nothing was changed`, { field: 'connector' });
   }
-  throw new OpsError('E_PREFLIGHT', `${info.name} has no signal channel offsetctl can use (signal.enabled.channels=${channels.join(',') || '(empty)'}, no signal.kafka.topic): ${set}; nothing was changed`, { field: 'connector' });
+  throw new OpsError('E_PREFLIGHT',
+    `${info.name} has no signal channel offsetctl can use (signal.enabled.channels=${channels.join(',') || '(empty)'}, `
+    + `no signal.kafka.topic): ${set}; nothing was changed`, { field: 'connector' });
 }
 
 /**
@@ -147,7 +176,11 @@ function watermarks(info: ConnectorInfo): void {
   if (table !== '' && channels.includes('source')) return;
   const missing = [table === '' ? 'signal.data.collection (a signal table: id varchar(42) primary key, type varchar(32) not null, data varchar(2048))' : '',
     channels.includes('source') ? '' : 'source in signal.enabled.channels (e.g. kafka,source)'].filter(Boolean).join(' and ');
-  throw new OpsError('E_PREFLIGHT', `${info.name}: Debezium PostgreSQL writes an incremental snapshot's watermarks to its signal table and reads them back through the source channel; without ${missing} the snapshot opens its window and never delivers a row (measured with Debezium 3.6.1). Set it, with the table in the publication; offsetctl still sends the signal itself through the Kafka topic; nothing was changed`, { field: 'connector' });
+  throw new OpsError('E_PREFLIGHT',
+    `${info.name}: Debezium PostgreSQL writes an incremental snapshot's watermarks to its signal table and `
+    + `reads them back through the source channel; without ${missing} the snapshot opens its window and never `
+    + `delivers a row (measured with Debezium 3.6.1). Set it, with the table in the publication; offsetctl `
+    + `still sends the signal itself through the Kafka topic; nothing was changed`, { field: 'connector' });
 }
 
 /** Refuses a table the connector does not capture (its include/exclude lists are regular expressions over `schema.table`). */
@@ -165,7 +198,9 @@ function checkCaptured(info: ConnectorInfo, [schema, table]: [string, string]): 
     });
   };
   const why = (text: string): never => {
-    throw new OpsError('E_PREFLIGHT', `${info.name} does not capture ${full}: ${text}; a snapshot signal for it would read nothing. Pick a table it captures; nothing was changed`, { field: 'table' });
+    throw new OpsError('E_PREFLIGHT',
+      `${info.name} does not capture ${full}: ${text}; a snapshot signal for it would read nothing. Pick a `
+      + `table it captures; nothing was changed`, { field: 'table' });
   };
   const tables = list('table.include.list');
   if (tables && !tables.some((r) => r.test(full))) why(`it is not in table.include.list (${info.config['table.include.list']})`);

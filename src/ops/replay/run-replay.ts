@@ -4,7 +4,9 @@
 // so no snapshot is taken (the run says so). After the workflow, the re-read rows are counted on
 // the table's topic until it has been quiet for a while, so the account says how many arrived.
 import { join } from 'node:path';
-import { assertValid, loadDocumentFile, loadSources, runWorkflow, validateArazzo, type MessageEndpoint, type MessageTransport, type RunEvent } from '../../arazzo/index.js';
+import {
+  assertValid, loadDocumentFile, loadSources, runWorkflow, validateArazzo, type MessageEndpoint, type MessageTransport, type RunEvent,
+} from '../../arazzo/index.js';
 import { redactValue } from '../../http/redact.js';
 import { createKafkaTransport } from '../../kafka/messaging.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
@@ -14,7 +16,9 @@ import { OpsError } from '../errors.js';
 import { WORKFLOWS_DIR } from '../workflows/index.js';
 import type { ReplayPlan } from './plan-replay.js';
 
-export const REPLAY_WORKFLOW = { file: join(WORKFLOWS_DIR, 'replay-table.arazzo.yaml'), workflowId: 'replay-table', source: 'debezium', server: 'connectorKafka' };
+export const REPLAY_WORKFLOW = {
+  file: join(WORKFLOWS_DIR, 'replay-table.arazzo.yaml'), workflowId: 'replay-table', source: 'debezium', server: 'connectorKafka',
+};
 
 export interface ReplayOptions {
   /** Where the signal topic and the table's topic are (the face: --bootstrap, the context's, or the connector's signal.kafka.bootstrap.servers). */
@@ -50,16 +54,23 @@ export interface ReplayOutcome {
 export function dryRunReplay(plan: ReplayPlan): ReplayOutcome {
   return {
     ...base(plan), status: 'dry-run', warnings: plan.warnings,
-    message: `dry run: would send execute-snapshot for ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} to ${plan.signalTopic} and wait for the rows on ${plan.tableTopic}; nothing was sent`,
+    message:
+      `dry run: would send execute-snapshot for ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} `
+      + `to ${plan.signalTopic} and wait for the rows on ${plan.tableTopic}; nothing was sent`,
   };
 }
 
 /** The replay as a journaled, audited run; a failure of the workflow is an outcome (status failed), not a throw. */
 export async function applyReplay(ctx: OpsContext, plan: ReplayPlan, scope: AuditScope, options: ReplayOptions): Promise<ReplayOutcome> {
   if (options.bootstrap.length === 0) {
-    throw new OpsError('E_USAGE', `no Kafka bootstrap servers for ${plan.signalTopic}: ${plan.connector} names none (signal.kafka.bootstrap.servers); pass --bootstrap or set the context's bootstrap; nothing was changed`, { field: 'bootstrap' });
+    throw new OpsError('E_USAGE',
+      `no Kafka bootstrap servers for ${plan.signalTopic}: ${plan.connector} names none (signal.kafka.bootstrap.servers); `
+      + `pass --bootstrap or set the context's bootstrap; nothing was changed`, { field: 'bootstrap' });
   }
-  const what = { action: 'replay', connector: plan.connector, clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, message: `incremental snapshot of ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} through ${plan.signalTopic}` };
+  const what = {
+    action: 'replay', connector: plan.connector, clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey,
+    message: `incremental snapshot of ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} through ${plan.signalTopic}`,
+  };
   return runAudited(ctx, scope, what, async (started) => {
     const inputs = { signalTopic: plan.signalTopic, signalKey: plan.signalKey, tableTopic: plan.tableTopic, signal: plan.signal };
     const doc = await loadDocumentFile(REPLAY_WORKFLOW.file);
@@ -73,7 +84,9 @@ export async function applyReplay(ctx: OpsContext, plan: ReplayPlan, scope: Audi
     started(run.id);
     const messages = createKafkaTransport({ clientId: 'offsetctl-replay', ...(options.kafka ? { settings: options.kafka } : {}) });
     try {
-      const endpoint: MessageEndpoint = { source: REPLAY_WORKFLOW.source, server: REPLAY_WORKFLOW.server, protocol: 'kafka', bootstrap: options.bootstrap, address: plan.tableTopic };
+      const endpoint: MessageEndpoint = {
+        source: REPLAY_WORKFLOW.source, server: REPLAY_WORKFLOW.server, protocol: 'kafka', bootstrap: options.bootstrap, address: plan.tableTopic,
+      };
       const from = await messages.mark(endpoint);
       const result = await runWorkflow({
         registry, workflowId: REPLAY_WORKFLOW.workflowId, inputs, http: ctx.http, messages, ...(options.signal ? { signal: options.signal } : {}),
@@ -83,25 +96,37 @@ export async function applyReplay(ctx: OpsContext, plan: ReplayPlan, scope: Audi
         },
       });
       const sendStep = result.steps.find((s) => s.stepId === 'sendSignal');
-      const sent = sendStep?.message?.partition !== undefined && sendStep.message.offset !== undefined ? { partition: sendStep.message.partition, offset: sendStep.message.offset } : undefined;
+      const where = sendStep?.message;
+      const sent = where?.partition !== undefined && where.offset !== undefined ? { partition: where.partition, offset: where.offset } : undefined;
       const outcome: ReplayOutcome = { ...base(plan), runId: run.id, status: 'failed', warnings: [...plan.warnings], message: '', ...(sent ? { sent } : {}) };
       if (result.status !== 'passed') {
         const failed = result.steps.find((s) => s.status === 'failed');
         const why = failed?.error?.message ?? result.error?.message ?? 'the workflow failed';
         outcome.message = failed?.stepId === 'receiveRow'
-          ? `replay of ${plan.table} on ${plan.connector}: the signal was sent (${plan.signalTopic}${sent ? ` partition ${sent.partition} offset ${sent.offset}` : ''}) but no re-read row reached ${plan.tableTopic} in time: ${why}. Look at the connector's log (a filter that matches no row, a table without a primary key, or no signal table for Debezium's watermarks). No offset was changed.`
+          ?
+            `replay of ${plan.table} on ${plan.connector}: the signal was sent `
+            + `(${plan.signalTopic}${sent ? ` partition ${sent.partition} offset ${sent.offset}` : ''}) `
+            + `but no re-read row reached ${plan.tableTopic} in time: ${why}. Look at the connector's log (a filter `
+            + `that matches no row, a table without a primary key, or no signal table for Debezium's watermarks). No `
+            + `offset was changed.`
           : `replay of ${plan.table} on ${plan.connector} failed before the signal was sent: ${why}. Nothing was sent and no offset was changed.`;
       } else {
         const rows = await countRows(messages, endpoint, from, options);
         outcome.status = 'succeeded';
         outcome.rowsSeen = rows;
-        outcome.message = `replay of ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} on ${plan.connector} done: the signal reached ${plan.signalTopic}` +
-          `${sent ? ` (partition ${sent.partition} offset ${sent.offset})` : ''} and ${rows} row(s) read again (op=r) arrived on ${plan.tableTopic} until it was quiet for ${(options.quietMs ?? 5000) / 1000} s. No offset was changed (so no snapshot was taken); the connector kept streaming.`;
+        outcome.message =
+          `replay of ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} on ${plan.connector} done: the `
+          + `signal reached ${plan.signalTopic}` +
+          `${sent ? ` (partition ${sent.partition} offset ${sent.offset})` : ''} and ${rows} row(s) read again `
+            + `(op=r) arrived on ${plan.tableTopic} until it was quiet for ${(options.quietMs ?? 5000) / 1000} s. No `
+            + `offset was changed (so no snapshot was taken); the connector kept streaming.`;
       }
-      await ctx.store.finishRun(run.id, { status: outcome.status === 'succeeded' ? 'succeeded' : 'failed', message: outcome.message, connectorState: 'RUNNING' });
+      const status = outcome.status === 'succeeded' ? 'succeeded' : 'failed';
+      await ctx.store.finishRun(run.id, { status, message: outcome.message, connectorState: 'RUNNING' });
       return outcome;
     } catch (err) {
-      await ctx.store.finishRun(run.id, { status: 'failed', message: `replay of ${plan.table} failed: ${(err as Error).message}; no offset was changed` }).catch(() => undefined);
+      const message = `replay of ${plan.table} failed: ${(err as Error).message}; no offset was changed`;
+      await ctx.store.finishRun(run.id, { status: 'failed', message }).catch(() => undefined);
       throw err;
     } finally {
       await messages.close();
@@ -110,7 +135,10 @@ export async function applyReplay(ctx: OpsContext, plan: ReplayPlan, scope: Audi
 }
 
 function base(plan: ReplayPlan): Pick<ReplayOutcome, 'operation' | 'connector' | 'clusterUrl' | 'table' | 'filter' | 'tableTopic' | 'signalTopic'> {
-  return { operation: 'replay', connector: plan.connector, clusterUrl: plan.clusterUrl, table: plan.table, ...(plan.filter ? { filter: plan.filter } : {}), tableTopic: plan.tableTopic, signalTopic: plan.signalTopic };
+  return {
+    operation: 'replay', connector: plan.connector, clusterUrl: plan.clusterUrl, table: plan.table,
+    ...(plan.filter ? { filter: plan.filter } : {}), tableTopic: plan.tableTopic, signalTopic: plan.signalTopic,
+  };
 }
 
 /** Every event of the run into the journal (masked), as the runs of changes are; steps too, for `runs show`. */
