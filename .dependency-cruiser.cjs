@@ -46,6 +46,8 @@ const OPS_ROOMS = {
   move: ['offsets', 'connect', 'cluster', 'lifecycle', 'workflows', 'plan', 'run', 'audit', 'profiles'],
   // A Debezium table re-read through its signal channel (no offset changes): a run with its audit entries.
   replay: ['connect', 'cluster', 'workflows', 'audit'],
+  // After a change, does the connector move (--verify): states, offsets, a Debezium source's slot.
+  verify: ['offsets', 'connect', 'profiles'],
 };
 
 /**
