@@ -15,12 +15,16 @@ export interface SourceDbOptions {
 
 export function withSourceDbFlags(cmd: Command): Command {
   return cmd
-    .option('--source-db <url>', 'Debezium PostgreSQL sources: a read-only login to the source database, postgres://USER@HOST:PORT/DATABASE (password from PGPASSWORD or ~/.pgpass); its replication slot is read before any change (docs/connectors.md)')
-    .option('--skip-source-check', 'change a Debezium source without reading its replication slot, accepting that rows may be skipped or the task fail (said in a warning)');
+    .option('--source-db <url>', 'Debezium PostgreSQL sources: a read-only login to the source database, postgres://USER@HOST:PORT/DATABASE (password from ' +
+      'PGPASSWORD or ~/.pgpass); its replication slot is read before any change (docs/connectors.md)')
+    .option('--skip-source-check', 'change a Debezium source without reading its replication slot, accepting that rows may be skipped or the task fail ' +
+      '(said in a warning)');
 }
 
 /** The profiles' options for one connector: its source database's settings (when named), and the risks accepted. */
-export async function profileOptionsFor(opts: SourceDbOptions & { allowForward?: boolean }, context: ConnectionContext | undefined, connector: string): Promise<ProfileOptions> {
+export async function profileOptionsFor(
+  opts: SourceDbOptions & { allowForward?: boolean }, context: ConnectionContext | undefined, connector: string,
+): Promise<ProfileOptions> {
   const url = opts.sourceDb ?? contextSourceDb(context, connector);
   return {
     ...(url ? { sourceDb: await sourceDbSettings(url, opts.sourceDb ? '--source-db' : 'the context\'s source-db') } : {}),
@@ -40,7 +44,9 @@ async function sourceDbSettings(url: string, where: string): Promise<SourceDbSet
   try {
     settings = pgSettings(url, { env: process.env });
   } catch (err) {
-    throw new OpsError('E_USAGE', (err as Error).message.replace(/--store(-password-env)?/g, where).replace(/, or name a variable that holds it with [^;]*$/, ''), { field: 'source-db' });
+    // The team store's words, for this flag: no --store-password-env here (PGPASSWORD or .pgpass only).
+    const text = (err as Error).message.replace(/--store(-password-env)?/g, where).replace(/, or name a variable that holds it with [^;]*$/, '');
+    throw new OpsError('E_USAGE', text, { field: 'source-db' });
   }
   const password = process.env.PGPASSWORD || await new Promise<string | undefined>((resolve) => {
     loadPg().pgpass({ host: settings.host, port: settings.port, database: settings.database, user: settings.user }, resolve);

@@ -284,7 +284,7 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
     operation: 'resume', connector: info, current, target: run.operation === 'reset' ? [] : target,
     ...(info.type === 'sink' ? { replayed: replayedRecords(current, target, run.operation === 'reset' ? 'replace' : 'merge') } : {}),
     // A run killed half-way has stopped its connector: it must stay finishable without the source database.
-    options: { skipSourceCheck: true, ...req.profile },
+    options: { ...req.profile, finishingRun: true },
   });
   const warnings = restopsConnector
     ? [`since the run was interrupted, ${run.connector} changed: the run had STOPPED it, it is now ${info.state}${info.tasks.length > 0 ? ` with ${info.tasks.map((t) => `task ${t.id} ${t.state}`).join(', ')}` : ''} (someone brought it back); it is stopped again before the ${run.operation} goes on${run.context.snapshotId ? `, and its offsets may have moved since snapshot ${run.context.snapshotId} (which still holds those of before the run)` : ''}`]

@@ -12,7 +12,9 @@ export const generic: ConnectorProfile = {
     const what = c.operation === 'copy' ? 'the copy starts from these offsets' : `this ${c.operation} changes only the offsets Kafka Connect keeps`;
     return {
       profile: 'generic', facts: [],
-      warnings: [`${c.connector.name} runs ${cls}, a plugin offsetctl has no profile for (docs/connectors.md): ${what}; if the connector manages its position outside Kafka Connect too (a replication slot, a table of its own, transactions in the target system), that position is not moved and must be changed there by hand. Kafka Connect says the same only after the change`],
+      warnings: [`${c.connector.name} runs ${cls}, a plugin offsetctl has no profile for (docs/connectors.md): ${what}; if the connector manages its ` +
+        `position outside Kafka Connect too (a replication slot, a table of its own, transactions in the target system), that position is not moved and ` +
+        `must be changed there by hand. Kafka Connect says the same only after the change`],
     };
   },
 };

@@ -14,6 +14,8 @@ export interface ProfileOptions {
   sourceDb?: SourceDbSettings;
   /** Change a Debezium source without reading its slot (`--skip-source-check`): the risk is said in a warning. */
   skipSourceCheck?: boolean;
+  /** Planning the rest of an interrupted run (`runs resume`): never refused for want of a source database (it must stay finishable), said in a warning. */
+  finishingRun?: boolean;
   /** Targets beyond the current position (`--allow-forward`): Debezium loses the rows between, said in a warning. */
   allowForward?: boolean;
 }

@@ -31,6 +31,9 @@ test('a Debezium source without its source database is refused, or warned about 
   const skipped = await checkProfile({ operation: 'reset', connector: dbz, current, target: [], options: { skipSourceCheck: true } });
   assert.ok(skipped.warnings.some((w) => /snapshot.mode=initial.*every row is sent again.*every sink downstream/.test(w)));
   assert.ok(skipped.warnings.some((w) => /--skip-source-check: replication slot "dbz_orders" was not read/.test(w)));
+  // The rest of an interrupted run is planned without the database, and the warning does not claim a flag that was not given.
+  const finishing = await checkProfile({ operation: 'resume', connector: dbz, current, target: current, options: { finishingRun: true } });
+  assert.ok(finishing.warnings.some((w) => /^no --source-db \(an interrupted run is finished without it\): replication slot "dbz_orders" was not read/.test(w)));
   assert.ok(skipped.facts.some((f) => f.includes('lsn 0/196E9F8 (26667512)') && f.includes('ts_usec 2024-12-04T08:13:20.000Z')));
 });
 

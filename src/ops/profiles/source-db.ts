@@ -42,7 +42,9 @@ export async function readSourceDb(settings: SourceDbSettings, slotName: string)
   const { Pool } = loadPg();
   const pool = new Pool({
     host: settings.host, port: settings.port, user: settings.user, database: settings.database,
-    password: settings.password ?? (() => Promise.reject(new OpsError('E_PREFLIGHT', `${settings.display} asks ${settings.user} for a password and none was found: set PGPASSWORD, or add a line for ${settings.host}:${settings.port}:${settings.database}:${settings.user} to the .pgpass file (PGPASSFILE, else ~/.pgpass, mode 0600)`, { field: 'source-db' }))),
+    password: settings.password ?? (() => Promise.reject(new OpsError('E_PREFLIGHT', `${settings.display} asks ${settings.user} for a password and none ` +
+      `was found: set PGPASSWORD, or add a line for ${settings.host}:${settings.port}:${settings.database}:${settings.user} to the .pgpass file ` +
+      `(PGPASSFILE, else ~/.pgpass, mode 0600)`, { field: 'source-db' }))),
     ssl: settings.ssl, application_name: 'offsetctl-preflight', max: 1, connectionTimeoutMillis: 10_000,
     statement_timeout: settings.statementTimeoutMs, query_timeout: settings.statementTimeoutMs + 5_000,
     options: '-c default_transaction_read_only=on',
@@ -55,9 +57,11 @@ export async function readSourceDb(settings: SourceDbSettings, slotName: string)
               safe_wal_size::text AS safe_wal_size, active, active_pid, plugin, database
          FROM pg_replication_slots WHERE slot_name = $1`, [slotName])).rows;
     // Only superusers and pg_monitor may read it by default: without it the identity is not checked (said by the caller).
-    const systemId = await pool.query<Row>('SELECT system_identifier::text AS id FROM pg_control_system()').then((r) => String(r.rows[0]?.id ?? ''), () => '');
+    const systemId = await pool.query<Row>('SELECT system_identifier::text AS id FROM ' +
+      'pg_control_system()').then((r) => String(r.rows[0]?.id ?? ''), () => '');
     const walLsn = parseLsn(server.wal);
-    if (walLsn === undefined) throw new OpsError('E_PREFLIGHT', `${settings.display}: pg_current_wal_lsn() answered ${String(server.wal)}: is it a standby?`, { field: 'source-db' });
+    if (walLsn === undefined) throw new OpsError('E_PREFLIGHT', `${settings.display}: pg_current_wal_lsn() answered ${String(server.wal)}: is it a ` +
+      `standby?`, { field: 'source-db' });
     return {
       display: settings.display, database: String(server.db), walLsn, ...(systemId ? { systemId } : {}),
       ...(slots[0] ? { slot: slotOf(slots[0]) } : {}),
@@ -88,9 +92,12 @@ function sourceDbError(err: unknown, settings: SourceDbSettings): OpsError {
   const e = err as Error & { code?: string };
   const code = e.code ?? '';
   let hint: string;
-  if (code === '28P01' || code === '28000') hint = 'the server refused the login: check the user in --source-db, and its password in PGPASSWORD or the .pgpass file';
+  if (code === '28P01' || code === '28000') hint = 'the server refused the login: check the user in --source-db, and its password in PGPASSWORD or the ' +
+    '.pgpass file';
   else if (code === '3D000') hint = 'the database does not exist: fix the database in --source-db';
-  else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|timeout/i.test(`${code} ${e.message}`)) hint = 'the server cannot be reached: is the host and port in --source-db right?';
+  else if (/ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|timeout/i.test(`${code} ${e.message}`)) hint = 'the server cannot be reached: is the host and ' +
+    'port in --source-db right?';
   else hint = 'the source database refused the read';
-  return new OpsError('E_PREFLIGHT', `cannot read the replication slot on ${settings.display}: ${e.message} (${hint}); nothing was changed`, { field: 'source-db', cause: err });
+  return new OpsError('E_PREFLIGHT', `cannot read the replication slot on ${settings.display}: ${e.message} (${hint}); nothing was ` +
+    `changed`, { field: 'source-db', cause: err });
 }

@@ -65,6 +65,7 @@ export function previewPage(plan: Plan, planId: string, csrf: string, frame: Omi
 ${plan.snapshotId ? html` Snapshot <a href="/snapshots/${encodeURIComponent(plan.snapshotId)}">${plan.snapshotId}</a>.` : ''}
 ${plan.runId ? html` Run <a href="/runs/${encodeURIComponent(plan.runId)}">${plan.runId}</a>.` : ''}</p>
 <p class="summary" id="diff-summary">${planSummary(plan)}</p>
+${plan.profile ? html`<ul class="profile-facts" aria-label="What the connector's profile read">${plan.profile.facts.map((f) => html`<li>${f}</li>`)}</ul>` : ''}
 ${plan.warnings.length ? html`<ul class="warnings">${plan.warnings.map((w) => html`<li>warning: ${w}</li>`)}</ul>` : ''}
 ${diffTable(plan)}
 ${positionsSection(plan)}
