@@ -7,6 +7,8 @@ import type { AuditScope, OperationOutcome, OpsContext, Plan } from '../../ops/i
 import { OpsError } from '../../ops/errors.js';
 import type { Connection } from '../connection.js';
 import { profileOptionsFor, type SourceDbOptions } from '../source-db.js';
+import type { OffsetEntry } from '../../ops/offsets/index.js';
+import { stderr, stdout } from './say.js';
 
 export interface VerifyFlags extends SourceDbOptions {
   verify?: string;
@@ -77,4 +79,24 @@ export async function verifyAfter(
   const undone = await ops.applyAudited(ctx, back, audit);
   throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. `
     + (undone.status === 'succeeded' ? `Rolled back to snapshot ${outcome.snapshotId}: ${undone.message}` : `The rollback failed too: ${undone.message}`));
+}
+
+/** `resume --verify`: the same watch, from the offsets it was resumed with; no rollback (resume changes no offset). */
+export async function verifyResumed(
+  ctx: Pick<OpsContext, 'url' | 'http'>, conn: Connection, connector: string, resumedAt: OffsetEntry[], ms: number, opts: VerifyFlags,
+): Promise<void> {
+  const { watchMoving } = await import('../../ops/verify/index.js');
+  const profile = await profileOptionsFor(opts, conn.context, connector);
+  const info = (text: string): void => { (conn.output === 'json' ? stderr : stdout)(`${text}\n`); };
+  info(`verify: watching ${connector} for up to ${ms / 1000} s`);
+  const seen = await watchMoving(ctx, {
+    connector, durationMs: ms, written: resumedAt, ...(profile.sourceDb ? { sourceDb: profile.sourceDb } : {}),
+  });
+  for (const fact of seen.facts) info(`  ${fact}`);
+  if (seen.passed) {
+    info(`verify: passed — ${seen.reason}`);
+    return;
+  }
+  const { ReportedFailure } = await import('../exit-status.js');
+  throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. Its offsets were not changed; \`offsetctl stop ${connector}\` stops it.`);
 }

@@ -58,7 +58,8 @@ export async function watchMoving(ctx: Pick<OpsContext, 'url' | 'http'>, req: Mo
     if (debezium && running) {
       const slot = (await readSourceDb(debezium, slotName)).slot;
       const confirmedMoved = slot?.confirmedFlushLsn !== undefined && slot.confirmedFlushLsn !== slotAtStart?.confirmedFlushLsn;
-      slotOk = slot?.active === true && (confirmedMoved || moved > 0);
+      // Debezium confirms to the slot what Kafka has taken (each offset commit): the slot moving is the proof.
+      slotOk = slot?.active === true && confirmedMoved;
       if (slotOk) {
         facts.push(`slot ${slotName} is active (pid ${slot?.activePid ?? '?'}); confirmed_flush_lsn `
           + `${lsnText(slotAtStart?.confirmedFlushLsn)} → ${lsnText(slot?.confirmedFlushLsn)}`);
