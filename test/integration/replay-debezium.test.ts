@@ -40,7 +40,7 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<S
   const admin = cdcPool(cdc, 'postgres');
   await admin.query(`CREATE DATABASE ${id}`);
   const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text)');
+  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text, created_at timestamptz NOT NULL DEFAULT now())');
   await pool.query('CREATE TABLE dbz_signal (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))');
   await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 40) g`);
   const url = sandbox.connect[0]!;
@@ -135,7 +135,12 @@ test(
   assert.match(dry.stdout, new RegExp(`rows go to ${s.tableTopic.replace(/\./g, '\\.')}`));
   assert.match(dry.stdout, /no offset is changed, so no snapshot of offsets is taken/);
   assert.match(dry.stdout, /dry run: .*nothing was sent/);
-  assert.equal(await topicEnd(s.bootstrap, s.signalTopic), 0, 'the dry run sent no signal');
+  // rewind --to-time on a column is the same replay (rows at or after the time), here as a dry run.
+  const byTime = await runCli(['--url', s.url, 'rewind', s.name, '--to-time', '2026-12-04T00:00:00Z', '--time-column', 'created_at',
+    '--table', 'public.orders', '--dry-run']);
+  assert.equal(byTime.status, 0, byTime.stderr);
+  assert.match(byTime.stdout, /incremental snapshot of public.orders where created_at >= '2026-12-04T00:00:00Z'/);
+  assert.equal(await topicEnd(s.bootstrap, s.signalTopic), 0, 'the dry runs sent no signal');
 
   const real = await runCli(['--url', s.url, 'replay', s.name, '--table', 'public.orders', '--where', 'id > 25', '--yes', '-o', 'json'],
     { timeoutMs: 300_000 });
@@ -195,6 +200,9 @@ test(
   const notDebezium = await runCli(['--url', url, 'replay', file, '--table', 'public.orders', '--yes']);
   assert.equal(notDebezium.status, 2, notDebezium.stderr);
   assert.match(notDebezium.stderr, /not a Debezium source: use `offsetctl rewind`/);
+  const rewindByTime = await runCli(['--url', url, 'rewind', file, '--to-time', '-1h', '--time-column', 'created_at', '--table', 'public.orders', '--yes']);
+  assert.equal(rewindByTime.status, 2, rewindByTime.stderr);
+  assert.match(rewindByTime.stderr, /not a Debezium source/);
 
   const signalTable = await runCli(['--url', url, 'replay', tableOnly, '--table', 'public.orders', '--where', 'id > 1', '--yes']);
   assert.equal(signalTable.status, 2, signalTable.stderr);

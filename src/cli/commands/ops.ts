@@ -23,10 +23,15 @@ export function register(program: Command): void {
       .command('rewind')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
+      .option('--time-column <column>', 'a Debezium source: --to-time becomes `offsetctl replay --table <t>` of rows with <column> >= the time')
+      .option('--table <schema.table>', 'with --time-column: the table to read again')
       .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
   )))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions & SourceDbOptions, cmd: Command) => {
+      // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (src/cli/commands/replay.ts).
+      const asReplay = opts as { timeColumn?: string };
+      if (asReplay.timeColumn !== undefined) return (await import('./replay.js')).rewindAsReplay(names, cmd.optsWithGlobals());
       // --offsets is required unless a position says where to go: a usage error like commander's own.
       if (opts.offsets === undefined && !(await import('../../ops/positions/index.js')).hasPosition(opts)) {
         cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });

@@ -114,3 +114,16 @@ function absoluteTime(text: string): string {
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
   return new Date(Date.now() - Number(m[1]) * unit).toISOString();
 }
+
+/** `rewind <debezium-source> --to-time <t> --time-column <c> --table <t>`: the same replay, `<c> >= '<t>'`. */
+export async function rewindAsReplay(names: string[], opts: ReplayFlags & { selector?: string; all?: boolean; offsets?: string }): Promise<void> {
+  if (names.length !== 1 || opts.selector !== undefined || opts.all) {
+    throw new OpsError('E_USAGE', '--time-column makes the rewind a replay of one Debezium source: give one connector name', { field: 'time-column' });
+  }
+  if (opts.toTime === undefined || opts.offsets !== undefined) {
+    throw new OpsError('E_USAGE',
+      '--time-column goes with --to-time (and not --offsets): rows whose column is at or after that time are '
+      + 'read again', { field: 'time-column' });
+  }
+  await replayCommand(names[0]!, opts);
+}
