@@ -121,7 +121,8 @@ Examples:
  */
 const HELP_GROUPS: ReadonlyArray<readonly [heading: string, verbs: readonly string[]]> = [
   ['Inspect:', ['connectors', 'offsets']],
-  ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes', 'replay']],
+  ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
+  ['Read rows again (no offset changes):', ['replay']],
   ['Across clusters:', ['move', 'copy', 'export', 'import']],
   ['History:', ['runs', 'snapshots', 'audit']],
   ['Team store:', ['store']],
