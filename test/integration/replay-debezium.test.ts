@@ -26,6 +26,8 @@ interface Source {
   tableTopic: string;
   bootstrap: string;
   config: Record<string, string>;
+  /** --source-db: the sandbox's loopback superuser, no password. */
+  sourceDb: string;
 }
 
 /**
@@ -75,7 +77,8 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<S
   const tableTopic = `${id}.public.orders`;
   // The initial snapshot: every row once.
   await waitFor('the initial snapshot of 40 rows on the topic', async () => (await readOps(sandbox.bootstrap, tableTopic)).length >= 40, 120_000);
-  return { name, id, url, rest, signalTopic, tableTopic, bootstrap: sandbox.bootstrap, config };
+  const sourceDb = `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}`;
+  return { name, id, url, rest, signalTopic, tableTopic, bootstrap: sandbox.bootstrap, config, sourceDb };
 }
 
 /** Every change event on the topic from its start: [op, id]. */
@@ -128,8 +131,12 @@ test(
   const before = await readOps(s.bootstrap, s.tableTopic);
   assert.deepEqual(before.filter(([op]) => op === 'r').map(([, id]) => id).sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i + 1));
 
-  const dry = await runCli(['--url', s.url, 'replay', s.name, '--table', 'public.orders', '--where', 'id > 25', '--dry-run']);
+  const dry = await runCli(['--url', s.url, 'replay', s.name, '--table', 'public.orders', '--where', 'id > 25', '--dry-run', '--source-db', s.sourceDb]);
   assert.equal(dry.status, 0, dry.stderr);
+  assert.match(dry.stdout, /15 row\(s\) of public.orders match now \(counted on postgres:\/\/postgres@/);
+  const typo = await runCli(['--url', s.url, 'replay', s.name, '--table', 'public.orders', '--where', 'idd > 25', '--dry-run', '--source-db', s.sourceDb]);
+  assert.equal(typo.status, 2, typo.stderr);
+  assert.match(typo.stderr, /counting the rows of public.orders where idd > 25 on .* failed: column "idd" does not exist .*fix --where/);
   assert.match(dry.stdout, new RegExp(`incremental snapshot of public.orders where id > 25`));
   assert.match(dry.stdout, new RegExp(`execute-snapshot sent to the Kafka signal topic ${s.signalTopic}, keyed by topic.prefix ${s.id}`));
   assert.match(dry.stdout, new RegExp(`rows go to ${s.tableTopic.replace(/\./g, '\\.')}`));
@@ -169,7 +176,8 @@ test(
   const audit = await runCli(['--url', s.url, 'audit', '--connector', s.name, '-o', 'json']);
   assert.equal(audit.status, 0, audit.stderr);
   const entries = audit.stdout.trim().split('\n').map((line) => JSON.parse(line) as { action: string; outcome: string });
-  assert.deepEqual(entries.map((e) => `${e.action}:${e.outcome}`).sort(), ['replay:started', 'replay:succeeded']);
+  assert.deepEqual(entries.map((e) => `${e.action}:${e.outcome}`).sort(), ['replay:refused', 'replay:started', 'replay:succeeded'],
+    'the refused --where typo, then the run');
 });
 
 test(

@@ -6,8 +6,9 @@ import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import { stderr, stdout } from './say.js';
+import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 
-interface ReplayFlags extends ConnectionOptions, KafkaFlags {
+interface ReplayFlags extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   table?: string;
   where?: string;
   toTime?: string;
@@ -33,14 +34,14 @@ Examples:
   offsetctl replay pg-orders --table public.orders --to-time 2026-12-04T06:00:00Z --time-column updated_at`;
 
 export function register(program: Command): void {
-  const cmd = addKafkaOptions(addConnectionOptions(program.command('replay').argument('<connector>', 'a Debezium source connector')
+  const cmd = withSourceDbFlags(addKafkaOptions(addConnectionOptions(program.command('replay').argument('<connector>', 'a Debezium source connector')
     .description('read rows of a Debezium source\'s table again (an incremental snapshot signal through its Kafka signal topic); no offset changes')
     .option('--table <schema.table>', 'the captured table to read again (required)')
     .option('--where <condition>', 'only rows matching this SQL condition (Debezium\'s additional-conditions filter), e.g. "id > 25"')
     .option('--to-time <time>', 'with --time-column: rows whose column is at or after this time (ISO-8601, or -2h, -30m, -1d)')
     .option('--time-column <column>', 'the table\'s timestamp column --to-time compares')
     .option('--dry-run', 'show what would be read again and where it goes; send nothing')
-    .option('--yes', 'do not ask for confirmation (scripts)')));
+    .option('--yes', 'do not ask for confirmation (scripts)'))));
   cmd.addHelpText('after', HELP);
   cmd.action(async (connector: string, _opts: ReplayFlags, command: Command) => replayCommand(connector, command.optsWithGlobals() as ReplayFlags));
 }
@@ -71,6 +72,12 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
       connector, table: opts.table, ...(opts.where !== undefined ? { where: opts.where } : {}),
       ...(opts.toTime !== undefined && opts.timeColumn !== undefined ? { since: { column: opts.timeColumn, time: absoluteTime(opts.toTime) } } : {}),
     });
+    // With a read-only login to the source database, the dry run says how many rows the condition reads.
+    const { sourceDb } = await profileOptionsFor(opts, conn.context, connector);
+    if (sourceDb) {
+      const rows = await replay.countReplayRows(sourceDb, plan.table, plan.filter);
+      plan.facts.push(`${rows} row(s) of ${plan.table} match now (counted on ${sourceDb.display})`);
+    }
     if (!json) {
       info(`replay ${plan.connector} (${plan.connectorClass}) on ${plan.clusterUrl}`);
       for (const fact of plan.facts) info(`  ${fact}`);

@@ -3,4 +3,5 @@
 // confirmed by the face, journaled as a run and audited), and the re-read rows seen on the
 // table's topic. No offset changes (docs/connectors.md, "Replaying a Debezium table").
 export { planReplay, type ReplayPlan, type ReplayRequest } from './plan-replay.js';
+export { countReplayRows } from './count-rows.js';
 export { applyReplay, dryRunReplay, REPLAY_WORKFLOW, type ReplayOptions, type ReplayOutcome } from './run-replay.js';
