@@ -45,6 +45,10 @@ const OPS_ROOMS = {
   // audit: every step of a change request (requested, approved, rejected, applied) is an audit entry.
   changes: ['offsets', 'connect', 'cluster', 'plan', 'run', 'batch', 'audit', 'profiles'],
   move: ['offsets', 'connect', 'cluster', 'lifecycle', 'workflows', 'plan', 'run', 'audit', 'profiles'],
+  // A Debezium table re-read through its signal channel (no offset changes): a run with its audit entries.
+  replay: ['connect', 'cluster', 'workflows', 'audit'],
+  // After a change, does the connector move (--verify): states, offsets, a Debezium source's slot.
+  verify: ['offsets', 'connect', 'profiles'],
 };
 
 /**

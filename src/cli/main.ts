@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<void> {
       import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/move.js'),
       import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
       import('./commands/apply.js'), import('./commands/changes.js'), import('./commands/audit.js'),
-      import('./commands/store.js'), import('./commands/policy.js'),
+      import('./commands/store.js'), import('./commands/policy.js'), import('./commands/replay.js'),
     ]);
   for (const group of groups) group.register(program);
   if (groups.length > 1) groupVerbsByTask(program, Help);
@@ -101,9 +101,10 @@ export const OWN_GROUP: Record<string, () => Promise<{ register(program: Command
   copy: () => import('./commands/move.js'),
   export: () => import('./commands/move.js'),
   import: () => import('./commands/move.js'),
+  replay: () => import('./commands/replay.js'),
 };
 
-const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui', 'apply', 'changes', 'move', 'copy', 'export', 'import']);
+const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui', 'apply', 'changes', 'move', 'copy', 'export', 'import', 'replay']);
 
 const GLOBAL_HELP = `
 Global flags (before or after the command): --url, --context, -o/--output, --state-dir,
@@ -124,6 +125,7 @@ Examples:
 const HELP_GROUPS: ReadonlyArray<readonly [heading: string, verbs: readonly string[]]> = [
   ['Inspect:', ['connectors', 'offsets']],
   ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
+  ['Read rows again (no offset changes):', ['replay']],
   ['Across clusters:', ['move', 'copy', 'export', 'import']],
   ['History:', ['runs', 'snapshots', 'audit']],
   ['Team store:', ['store', 'policy']],

@@ -2,8 +2,8 @@
 
 /** The changes planned and applied one connector on one cluster at a time (src/ops/plan, run). */
 export type ChangeOperation = 'rewind' | 'reset' | 'rollback';
-/** `move`, `copy`, `import` and `export` are src/ops/move's (a consistent export stops each connector briefly). */
-export type Operation = ChangeOperation | 'move' | 'copy' | 'import' | 'export';
+/** `move`, `copy`, `import` and `export` are src/ops/move's (a consistent export stops each connector briefly); `replay` is src/ops/replay's (no offset changes). */
+export type Operation = ChangeOperation | 'move' | 'copy' | 'import' | 'export' | 'replay';
 
 /** `running` while a process works on it; a `running` run whose process died is shown as `interrupted`. */
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'abandoned';

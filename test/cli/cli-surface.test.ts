@@ -86,7 +86,7 @@ test('completion scripts list the commands, their flags and ask for connector na
     const r = spawnSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _offsetctl; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
     return r.stdout.split('\n').filter(Boolean);
   };
-  assert.deepEqual(complete('offsetctl re'), ['rewind', 'reset', 'resume', 'restart']);
+  assert.deepEqual(complete('offsetctl re'), ['rewind', 'reset', 'resume', 'restart', 'replay']);
   assert.deepEqual(complete('offsetctl offsets '), ['get']);
   assert.ok(complete('offsetctl restart c --in').includes('--include-tasks'));
   assert.ok(complete('offsetctl --context prod rewind c --of').includes('--offsets'));
@@ -137,6 +137,7 @@ test('offsetctl --help lists the verbs by task, in task order, every verb in a g
   const groups: Array<[string, string[]]> = [
     ['Inspect:', ['connectors', 'offsets']],
     ['Change offsets:', ['rewind', 'reset', 'rollback', 'apply', 'changes']],
+    ['Read rows again (no offset changes):', ['replay']],
     ['Across clusters:', ['move', 'copy', 'export', 'import']],
     ['History:', ['runs', 'snapshots', 'audit']],
     ['Team store:', ['store', 'policy']],

@@ -17,6 +17,7 @@ const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[
 ];
 
 interface LifecycleFlags extends ConnectionOptions, SourceDbOptions {
+  verify?: string;
   includeTasks?: boolean;
   onlyFailed?: boolean;
   timeoutS?: string;
@@ -28,6 +29,10 @@ export function register(program: Command): void {
       .option('--timeout-s <seconds>', 'how long to wait for the state', '120');
     // A Debezium source's slot is read before stop (how much WAL it may hold) and resume (a lost slot is refused).
     if (verb === 'stop' || verb === 'resume') withSourceDbFlags(cmd);
+    // Verify by data after resume (src/ops/verify): it changes no offset, so there is nothing to roll back.
+    if (verb === 'resume') {
+      cmd.option('--verify <duration>', 'after it runs, watch up to this long (30s, 2m) that it moves (offsets, a Debezium slot); exit 1 if not');
+    }
     if (verb === 'restart') {
       cmd.option('--include-tasks', 'restart the tasks too').option('--only-failed', 'restart only what is FAILED');
     }
@@ -42,6 +47,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const { resolveConnection } = await import('../connection.js');
   const { changeStateAudited } = await import('../../ops/audit/index.js');
   const { openCommandStore } = await import('../store-choice.js');
+  const verifyMs = opts.verify !== undefined ? (await import('./verify-after.js')).durationMs(opts.verify) : undefined;
   const c = await resolveConnection(opts);
   // Every state change is audited (who stopped a production connector must be findable): the
   // store is the one a change would use, and it is opened before anything is sent.
@@ -56,6 +62,9 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const progress = waitPrinter(connector);
   try {
     const profile = verb === 'stop' || verb === 'resume' ? await profileCheck(c, connector, verb, opts) : undefined;
+    // What "moving" is measured from: the offsets as the connector is resumed.
+    const ops = verifyMs !== undefined ? await import('../../ops/index.js') : undefined;
+    const resumedAt = ops ? ops.offsetEntries(await ops.getOffsets(c.http, c.url, connector)) : [];
     const result = await changeStateAudited({ url: c.url, http: c.http, store }, scope, connector, verb, {
       ...(profile?.needsTasks ? { needsTasks: true } : {}),
       ...(opts.includeTasks ? { includeTasks: true } : {}),
@@ -74,6 +83,9 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     stdout(result.unchanged
       ? `connector ${connector} is already ${result.state}; nothing sent\n`
       : `connector ${connector}: ${result.before} → ${result.state}${tasks} in ${secs} s (${result.attempts} status read${result.attempts === 1 ? '' : 's'})\n`);
+    if (verifyMs !== undefined) {
+      await (await import('./verify-after.js')).verifyResumed({ url: c.url, http: c.http }, c, connector, resumedAt, verifyMs, opts);
+    }
   } catch (err) {
     progress.done();
     throw err;

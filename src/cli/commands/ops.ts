@@ -13,26 +13,34 @@ import { isBatch, type BatchCliOptions } from './batch.js';
 import { limitFlags, resumeAfterFrom, withChangeFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
+import { withVerifyFlags } from './verify-after.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  addPositionOptions(withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
+  addPositionOptions(withVerifyFlags(withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rewind')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--allow-forward', 'write targets beyond a partition\'s end without asking (scripts); they are always shown')
+      .option('--time-column <column>', 'a Debezium source: --to-time becomes `offsetctl replay --table <t>` of rows with <column> >= the time')
+      .option('--table <schema.table>', 'with --time-column: the table to read again')
       .option('--offsets <file|->', 'target offsets: {"offsets": [...]} or a bare list, from a file or - for stdin (the output of `offsetctl offsets get --output json` fits); or a position, below')
       .description('alter a connector\'s offsets safely: pre-flight, diff, confirm, stop, snapshot, PATCH, verify, restore its state'),
-  ))))).addHelpText('after', EXIT_HELP)
+  )))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions & SourceDbOptions, cmd: Command) => {
+      // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (src/cli/commands/replay.ts).
+      const asReplay = opts as { timeColumn?: string };
+      if (asReplay.timeColumn !== undefined) return (await import('./replay.js')).rewindAsReplay(names, cmd.optsWithGlobals());
       // --offsets is required unless a position says where to go: a usage error like commander's own.
       if (opts.offsets === undefined && !(await import('../../ops/positions/index.js')).hasPosition(opts)) {
         cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
       }
       // A batch takes --offsets (one document, or one per connector) or a position, which every
       // connector gets its own targets for (issue 20, point 13).
-      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rewind', names, opts);
+      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await import('./batch.js')).runBatch('rewind', names, opts);
+      }
       const connector = names[0]!;
       await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
@@ -58,28 +66,32 @@ export function register(program: Command): void {
       });
     });
 
-  withSourceDbFlags(withChangeFlags(addConnectionOptions(
+  withVerifyFlags(withSourceDbFlags(withChangeFlags(addConnectionOptions(
     program
       .command('reset')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
-  ))).addHelpText('after', EXIT_HELP)
+  )))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & SourceDbOptions) => {
-      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('reset', names, opts);
+      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await import('./batch.js')).runBatch('reset', names, opts);
+      }
       const connector = names[0]!;
       await runChange(opts, { action: 'reset', connector }, async (ops, ctx, conn) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts), profile: await profileOptionsFor(opts, conn.context, connector) }));
     });
 
-  withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
+  withVerifyFlags(withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
     program
       .command('rollback')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .option('--to <context|url>', 'after a move, copy or import: the connection to its other cluster (default: its recorded URL)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken; after a move, copy or import: undo it'),
-  )))).addHelpText('after', EXIT_HELP)
+  ))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & SourceDbOptions & { snapshot?: string }) => {
-      if (isBatch(names, opts)) return (await import('./batch.js')).runBatch('rollback', names, opts);
+      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await import('./batch.js')).runBatch('rollback', names, opts);
+      }
       const connector = names[0]!;
       // A connector whose run to undo is a move, copy or import is put back by its own path.
       if (await (await import('./move-recovery.js')).rollbackMoved(connector, opts)) return;
@@ -261,6 +273,8 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
       await face.applying?.finish(outcome);
     }
     await showOutcome(plan, outcome, { json, color });
+    // --verify: once it runs again, does it move? (with --rollback-on-failure, undone when not)
+    if (outcome.status === 'succeeded') await (await import('./verify-after.js')).verifyAfter(ops, ctx, conn, plan, outcome, opts, audit, info);
     // With --output json the outcome on stdout is the whole account; in text, main prints the message.
     if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } catch (err) {

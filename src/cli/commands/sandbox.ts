@@ -158,7 +158,13 @@ export function register(program: Command): void {
     .command('demo')
     .description('start the sandbox, pipe a file through FileStreamSource -> topic -> FileStreamSink, rewind the source and show the replay')
     .option('--dir <dir>', 'sandbox folder')
-    .action(async (opts: DirOption) => {
+    .option('--cdc', 'instead: a Debezium table replayed (`offsetctl replay`), on a sandbox up with --plugin debezium-postgres --cdc-postgres')
+    .action(async (opts: DirOption & { cdc?: boolean }) => {
+      if (opts.cdc) {
+        const { runCdcDemo } = await import('../../sandbox/index.js');
+        await runCdcDemo({ write: (text) => process.stdout.write(text), ...(opts.dir ? { dir: opts.dir } : {}) });
+        return;
+      }
       const { runSandboxDemo } = await import('../../sandbox/index.js');
       await runSandboxDemo({ write: (text) => process.stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
     });

@@ -64,6 +64,11 @@ export function specFor(operation: string): OperationSpec {
   if (operation === 'move' || operation === 'copy' || operation === 'import') {
     throw new OpsError('E_PREFLIGHT', `a ${operation} run is finished by its own path: \`offsetctl runs resume <id>\` or \`offsetctl rollback <connector>\` with the offsetctl that knows ${operation}s`);
   }
+  if (operation === 'replay') {
+    // src/ops/replay: a signal sent, rows awaited; no offset changed, so nothing to finish or undo.
+    throw new OpsError('E_PREFLIGHT', 'a replay run changes no offset, so an interrupted one is not resumed: free its lock with '
+      + '`offsetctl runs abandon <id> --reason …` and run `offsetctl replay` again (the signal may have been sent: rows may come twice)');
+  }
   if (!Object.hasOwn(SPECS, operation)) {
     throw new OpsError('E_PREFLIGHT', `the journal records an operation "${operation}" this offsetctl does not know (known: ${Object.keys(SPECS).join(', ')}); use the offsetctl version that started the run, or undo it with \`offsetctl rollback\``);
   }
