@@ -10,7 +10,7 @@ import {
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
   type AuditRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
-import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
+import { NO_KAFKA, readLogPositions, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
 export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
 export {
