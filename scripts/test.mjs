@@ -1,22 +1,43 @@
 #!/usr/bin/env node
-// `npm test`: build, run the unit suite, make sure the local sandbox cluster runs (starting it
-// when needed and stopping it afterwards if this script started it), run the integration suite
-// against it, and print one closing line `N passed, N failed`. Tests of the team store share one
-// throwaway PostgreSQL server: the one OFFSETCTL_TEST_PG describes (`.ci/run` starts it once for
-// every job), else one this script starts (src/sandbox/postgres-server.ts) and stops at the end.
-//   --unit          unit tests only (no Kafka needed)
-//   --integration   integration tests only
+// `npm test`: build, run the unit suite, make sure the local sandbox cluster runs with a Connect
+// cluster per test lane (starting it when needed and stopping it afterwards if this script started
+// it), run the integration files in lanes, and print one closing line `N passed, N failed`.
+// Tests of the team store share one throwaway PostgreSQL server: the one OFFSETCTL_TEST_PG
+// describes (`.ci/run` starts it once for every job), else one this script starts
+// (src/sandbox/postgres-server.ts) and stops at the end.
+//   --unit              unit tests only (no Kafka needed)
+//   --integration       integration tests only
+//   --lanes N           integration lanes (default 2, or OFFSETCTL_TEST_LANES); 1 runs every file one by one
+//   --no-build          use dist/ and bin/ as they are (CI's Node legs, after the main job built them)
+//   --record-durations  write each integration file's measured seconds into scripts/test-durations.json
+//   NAME ...            only the integration files whose name (without .test.js) is given
 // OFFSETCTL_KEEP_SANDBOX=1 leaves a sandbox this script started running.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+//
+// Lanes (docs/design.md, "Test lanes"): lane k is a queue of integration files run one after the
+// other against a Connect cluster of its own on the one sandbox broker (lane 1: `main`, and the
+// `second` and `other` clusters; lane k: `lane-k`, from `sandbox up --lanes N`), told to each file
+// in OFFSETCTL_LANE (test/support/sandbox.ts). No two files share a Connect cluster at the same
+// time, so one file's rebalances, stops and offset writes never reach another. A failed test is
+// failed: nothing runs again.
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, readdirSync, readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv.filter((a) => a.startsWith('--')));
+const lanesAt = argv.indexOf('--lanes');
+const laneCount = Number(lanesAt >= 0 ? argv[lanesAt + 1] : process.env.OFFSETCTL_TEST_LANES || 2);
+const only = new Set(argv.filter((a, i) => !a.startsWith('--') && !(lanesAt >= 0 && i === lanesAt + 1)));
 const wantUnit = !args.has('--integration');
 const wantIntegration = !args.has('--unit');
+if (!Number.isInteger(laneCount) || laneCount < 1 || laneCount > 4) {
+  const given = lanesAt >= 0 ? argv[lanesAt + 1] : process.env.OFFSETCTL_TEST_LANES;
+  console.error(`--lanes (or OFFSETCTL_TEST_LANES) must be a whole number from 1 to 4, got ${given}`);
+  process.exit(2);
+}
 const cli = join(root, 'bin', 'offsetctl');
 
 function run(cmd, argv, opts = {}) {
@@ -33,7 +54,7 @@ function testFiles(dir) {
 }
 
 // tsc for the tests, then the one-file bundle bin/offsetctl runs (scripts/build.mjs does both).
-if (run(process.execPath, [join(root, 'scripts', 'build.mjs')]) !== 0) {
+if (!args.has('--no-build') && run(process.execPath, [join(root, 'scripts', 'build.mjs')]) !== 0) {
   console.error('build failed');
   console.log('0 passed, 1 failed');
   process.exit(1);
@@ -106,14 +127,13 @@ function failuresIn(tap, suite) {
 }
 const failures = [];
 
-/** The test file a failure line names (its location), or undefined. */
-function fileOf(failure) {
-  const m = / \((test\/integration\/[^:)]+\.test\.js)/.exec(failure);
-  return m ? m[1] : undefined;
+function tapCounts(text) {
+  const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
+  return { pass: count('pass'), fail: count('fail') + count('cancelled'), skipped: count('skipped') };
 }
 
 function runSuite(name, files, concurrency) {
-  if (files.length === 0) return { failures: [] };
+  if (files.length === 0) return;
   const tap = join(tapDir, `${name}.tap`);
   console.log(`\n=== ${name}: ${files.length} files ===`);
   run(process.execPath, [
@@ -124,113 +144,217 @@ function runSuite(name, files, concurrency) {
   ]);
   let text = '';
   try { text = readFileSync(tap, 'utf8'); } catch { /* no report: counted as failure below */ }
-  const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
-  const found = failuresIn(text, name);
-  const result = { failures: found, pass: count('pass'), fail: count('fail') + count('cancelled') + (text ? 0 : 1), skipped: count('skipped') };
-  totals.pass += result.pass;
-  totals.fail += result.fail;
-  totals.skipped += result.skipped;
-  return result;
+  const c = tapCounts(text);
+  failures.push(...failuresIn(text, name));
+  totals.pass += c.pass;
+  totals.fail += c.fail + (text ? 0 : 1);
+  totals.skipped += c.skipped;
 }
 
-if (wantUnit) failures.push(...runSuite('unit', all.filter((f) => !isIntegration(f)), 2).failures);
+if (wantUnit) runSuite('unit', all.filter((f) => !isIntegration(f)), 2);
 
 /**
- * An integration file with a failed test runs once more, alone, at the end. Two files share two
- * cores and one Connect cluster, and a neighbour's rebalance or load has made a wait run out
- * where the file alone passes (each CI run of this turn had 2 or 3 such failures, a different
- * few each time). A file that passes alone counts as passed, and its first failures are printed
- * again under "failed beside a neighbour, passed alone", so a flaky test is seen, not hidden; a
- * file that fails alone too keeps its failures. OFFSETCTL_NO_RETRY=1 turns this off.
+ * Integration files that run in lane 1, and why: each uses something only lane 1 has. Nothing
+ * else is pinned, and nothing runs alone: lane isolation covers what the old SERIAL list worked
+ * around (a neighbour's rebalance or connector creation answering 409 to a file's own REST writes,
+ * the seed workflows taking that 409 as a failure, a restart answered during a neighbour's
+ * rebalance). test/support/sandbox.ts refuses these outside lane 1 (requireLaneOne).
  */
-const flaky = [];
-function runIntegration(name, files, concurrency) {
-  const first = runSuite(name, files, concurrency);
-  const failedFiles = [...new Set(first.failures.map(fileOf))];
-  if (first.failures.length === 0) return;
-  if (process.env.OFFSETCTL_NO_RETRY === '1' || failedFiles.includes(undefined) || failedFiles.length > 4) {
-    failures.push(...first.failures);
-    return;
+const LANE_ONE = [
+  // Moves need a second Connect cluster: the sandbox's `second` is lane 1's; move-mirror also adds
+  // and stops the `other` Kafka cluster.
+  { re: /^move-/, why: 'uses the second (and other) Connect cluster' },
+  // Stops the second cluster and adds it again: only lane 1 uses it, one file at a time.
+  { re: /^sandbox-clusters$/, why: 'stops and adds the second cluster' },
+  // `sandbox demo` makes its pipeline on the main cluster, which is lane 1's.
+  { re: /^sandbox-demo(-failure)?$/, why: '`sandbox demo` runs on the main cluster' },
+  // Two Connect clusters on one Kafka cluster: main and second.
+  { re: /^two-connect-clusters$/, why: 'uses the second Connect cluster' },
+];
+const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
+
+/**
+ * Files that need real connector plugins (Debezium, the JDBC sink, Iceberg) run in a lane of
+ * their own, against a second sandbox started with them (`sandbox up --plugin … --cdc-postgres`,
+ * in OFFSETCTL_PLUGINS_SANDBOX_DIR or ~/.cache/offsetctl/sandbox-plugins: the plugins stay cached
+ * there), with OFFSETCTL_REQUIRE_PLUGINS=1 so a missing plugin fails instead of skipping.
+ */
+const PLUGIN_FILES = /^(sandbox-plugins|profiles-|replay-)/;
+const PLUGIN_ARGS = ['--plugin', 'debezium-postgres', '--plugin', 'debezium-jdbc-sink', '--plugin', 'iceberg-sink', '--cdc-postgres'];
+const pluginsDir = process.env.OFFSETCTL_PLUGINS_SANDBOX_DIR
+  || join(process.env.XDG_CACHE_HOME && process.env.XDG_CACHE_HOME.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
+
+/**
+ * Seconds each integration file took when last measured (scripts/test-durations.json, written by
+ * `--record-durations`), to balance the lanes: a file not in it counts as DEFAULT_SECONDS.
+ */
+const DURATIONS_FILE = join(root, 'scripts', 'test-durations.json');
+const DEFAULT_SECONDS = 60;
+let durations = {};
+try { durations = JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')).seconds ?? {}; } catch { durations = {}; }
+const secondsOf = (f) => durations[baseName(f)] ?? DEFAULT_SECONDS;
+
+/**
+ * The lanes' queues: lane 1's files first, then every other file, longest first, to the lane with
+ * the least work so far (longest-processing-time first), so the lanes end close together.
+ */
+function planLanes(files, n) {
+  const lanes = Array.from({ length: n }, (_v, i) => ({ lane: i + 1, files: [], seconds: 0 }));
+  const pinned = (f) => LANE_ONE.some((p) => p.re.test(baseName(f)));
+  for (const f of files.filter(pinned)) { lanes[0].files.push(f); lanes[0].seconds += secondsOf(f); }
+  const free = files.filter((f) => !pinned(f)).sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b));
+  for (const f of free) {
+    const lane = lanes.reduce((best, l) => (l.seconds < best.seconds ? l : best));
+    lane.files.push(f);
+    lane.seconds += secondsOf(f);
   }
-  for (const file of failedFiles) {
-    const own = first.failures.filter((f) => fileOf(f) === file);
-    const again = runSuite(`${name}-again-alone`, [join(root, 'dist', file)], 1);
-    if (again.fail === 0 && again.pass > 0) {
-      // Passed alone: the first run's failures of this file turn into passes; its second run's
-      // tests were counted by runSuite and are taken out again, so each test counts once.
-      const n = Math.min(own.length, first.fail);
-      totals.fail -= n;
-      totals.pass += n - again.pass;
-      totals.skipped -= again.skipped;
-      flaky.push(...own);
-    } else {
-      totals.pass -= again.pass;
-      totals.fail -= again.fail;
-      totals.skipped -= again.skipped;
-      failures.push(...own, ...again.failures);
-    }
-  }
+  return lanes;
 }
 
-/**
- * Integration files that run one at a time after the rest (see below): the ones that change the
- * sandbox itself (sandbox-clusters stops and adds the second Connect cluster, move-mirror adds and
- * stops the other Kafka cluster, every move file may add the second cluster: while they do,
- * `sandbox status` says it is not running and a neighbour's setup fails), the ones that write
- * offsets with Connect's REST API directly in their setup (a neighbour creating a connector makes
- * that PATCH answer 409 "stale configuration"), and one that reads offsets a moment after a kill.
- */
-// rewind-workflow and reset-workflow also run the seed documents, which (as written upstream)
-// take a 409 from a rebalance as a failure; openapi-responses checks every answer Connect gives,
-// and a restart during a neighbour's rebalance answers with a state whose version is not known yet.
-const SERIAL = [/^move-/, /^sandbox-clusters$/, /^faults-rollback-target$/, /^rewind-workflow$/, /^reset-workflow$/, /^openapi-responses$/];
-/** The longest files start first, so two at a time end together rather than one long file alone at the end. */
-const LONGEST_FIRST = ['chaos', 'ui-team', 'ui-console', 'team-store-faults', 'faults-kill', 'defects-batches', 'defects-dry-run-scale', 'ui-positions', 'fleet-resume', 'team-store'];
+const measured = {};
+let integrationBegan = Date.now();
+const FILE_TIMEOUT_MS = (Number(process.env.OFFSETCTL_FILE_TIMEOUT_S) || 1800) * 1000;
+
+/** One integration file in its own `node --test`, in lane `lane`; its spec output is printed whole when it ends. */
+function runFile(file, lane, extraEnv = {}) {
+  const name = baseName(file);
+  const tap = join(tapDir, `${name}.tap`);
+  const spec = join(tapDir, `${name}.spec`);
+  const began = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [
+      '--test', '--test-reporter=spec', `--test-reporter-destination=${spec}`, '--test-reporter=tap', `--test-reporter-destination=${tap}`, file,
+    ], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, OFFSETCTL_LANE: String(lane === 'plugins' ? 1 : lane), ...extraEnv } });
+    // A file that hangs past every test's own timeout is stopped and counted failed, not waited for.
+    let timedOut = false;
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGTERM'); setTimeout(() => child.kill('SIGKILL'), 20_000).unref(); }, FILE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const seconds = Math.round((Date.now() - began) / 1000);
+      measured[name] = seconds;
+      let text = '';
+      try { text = readFileSync(tap, 'utf8'); } catch { /* counted below */ }
+      let out = '';
+      try { out = readFileSync(spec, 'utf8'); } catch { /* nothing printed */ }
+      const c = tapCounts(text);
+      const found = failuresIn(text, `lane ${lane}`);
+      // No report, or a non-zero exit without a failed test (a crash outside any test): one failure.
+      if (!text || timedOut || (code !== 0 && c.fail === 0)) {
+        c.fail += 1;
+        found.push(`[lane ${lane}] ${name}: ${timedOut ? `stopped after ${FILE_TIMEOUT_MS / 1000} s` : `exit ${code} with no failed test reported`}`);
+      }
+      totals.pass += c.pass;
+      totals.fail += c.fail;
+      totals.skipped += c.skipped;
+      failures.push(...found);
+      const at = Math.round((began - integrationBegan) / 1000);
+      console.log(`\n--- lane ${lane}: ${name} (from +${at} s, ${seconds} s): ${c.pass} passed, ${c.fail} failed, ${c.skipped} skipped ---\n${out.trimEnd()}`);
+      resolve();
+    });
+  });
+}
+
+/** The sandbox's status (`sandbox status --output json`), or undefined. */
+function sandboxStatus() {
+  const status = spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json'], { cwd: root, encoding: 'utf8' });
+  try { return JSON.parse(status.stdout); } catch { return undefined; }
+}
+const laneClusterName = (k) => (k === 1 ? 'main' : `lane-${k}`);
+const hasLanes = (status, n) => Array.from({ length: n }, (_v, i) => laneClusterName(i + 1)).every((c) => (status?.clusters ?? []).some((x) => x.name === c));
 
 let startedSandbox = false;
 if (wantIntegration) {
-  const files = all.filter(isIntegration);
+  const files = all.filter(isIntegration).filter((f) => only.size === 0 || only.has(baseName(f)));
   if (files.length > 0) {
-    const status = spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json'], { cwd: root, encoding: 'utf8' });
-    let running = false;
-    try { running = JSON.parse(status.stdout).running === true; } catch { running = false; }
-    if (!running) {
-      // The second Connect cluster is shared by the move tests (docs/sandbox.md).
-      console.log('\n=== starting the sandbox cluster (offsetctl sandbox up --clusters 2) ===');
-      if (run(process.execPath, [cli, 'sandbox', 'up', '--clusters', '2']) !== 0) {
-        console.error('could not start the sandbox: integration tests not run');
+    const before = sandboxStatus();
+    const wasRunning = before?.running === true;
+    let ready = wasRunning && hasLanes(before, laneCount);
+    if (!ready) {
+      // The second Connect cluster is lane 1's, for the move tests; lane-2 … are the other lanes'.
+      const what = wasRunning ? 'adding the lanes\' clusters to the running sandbox' : 'starting the sandbox cluster';
+      console.log(`\n=== ${what} (offsetctl sandbox up --clusters 2 --lanes ${laneCount}) ===`);
+      if (run(process.execPath, [cli, 'sandbox', 'up', '--clusters', '2', '--lanes', String(laneCount)]) === 0) {
+        startedSandbox = !wasRunning;
+        ready = hasLanes(sandboxStatus(), laneCount);
+      }
+      if (!ready) {
+        console.error('could not start the sandbox with its lanes\' clusters: integration tests not run');
         totals.fail += files.length;
-      } else startedSandbox = true;
+      }
     }
-    if (running || startedSandbox) {
+    // The plugins' lane: its own sandbox, started (or reused) beside the others.
+    const pluginFiles = files.filter((f) => PLUGIN_FILES.test(baseName(f)));
+    let pluginsReady = false;
+    let startedPlugins = false;
+    const pluginEnv = { OFFSETCTL_SANDBOX_DIR: pluginsDir, OFFSETCTL_REQUIRE_PLUGINS: '1' };
+    const pluginsUp = pluginFiles.length === 0 ? Promise.resolve() : new Promise((resolve) => {
+      const wasUp = spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json', '--dir', pluginsDir], { cwd: root, encoding: 'utf8' });
+      let up = false;
+      try { up = JSON.parse(wasUp.stdout).running === true; } catch { up = false; }
+      console.log(`\n=== the plugins' sandbox (${pluginsDir}: offsetctl sandbox up ${PLUGIN_ARGS.join(' ')}) ===`);
+      const child = spawn(process.execPath, [cli, 'sandbox', 'up', '--dir', pluginsDir, ...PLUGIN_ARGS], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+      child.on('close', (code) => {
+        pluginsReady = code === 0;
+        startedPlugins = pluginsReady && !up;
+        if (!pluginsReady) console.error('could not start the plugins\' sandbox: its files fail');
+        resolve();
+      });
+    });
+    if (ready) {
       try {
-        // Two files at a time: most of an integration test is waiting for Connect (a rebalance, a
-        // sink's commit), so two share the two cores well; every test names its own connectors,
-        // topics and files, so they share the one sandbox. OFFSETCTL_INTEGRATION_CONCURRENCY=1
-        // runs them one by one (to tell a test's own failure from a neighbour's load).
-        // Alone, after the others: see SERIAL.
-        const alone = (f) => SERIAL.some((re) => re.test(f.split(/[\\/]/).pop().replace(/\.test\.js$/, '')));
-        const first = (f) => LONGEST_FIRST.findIndex((name) => f.endsWith(`${name}.test.js`));
-        const rank = (f) => (first(f) === -1 ? LONGEST_FIRST.length : first(f));
-        const shared = files.filter((f) => !alone(f)).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-        runIntegration('integration', shared, Number(process.env.OFFSETCTL_INTEGRATION_CONCURRENCY ?? 2) || 1);
-        runIntegration('integration-alone', files.filter(alone), 1);
+        const lanes = planLanes(files.filter((f) => !PLUGIN_FILES.test(baseName(f))), laneCount);
+        console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
+        console.log(`lane 1 keeps: ${LANE_ONE.map((p) => `${p.re.source} (${p.why})`).join('; ')}`);
+        for (const l of lanes) {
+          const list = l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ');
+          console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${list}`);
+        }
+        const began = Date.now();
+        integrationBegan = began;
+        const ended = {};
+        if (pluginFiles.length > 0) console.log(`lane plugins (${pluginsDir}): ${pluginFiles.map(baseName).join(', ')}`);
+        const pluginLane = async () => {
+          await pluginsUp;
+          for (const f of pluginFiles) {
+            if (pluginsReady) await runFile(f, 'plugins', pluginEnv);
+            else { totals.fail += 1; failures.push(`[lane plugins] ${baseName(f)}: the plugins' sandbox did not start`); }
+          }
+          ended.plugins = Math.round((Date.now() - began) / 1000);
+        };
+        await Promise.all([...lanes.map(async (l) => {
+          for (const f of l.files) await runFile(f, l.lane);
+          ended[l.lane] = Math.round((Date.now() - began) / 1000);
+        }), pluginLane()]);
+        const each = Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ');
+        console.log(`\nintegration lanes took ${each} (${Math.round((Date.now() - began) / 1000)} s in all)`);
+        if (args.has('--record-durations')) {
+          const table = {
+            note: 'seconds each integration file took when last measured (node scripts/test.mjs --record-durations); scripts/test.mjs balances its lanes with them',
+            seconds: Object.fromEntries(Object.entries({ ...durations, ...measured }).sort(([a], [b]) => a.localeCompare(b))),
+          };
+          writeFileSync(DURATIONS_FILE, `${JSON.stringify(table, null, 2)}\n`);
+          console.log(`durations of ${Object.keys(measured).length} files written to ${DURATIONS_FILE}`);
+        }
       } finally {
         if (startedSandbox && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
           console.log('\n=== stopping the sandbox cluster ===');
           run(process.execPath, [cli, 'sandbox', 'down']);
         }
+        await pluginsUp;
+        if (startedPlugins && process.env.OFFSETCTL_KEEP_SANDBOX !== '1') {
+          console.log('\n=== stopping the plugins\' sandbox ===');
+          run(process.execPath, [cli, 'sandbox', 'down', '--dir', pluginsDir]);
+        }
       }
     }
+  } else if (only.size > 0) {
+    console.error(`no integration file is named ${[...only].join(', ')}`);
+    totals.fail += 1;
   }
 }
 
 await stopPg();
 rmSync(tapDir, { recursive: true, force: true });
-if (flaky.length > 0) {
-  console.log(`\nfailed beside a neighbour, passed alone (${flaky.length}):\n${flaky.map((f) => `  ${f}`).join('\n')}`);
-  if (process.env.OFFSETCTL_FLAKY_FILE) appendFileSync(process.env.OFFSETCTL_FLAKY_FILE, flaky.map((f) => `${f}\n`).join(''));
-}
 if (failures.length > 0) {
   console.log(`\nfailed tests (${failures.length}):\n${failures.map((f) => `  ${f}`).join('\n')}`);
   if (process.env.OFFSETCTL_FAILURES_FILE) appendFileSync(process.env.OFFSETCTL_FAILURES_FILE, failures.map((f) => `${f}\n`).join(''));

@@ -9,7 +9,6 @@
 // assigned to a worker, which both see. Each governing context's own URL is asked with its own
 // credentials, the URL at hand through the command's connection, all at once with a short
 // timeout. A context whose cluster cannot be reached is named in a warning.
-import { lookup } from 'node:dns/promises';
 import type { HttpSender } from '../http/client.js';
 import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
 
@@ -34,13 +33,13 @@ export async function governingContexts(
 ): Promise<Governance> {
   const candidates = Object.entries(config.contexts).filter(([, ctx]) => governs(ctx));
   if (candidates.length === 0) return { contexts: [], unreachable: [] };
-  const { clusterIdentity, WorkerRoot } = await import('../ops/cluster/index.js');
+  const { clusterIdentity, connectMembers, WorkerRoot } = await import('../ops/cluster/index.js');
   const seen = async (target: string, ctx: ConnectionContext | undefined): Promise<Seen | undefined> => {
     const sender = await senderFor(ctx);
     try {
       const identity = await clusterIdentity(new WorkerRoot(sender, target));
       if (!identity.kafkaClusterId) return undefined;
-      return { key: identity.key, members: await members(sender, target) };
+      return { key: identity.key, members: new Set(await connectMembers(sender, target)) };
     } finally {
       await sender.close?.();
     }
@@ -61,33 +60,4 @@ interface Seen {
   key: string;
   /** `address:port` of the workers seen: the one reached and those running a connector or task. */
   members: Set<string>;
-}
-
-/** The workers of the Connect cluster `url` reaches, as `address:port` with host names resolved. */
-async function members(http: HttpSender, url: string): Promise<Set<string>> {
-  const out = new Set<string>();
-  const add = async (host: string, port: string): Promise<void> => {
-    const bare = host.replace(/^\[|\]$/g, '');
-    const addresses = await lookup(bare, { all: true }).catch(() => [{ address: bare }]);
-    for (const a of addresses) out.add(`${a.address}:${port}`);
-  };
-  const reached = new URL(url);
-  await add(reached.hostname, reached.port || (reached.protocol === 'https:' ? '443' : '80'));
-  try {
-    const res = await http.send({ method: 'GET', url: `${url.replace(/\/+$/, '')}/connectors?expand=status`, headers: { accept: 'application/json' } });
-    if (res.status !== 200) return out;
-    const body = JSON.parse(res.body.toString('utf8')) as Record<string, { status?: { connector?: { worker_id?: string }; tasks?: Array<{ worker_id?: string }> } }>;
-    const ids = new Set<string>();
-    for (const c of Object.values(body)) {
-      if (c.status?.connector?.worker_id) ids.add(c.status.connector.worker_id);
-      for (const t of c.status?.tasks ?? []) if (t.worker_id) ids.add(t.worker_id);
-    }
-    for (const id of ids) {
-      const at = id.lastIndexOf(':');
-      if (at > 0) await add(id.slice(0, at), id.slice(at + 1));
-    }
-  } catch {
-    // Only the worker reached is known: compared by its address alone.
-  }
-  return out;
 }

@@ -1,8 +1,8 @@
 // `offsetctl sandbox down`: stops exactly the process groups recorded in the state file (workers
 // first, so they leave their group cleanly while the brokers still answer), then waits until no
 // listener remains on the stopped processes' ports. Ports stay recorded for the next `up`.
-// `--cluster second|other` stops one added cluster and leaves the rest running.
-import { isBrokerRole, OTHER_BROKER_ROLE, parseWorkerRole, type ConnectClusterName } from './clusters.js';
+// `--cluster second|other|lane-<k>` stops one added cluster and leaves the rest running.
+import { isBrokerRole, isLaneCluster, OTHER_BROKER_ROLE, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 import { cdcPostgresDown } from './cdc-postgres.js';
 import { SandboxError } from './errors.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
@@ -60,10 +60,11 @@ export async function sandboxDown(options: SandboxDownOptions = {}): Promise<San
 
 function checkCluster(cluster: string | undefined): Exclude<ConnectClusterName, 'main'> | undefined {
   if (cluster === undefined) return undefined;
-  if (cluster === 'second' || cluster === 'other') return cluster;
-  throw new SandboxError('E_USAGE', `--cluster ${JSON.stringify(cluster)}: only an added cluster can be stopped alone (second or other); \`offsetctl sandbox down\` without --cluster stops everything`);
+  if (cluster === 'second' || cluster === 'other' || isLaneCluster(cluster)) return cluster;
+  throw new SandboxError('E_USAGE', `--cluster ${JSON.stringify(cluster)}: only an added cluster can be stopped alone (second, other or lane-2 …); `
+    + '`offsetctl sandbox down` without --cluster stops everything');
 }
 
-function belongsTo(p: SandboxProcess, cluster: 'second' | 'other'): boolean {
+function belongsTo(p: SandboxProcess, cluster: Exclude<ConnectClusterName, 'main'>): boolean {
   return parseWorkerRole(p.role)?.cluster === cluster || (cluster === 'other' && p.role === OTHER_BROKER_ROLE);
 }

@@ -8,7 +8,7 @@ export { sandboxUp, type SandboxUpOptions, type SandboxUpResult } from './up.js'
 export { sandboxDown, type SandboxDownResult, type SandboxDownOptions } from './down.js';
 export { killSandboxWorker, restartSandboxWorker } from './workers.js';
 export { sandboxStatus, type SandboxStatus, type SandboxProcessStatus, type SandboxCluster } from './status.js';
-export { CONNECT_CLUSTERS, type ConnectClusterName } from './clusters.js';
+export { CONNECT_CLUSTERS, laneCluster, MAX_LANES, parseWorkerRole, workerRole, type ConnectClusterName } from './clusters.js';
 export { sandboxLogs, sandboxLogFiles, type SandboxLogsOptions } from './logs.js';
 export { ConnectRest, ConnectRestError, type ConnectorStatus, type ConnectorOffsets } from './connect-rest.js';
 export { createFilePipeline, readLines, uniqueName, waitForLines, waitForSinkCommitted, waitForSourceCaughtUp, type FilePipeline, type FilePipelineOptions } from './file-pipeline.js';

@@ -3,7 +3,7 @@
 // processes, stdout/stderr into one log file per process.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONNECT_CLUSTERS, OTHER_BROKER_ROLE, workerRole, type ConnectClusterName } from './clusters.js';
+import { clusterSpec, OTHER_BROKER_ROLE, workerRole, type ConnectClusterName, type LaneClusterName } from './clusters.js';
 import { writeConfig } from './config-files.js';
 import { libDir } from './jars.js';
 import { kraftQuorum } from './kafka-versions.js';
@@ -18,6 +18,8 @@ export interface SandboxConfigFiles {
   workers: string[];
   secondWorkers: string[];
   otherWorkers: string[];
+  /** Per test lane's cluster (`lane-2` …). */
+  laneWorkers: Record<string, string[]>;
   /** The other Kafka cluster's broker (`--other-kafka`). */
   otherServer?: string;
   log4j: string;
@@ -35,7 +37,7 @@ export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports:
     });
   };
   const workers = (cluster: ConnectClusterName, brokerPort: number, restPorts: number[]): string[] => {
-    const spec = CONNECT_CLUSTERS[cluster];
+    const spec = clusterSpec(cluster);
     const file = (i: number): string => `${workerRole(cluster, i + 1)}.properties`;
     return restPorts.map((restPort, i) => appendProperties(writeConfig(assets, layout.config, 'worker.properties.template', file(i), {
       brokerPort, restPort, groupId: spec.groupId, topicPrefix: spec.topicPrefix,
@@ -47,6 +49,7 @@ export function writeSandboxConfig(assets: string, layout: SandboxLayout, ports:
     workers: workers('main', ports.broker, ports.workers),
     secondWorkers: workers('second', ports.broker, ports.secondWorkers ?? []),
     otherWorkers: other ? workers('other', other.broker, other.workers) : [],
+    laneWorkers: Object.fromEntries(Object.entries(ports.lanes ?? {}).map(([lane, rest]) => [lane, workers(lane as LaneClusterName, ports.broker, rest)])),
     ...(other ? { otherServer: server('other-server.properties', otherDataDir(layout), other.broker, other.controller) } : {}),
     log4j: writeConfig(assets, layout.config, 'log4j2.properties.template', 'log4j2.properties', {}),
     workerHeap: workerHeap(plugins),
@@ -92,7 +95,8 @@ export function startOtherBroker(layout: SandboxLayout, kafkaVersion: string, fi
 export function startWorker(layout: SandboxLayout, kafkaVersion: string, files: SandboxConfigFiles, index: number, port: number, cluster: ConnectClusterName = 'main'): SandboxProcess {
   const role = workerRole(cluster, index) as SandboxRole;
   const log = join(layout.logs, `${role}.log`);
-  const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers : files.otherWorkers;
+  const list = cluster === 'main' ? files.workers : cluster === 'second' ? files.secondWorkers
+    : cluster === 'other' ? files.otherWorkers : files.laneWorkers[cluster] ?? [];
   const properties = list[index - 1];
   if (!properties) throw new Error(`no configuration rendered for ${role}`);
   const args = [...javaClasspathArgs(layout, kafkaVersion, files.log4j, files.workerHeap), 'org.apache.kafka.connect.cli.ConnectDistributed', properties];

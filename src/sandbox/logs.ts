@@ -2,11 +2,11 @@
 import { existsSync, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OTHER_BROKER_ROLE, workerRole } from './clusters.js';
+import { clusterOrder, isLaneCluster, OTHER_BROKER_ROLE, workerRole } from './clusters.js';
 import { SandboxError } from './errors.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
 import { tailFile } from './processes.js';
-import { readState } from './state.js';
+import { clusterPorts, readState } from './state.js';
 
 export interface SandboxLogsOptions {
   dir?: string;
@@ -26,6 +26,8 @@ export function sandboxLogFiles(dir?: string): Array<{ role: string; file: strin
   const roles = state ? [
     'broker', ...state.ports.workers.map((_p, i) => workerRole('main', i + 1)),
     ...(state.ports.secondWorkers ?? []).map((_p, i) => workerRole('second', i + 1)),
+    ...clusterOrder(Object.keys(state.ports.lanes ?? {})).filter(isLaneCluster)
+      .flatMap((lane) => clusterPorts(state.ports, lane).map((_p, i) => workerRole(lane, i + 1))),
     ...(state.ports.other ? [OTHER_BROKER_ROLE, ...state.ports.other.workers.map((_p, i) => workerRole('other', i + 1))] : []),
     ...(state.iceberg ? ['iceberg-catalog'] : []),
   ] : [];

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -7,7 +7,7 @@ import { writeSandboxConfig } from './launch.js';
 import { sandboxAssets, sandboxLayout } from './layout.js';
 import { missingPlugins } from './plugin-start.js';
 import {
-  formatCoordinates, parseCoordinates, parsePluginArg, parsePluginArgs, pluginCoordinates, pluginDir, pluginProperties, pluginResolved, workerHeap,
+  fingerprint, formatCoordinates, parseCoordinates, parsePluginArg, parsePluginArgs, pluginCoordinates, pluginDir, pluginProperties, pluginResolved, workerHeap,
   type LoadedPlugin,
 } from './plugins.js';
 
@@ -98,4 +98,16 @@ test('a running sandbox lacks a plugin when it does not load it, or loads other 
   const older: LoadedPlugin = { ...loaded[0] as LoadedPlugin, coordinates: ['io.debezium:debezium-connector-postgres:3.0.0.Final:tar.gz:plugin'] };
   assert.deepEqual(missingPlugins([older], wanted.slice(0, 1)).map((p) => p.name), ['debezium-postgres']);
   assert.deepEqual(missingPlugins(loaded, []), []);
+});
+
+test('a marker with the same coordinates and pom skips Maven; a changed pom makes the plugin fetched again', () => {
+  const layout = sandboxLayout(mkdtempSync(join(tmpdir(), 'offsetctl-plugins-')));
+  const assets = mkdtempSync(join(tmpdir(), 'offsetctl-assets-'));
+  cpSync(join(sandboxAssets(), 'plugins'), join(assets, 'plugins'), { recursive: true });
+  const spec = parsePluginArg('iceberg-sink');
+  mkdirSync(pluginDir(layout, spec.name), { recursive: true });
+  writeFileSync(join(pluginDir(layout, spec.name), '.offsetctl-plugin.json'), JSON.stringify({ fingerprint: fingerprint(spec, assets) }));
+  assert.equal(pluginResolved(layout, spec, assets), true);
+  appendFileSync(join(assets, 'plugins', 'iceberg-sink', 'pom.xml'), '<!-- changed -->\n');
+  assert.equal(pluginResolved(layout, spec, assets), false);
 });

@@ -151,7 +151,8 @@ export function workerHeap(plugins: readonly LoadedPlugin[] | undefined): string
   return plugins && plugins.length > 0 ? '1g' : '512m';
 }
 
-function fingerprint(spec: PluginSpec, assets: string): string {
+/** What the marker holds: the coordinates and, for a pom of the sandbox's, the pom itself (a changed pom fetches again). */
+export function fingerprint(spec: PluginSpec, assets: string): string {
   const hash = createHash('sha256').update(pluginCoordinates(spec).join('\n'));
   if (spec.source.kind === 'pom' && spec.source.pom) hash.update(readFileSync(join(assets, spec.source.pom)));
   return hash.digest('hex');

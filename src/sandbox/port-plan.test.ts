@@ -50,3 +50,17 @@ test('ports for added clusters never reuse a port of the running ones, and keep 
   assert.equal(fresh.secondWorkers?.length, 2);
   assert.ok(fresh.other);
 });
+
+test('each test lane\'s cluster gets its own worker ports, kept from the previous state when free', async () => {
+  const kept = await findFreePort();
+  const previous = { broker: await findFreePort(), controller: await findFreePort(), workers: [await findFreePort()], lanes: { 'lane-2': [kept] } };
+  const added = await chooseAddedPorts(previous, { lanes: { names: ['lane-2', 'lane-3'], workers: 2 } });
+  assert.equal(added.lanes?.['lane-2']?.[0], kept);
+  assert.equal(added.lanes?.['lane-3']?.length, 2);
+  const all = [previous.broker, previous.controller, ...previous.workers, ...Object.values(added.lanes ?? {}).flat()];
+  assert.equal(new Set(all).size, all.length, 'no port is used twice');
+  const fresh = await choosePorts(undefined, 2, { secondWorkers: 2, lanes: { names: ['lane-2'], workers: 2 } });
+  const ports = [fresh.broker, fresh.controller, ...fresh.workers, ...(fresh.secondWorkers ?? []), ...(fresh.lanes?.['lane-2'] ?? [])];
+  assert.equal(ports.length, 8);
+  assert.equal(new Set(ports).size, 8);
+});

@@ -11,6 +11,8 @@ export interface PortRequest {
   secondWorkers?: number;
   /** Workers of the other Kafka cluster's Connect cluster (`--other-kafka`); no other cluster when absent. */
   otherWorkers?: number;
+  /** The test lanes' clusters to plan (`lane-2` …) and the workers of each. */
+  lanes?: { names: readonly string[]; workers: number };
 }
 
 export async function choosePorts(previous: SandboxPorts | undefined, workers: number, request: PortRequest): Promise<SandboxPorts> {
@@ -38,10 +40,13 @@ export async function choosePorts(previous: SandboxPorts | undefined, workers: n
 }
 
 /**
- * Ports for the second and the other cluster only, for adding them to a running sandbox: the
+ * Ports for the second, the other and the lanes' clusters only, for adding them to a running sandbox: the
  * running processes' ports are taken (not free), so they are never chosen.
  */
-export async function chooseAddedPorts(previous: SandboxPorts | undefined, request: Pick<PortRequest, 'secondWorkers' | 'otherWorkers'>): Promise<Pick<SandboxPorts, 'secondWorkers' | 'other'>> {
+export async function chooseAddedPorts(
+  previous: SandboxPorts | undefined,
+  request: Pick<PortRequest, 'secondWorkers' | 'otherWorkers' | 'lanes'>,
+): Promise<AddedPorts> {
   const taken = new Set<number>(previous ? [previous.broker, previous.controller, ...previous.workers] : []);
   return choosePortsFor(previous, request, reuseOrNewIn(taken));
 }
@@ -63,8 +68,14 @@ function reuseOrNewIn(taken: Set<number>): (port: number | undefined) => Promise
   };
 }
 
-async function choosePortsFor(previous: SandboxPorts | undefined, request: PortRequest, reuseOrNew: (port: number | undefined) => Promise<number>): Promise<Pick<SandboxPorts, 'secondWorkers' | 'other'>> {
-  const out: Pick<SandboxPorts, 'secondWorkers' | 'other'> = {};
+type AddedPorts = Pick<SandboxPorts, 'secondWorkers' | 'other' | 'lanes'>;
+
+async function choosePortsFor(
+  previous: SandboxPorts | undefined,
+  request: PortRequest,
+  reuseOrNew: (port: number | undefined) => Promise<number>,
+): Promise<AddedPorts> {
+  const out: AddedPorts = {};
   if (request.secondWorkers) {
     out.secondWorkers = [];
     for (let i = 0; i < request.secondWorkers; i++) out.secondWorkers.push(await reuseOrNew(previous?.secondWorkers?.[i]));
@@ -75,6 +86,14 @@ async function choosePortsFor(previous: SandboxPorts | undefined, request: PortR
     const workers: number[] = [];
     for (let i = 0; i < request.otherWorkers; i++) workers.push(await reuseOrNew(previous?.other?.workers[i]));
     out.other = { broker, controller, workers };
+  }
+  if (request.lanes && request.lanes.names.length > 0) {
+    out.lanes = {};
+    for (const lane of request.lanes.names) {
+      const ports: number[] = [];
+      for (let i = 0; i < request.lanes.workers; i++) ports.push(await reuseOrNew(previous?.lanes?.[lane]?.[i]));
+      out.lanes[lane] = ports;
+    }
   }
   return out;
 }

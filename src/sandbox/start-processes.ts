@@ -12,7 +12,7 @@ import { kraftQuorum } from './kafka-versions.js';
 import type { SandboxLayout } from './layout.js';
 import { javaClasspathArgs, otherDataDir, startBroker, startOtherBroker, startWorker, type SandboxConfigFiles } from './launch.js';
 import { isSandboxProcess, tailFile } from './processes.js';
-import { writeState, type SandboxProcess, type SandboxState } from './state.js';
+import { clusterPorts, writeState, type SandboxProcess, type SandboxState } from './state.js';
 
 export interface StartContext {
   layout: SandboxLayout;
@@ -47,7 +47,7 @@ export async function startKafka(ctx: StartContext, kafka: 'main' | 'other'): Pr
 /** Starts every worker of one Connect cluster in parallel; resolves when each answers /health. */
 export async function startConnectCluster(ctx: StartContext, cluster: ConnectClusterName): Promise<void> {
   const { layout, state, files } = ctx;
-  const ports = cluster === 'main' ? state.ports.workers : cluster === 'second' ? state.ports.secondWorkers ?? [] : state.ports.other?.workers ?? [];
+  const ports = clusterPorts(state.ports, cluster);
   if (ports.length === 0) return;
   ctx.progress(`starting ${ports.length} Connect worker(s) of the ${cluster} cluster on ports ${ports.join(', ')}`);
   const workers = ports.map((port, i) => startWorker(layout, state.kafkaVersion, files, i + 1, port, cluster));

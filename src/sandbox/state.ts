@@ -1,11 +1,12 @@
 // The state file: which ports the sandbox uses and which process groups it started. Ports stay
 // in the file after `down`, so the next `up` gets the same URLs when they are still free.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { CONNECT_CLUSTERS, parseWorkerRole, type ConnectClusterName } from './clusters.js';
+import { clusterSpec, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 import type { LoadedPlugin } from './plugins.js';
 
 /** `worker-<n>` belong to the main cluster; see clusters.ts for the others. */
-export type SandboxRole = 'broker' | 'other-broker' | 'iceberg-catalog' | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}`;
+export type SandboxRole = 'broker' | 'other-broker' | 'iceberg-catalog'
+  | `worker-${number}` | `second-worker-${number}` | `other-worker-${number}` | `lane-${number}-worker-${number}`;
 
 export interface SandboxProcess {
   role: SandboxRole;
@@ -22,6 +23,8 @@ export interface SandboxPorts {
   workers: number[];
   /** The second Connect cluster's workers (`up --clusters 2`), on the same broker. */
   secondWorkers?: number[];
+  /** The test lanes' Connect clusters (`up --lanes N`), on the same broker: `lane-2` … `lane-N` → their workers' ports. */
+  lanes?: Record<string, number[]>;
   /** The other Kafka cluster (`up --other-kafka`): its broker, its controller and its Connect worker(s). */
   other?: { broker: number; controller: number; workers: number[] };
 }
@@ -79,6 +82,14 @@ export function clusterWorkerUrls(state: SandboxState, cluster: ConnectClusterNa
 
 /** The bootstrap address of the Kafka cluster a Connect cluster uses. */
 export function clusterBootstrap(state: SandboxState, cluster: ConnectClusterName): string | null {
-  if (CONNECT_CLUSTERS[cluster].kafka === 'main') return brokerAddress(state);
+  if (clusterSpec(cluster).kafka === 'main') return brokerAddress(state);
   return state.ports.other ? `127.0.0.1:${state.ports.other.broker}` : null;
+}
+
+/** The REST ports a Connect cluster's workers use (empty when none are planned). */
+export function clusterPorts(ports: SandboxPorts, cluster: ConnectClusterName): number[] {
+  if (cluster === 'main') return ports.workers;
+  if (cluster === 'second') return ports.secondWorkers ?? [];
+  if (cluster === 'other') return ports.other?.workers ?? [];
+  return ports.lanes?.[cluster] ?? [];
 }

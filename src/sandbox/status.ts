@@ -1,6 +1,6 @@
 // `offsetctl sandbox status`: what the state file says, checked against the live processes and
 // each worker's /health.
-import { CLUSTER_ORDER, isBrokerRole, type ConnectClusterName } from './clusters.js';
+import { clusterOrder, clusterSpec, isBrokerRole, OTHER_BROKER_ROLE, parseWorkerRole, type ConnectClusterName } from './clusters.js';
 import { probeHealth } from './health.js';
 import { isListening } from './ports.js';
 import { resolveSandboxDir, sandboxLayout } from './layout.js';
@@ -40,7 +40,11 @@ export interface SandboxStatus {
   /** The main cluster's workers (every sandbox has it). */
   connect: string[];
   bootstrap: string | null;
-  /** Every Connect cluster that runs: main, then second (`--clusters 2`), then other (`--other-kafka`). */
+  /**
+   * Every Connect cluster that runs: main, second (`--clusters 2`), the lanes' (`--lanes N`), other
+   * (`--other-kafka`). Judged per cluster (its workers and its broker), so a test lane's cluster is
+   * listed while another cluster is being added or stopped, when `running` is false.
+   */
   clusters: SandboxCluster[];
   dir: string;
   kafkaVersion?: string;
@@ -67,7 +71,7 @@ export async function sandboxStatus(options: { dir?: string } = {}): Promise<San
     const listening = health !== 0 || (alive && (await isListening(p.port)));
     return { role: p.role, pid: p.pid, alive, url, health, listening };
   }));
-  const running = processes.every((p) => p.alive && (p.health === undefined || p.health === 200 || (p.health === 0 && p.listening === true)));
+  const running = processes.every(runs);
   return summary(state, dir, running, processes);
 }
 
@@ -76,7 +80,7 @@ function summary(state: SandboxState, dir: string, running: boolean, processes: 
     running,
     connect: running ? workerUrls(state) : [],
     bootstrap: running ? brokerAddress(state) : null,
-    clusters: running ? clustersOf(state) : [],
+    clusters: clustersOf(state, processes),
     dir,
     kafkaVersion: state.kafkaVersion,
     processes,
@@ -98,12 +102,20 @@ function icebergOf(state: SandboxState, dir: string): { iceberg?: IcebergCatalog
   return iceberg ? { iceberg } : {};
 }
 
-function clustersOf(state: SandboxState): SandboxCluster[] {
+/** Alive, and (a worker) healthy or at least listening: a /health that is merely slow does not count against it. */
+function runs(p: SandboxProcessStatus): boolean {
+  return p.alive && (p.health === undefined || p.health === 200 || (p.health === 0 && p.listening === true));
+}
+
+function clustersOf(state: SandboxState, processes: SandboxProcessStatus[]): SandboxCluster[] {
   const out: SandboxCluster[] = [];
-  for (const name of CLUSTER_ORDER) {
+  for (const name of clusterOrder(Object.keys(state.ports.lanes ?? {}))) {
     const connect = clusterWorkerUrls(state, name);
     const bootstrap = clusterBootstrap(state, name);
     if (connect.length === 0 || !bootstrap) continue;
+    const broker = clusterSpec(name).kafka === 'main' ? 'broker' : OTHER_BROKER_ROLE;
+    const own = processes.filter((p) => p.role === broker || parseWorkerRole(p.role)?.cluster === name);
+    if (!own.some((p) => p.role === broker) || !own.every(runs)) continue;
     const id = name === 'other' ? state.otherClusterId : state.clusterId;
     out.push({ name, connect, bootstrap, ...(id ? { kafkaClusterId: id } : {}) });
   }

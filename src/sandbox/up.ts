@@ -1,12 +1,13 @@
 // `offsetctl sandbox up`: one KRaft broker and N distributed Connect workers on loopback, started
 // detached; with `--clusters 2` a second Connect cluster on the same broker, with `--other-kafka`
-// a second Kafka cluster with a Connect worker of its own. Idempotent: when the state file's
+// a second Kafka cluster with a Connect worker of its own, with `--lanes N` a Connect cluster per
+// test lane after the first (`lane-2` … `lane-N`, clusters.ts). Idempotent: when the state file's
 // processes all run, they are reused, and a cluster asked for that is not running yet is added
 // without restarting the rest; when some are gone (a reboot, a CI machine), the rest are stopped
 // and everything starts fresh.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseWorkerRole, OTHER_BROKER_ROLE } from './clusters.js';
+import { laneCluster, MAX_LANES, parseWorkerRole, OTHER_BROKER_ROLE, type ConnectClusterName } from './clusters.js';
 import { SandboxError } from './errors.js';
 import { waitForHealth } from './health.js';
 import { resolveJars } from './jars.js';
@@ -21,6 +22,7 @@ import { expectReady, newClusterId, startConnectCluster, startKafka, type StartC
 import { readState, writeState, type SandboxProcess, type SandboxState } from './state.js';
 import { sandboxStatus, type SandboxStatus } from './status.js';
 import { cdcPostgresUp } from './cdc-postgres.js';
+import { findPgBin } from './postgres-server.js';
 import { parsePluginArgs, resolvePlugins } from './plugins.js';
 import { addPluginsToRunning, missingPlugins, needsIcebergCatalog, startIcebergCatalogIfNeeded } from './plugin-start.js';
 
@@ -32,6 +34,8 @@ export interface SandboxUpOptions {
   workers?: number;
   /** Connect clusters on the main broker: 1 (default) or 2 (adds `second`). */
   clusters?: number;
+  /** Test lanes: 1 (default: the main cluster), or up to MAX_LANES, adding clusters `lane-2` … `lane-N` on the broker. */
+  lanes?: number;
   /** Also run a second Kafka cluster with a one-worker Connect cluster (`other`) on it. */
   otherKafka?: boolean;
   /** Fixed broker client port instead of a free one (refused when taken). */
@@ -44,7 +48,7 @@ export interface SandboxUpOptions {
   startTimeoutMs?: number;
   /** Kafka release to run (default DEFAULT_KAFKA_VERSION); a running sandbox of another version is refused. */
   kafkaVersion?: string;
-  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md#plugins). */
+  /** `--plugin`: known names (plugins.ts) or Maven coordinates; loaded on every worker (docs/sandbox.md, "Real connector plugins"). */
   plugins?: string[];
   /** `--cdc-postgres`: also a PostgreSQL with logical decoding as a CDC source (cdc-postgres.ts). */
   cdcPostgres?: boolean;
@@ -73,9 +77,19 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
   if (clusters !== 1 && clusters !== 2) {
     throw new SandboxError('E_USAGE', `--clusters must be 1 or 2 (Connect clusters on the sandbox's broker), got ${String(options.clusters)}`);
   }
+  const lanes = options.lanes ?? 1;
+  if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) {
+    throw new SandboxError('E_USAGE',
+      `--lanes must be a whole number from 1 to ${MAX_LANES} (a Connect cluster per test lane on the sandbox's broker), got ${String(options.lanes)}`);
+  }
+  const laneNames = Array.from({ length: lanes - 1 }, (_v, i) => laneCluster(i + 2));
   const kafkaVersion = checkSandboxKafkaVersion(options.kafkaVersion ?? DEFAULT_KAFKA_VERSION);
   // Bad --plugin values are refused before anything starts or downloads.
   const pluginSpecs = parsePluginArgs(options.plugins ?? []);
+  if (options.cdcPostgres && !findPgBin()) {
+    throw new SandboxError('E_SANDBOX_PREREQ', '--cdc-postgres needs PostgreSQL\'s server programs (initdb, pg_ctl), which were not found under '
+      + '/usr/lib/postgresql/*/bin or on PATH: install them (e.g. `apt-get install postgresql`) or set OFFSETCTL_PG_BIN, and run `up` again');
+  }
   const progress = options.progress ?? (() => {});
   const timeoutMs = options.startTimeoutMs ?? 180_000;
   mkdirSync(dir, { recursive: true });
@@ -98,12 +112,14 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
         const addSecond = clusters === 2 && !previous.processes.some((p) => parseWorkerRole(p.role)?.cluster === 'second');
         const addOther = options.otherKafka === true && !previous.processes.some((p) => p.role === OTHER_BROKER_ROLE);
         const addPlugins = missingPlugins(previous.plugins, pluginSpecs).length > 0;
-        if (!addSecond && !addOther && !addPlugins && !needsIcebergCatalog(previous)) {
+        const addLanes = laneNames.filter((lane) => !previous.processes.some((p) => parseWorkerRole(p.role)?.cluster === lane));
+        if (!addSecond && !addOther && addLanes.length === 0 && !addPlugins && !needsIcebergCatalog(previous)) {
           progress(`sandbox already running in ${dir}: reusing it${options.workers !== undefined && options.workers !== running ? ` (with its ${running} worker(s); \`${sandboxCommand('down', dir)}\` first to change that)` : ''}`);
           return { reused: true, resolvedJars: false };
         }
-        if (addSecond || addOther) {
-          await addClusters(layout, previous, { second: addSecond ? options.workers ?? running : 0, other: addOther }, progress, timeoutMs);
+        const size = options.workers ?? running;
+        if (addSecond || addOther || addLanes.length > 0) {
+          await addClusters(layout, previous, { second: addSecond ? size : 0, other: addOther, lanes: { names: addLanes, workers: size } }, progress, timeoutMs);
         }
         await addPluginsToRunning(layout, previous, pluginSpecs, sandboxAssets(), progress, timeoutMs);
         await startIcebergCatalogIfNeeded(layout, previous, sandboxAssets(), progress, timeoutMs);
@@ -114,7 +130,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       writeState(layout.stateFile, { ...previous, processes: [] });
     }
     checkJava();
-    const request = { ...options, ...(clusters === 2 ? { secondWorkers: workers } : {}), ...(options.otherKafka ? { otherWorkers: OTHER_WORKERS } : {}) };
+    const request = {
+      ...options, ...(clusters === 2 ? { secondWorkers: workers } : {}), ...(options.otherKafka ? { otherWorkers: OTHER_WORKERS } : {}),
+      lanes: { names: laneNames, workers },
+    };
     const chosen = await choosePorts(previous?.ports, workers, request);
     const pom = join(sandboxAssets(), 'pom.xml');
     const resolvedJars = await resolveJars(layout, pom, kafkaVersion, progress);
@@ -124,7 +143,10 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
       kafkaVersion,
       clusterId: newClusterId(),
       // Ports of a cluster not started now stay recorded, so a later `up` that adds it gets them back.
-      ports: { ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other },
+      ports: {
+        ...chosen, secondWorkers: chosen.secondWorkers ?? previous?.ports.secondWorkers, other: chosen.other ?? previous?.ports.other,
+        lanes: { ...previous?.ports.lanes, ...chosen.lanes },
+      },
       processes: [],
       startedAt: new Date().toISOString(),
       // Which plugins a fresh start loads is what this `up` asks for, as with the clusters.
@@ -133,7 +155,8 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
     };
     if (!state.ports.secondWorkers) delete state.ports.secondWorkers;
     if (!state.ports.other) delete state.ports.other;
-    await startFresh(layout, state, { second: clusters === 2, other: options.otherKafka === true }, progress, timeoutMs);
+    if (Object.keys(state.ports.lanes ?? {}).length === 0) delete state.ports.lanes;
+    await startFresh(layout, state, { second: clusters === 2, other: options.otherKafka === true, lanes: laneNames }, progress, timeoutMs);
     return { reused: false, resolvedJars };
   }
 }
@@ -141,6 +164,8 @@ export async function sandboxUp(options: SandboxUpOptions = {}): Promise<Sandbox
 interface Wanted {
   second: boolean;
   other: boolean;
+  /** The lanes' clusters (`lane-2` …). */
+  lanes: ConnectClusterName[];
 }
 
 async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wanted, progress: (line: string) => void, timeoutMs: number): Promise<void> {
@@ -159,6 +184,7 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wa
       startConnectCluster(ctx, 'main'),
       ...(wanted.second ? [startConnectCluster(ctx, 'second')] : []),
       ...(wanted.other ? [startConnectCluster(ctx, 'other')] : []),
+      ...wanted.lanes.map((lane) => startConnectCluster(ctx, lane)),
     ]);
   } catch (err) {
     // Leave nothing half-started behind: the next `up` starts from a clean slate.
@@ -169,19 +195,33 @@ async function startFresh(layout: SandboxLayout, state: SandboxState, wanted: Wa
 }
 
 /** Adds the second Connect cluster and/or the other Kafka cluster to a running sandbox; the rest keeps running. */
-async function addClusters(layout: SandboxLayout, state: SandboxState, add: { second: number; other: boolean }, progress: (line: string) => void, timeoutMs: number): Promise<void> {
-  const added = await chooseAddedPorts(state.ports, { ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}) });
-  state.ports = { ...state.ports, ...added };
+interface Added {
+  /** Workers of the second cluster to add (0: none). */
+  second: number;
+  other: boolean;
+  lanes: { names: ConnectClusterName[]; workers: number };
+}
+
+async function addClusters(layout: SandboxLayout, state: SandboxState, add: Added, progress: (line: string) => void, timeoutMs: number): Promise<void> {
+  const added = await chooseAddedPorts(state.ports, {
+    ...(add.second ? { secondWorkers: add.second } : {}), ...(add.other ? { otherWorkers: OTHER_WORKERS } : {}), lanes: add.lanes,
+  });
+  state.ports = { ...state.ports, ...added, ...(added.lanes ? { lanes: { ...state.ports.lanes, ...added.lanes } } : {}) };
   mkdirSync(layout.logs, { recursive: true });
   const files = writeSandboxConfig(sandboxAssets(), layout, state.ports, state.kafkaVersion, state.plugins ?? []);
   writeState(layout.stateFile, state);
   const before = new Set(state.processes.map((p) => p.pid));
   const ctx: StartContext = { layout, state, files, progress, timeoutMs };
-  progress(`sandbox running in ${layout.dir}: adding ${[add.second ? 'the second Connect cluster' : '', add.other ? 'the other Kafka cluster and its Connect worker' : ''].filter(Boolean).join(' and ')}`);
+  const what = [
+    add.second ? 'the second Connect cluster' : '', add.other ? 'the other Kafka cluster and its Connect worker' : '',
+    ...add.lanes.names.map((l) => `the ${l} Connect cluster`),
+  ];
+  progress(`sandbox running in ${layout.dir}: adding ${what.filter(Boolean).join(' and ')}`);
   try {
     await Promise.all([
       ...(add.second ? [startConnectCluster(ctx, 'second')] : []),
       ...(add.other ? [startKafka(ctx, 'other').then(() => startConnectCluster(ctx, 'other'))] : []),
+      ...add.lanes.names.map((lane) => startConnectCluster(ctx, lane)),
     ]);
   } catch (err) {
     // Only what this call started is stopped: the running clusters were never touched.

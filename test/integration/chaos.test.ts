@@ -34,7 +34,7 @@ import { runCli, type CliResult } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, tempDir, waitFor } from '../support/connect.js';
 import { FaultProxy, type Fault } from '../support/proxy.js';
 import { repoRoot } from '../support/repo.js';
-import { killSandboxWorker, restartSandboxWorker, resolveSandboxDir } from '../../src/sandbox/index.js';
+import { killSandboxWorker, restartSandboxWorker, resolveSandboxDir, workerRole, type ConnectClusterName } from '../../src/sandbox/index.js';
 import { getSandbox } from '../support/sandbox.js';
 import { newDatabase, testPgServer, type TestDatabase } from '../support/postgres.js';
 import { createRequire } from 'node:module';
@@ -102,13 +102,17 @@ let cluster: ConnectFixture;
 let workers: string[];
 let targets: Target[];
 const sandboxDir = resolveSandboxDir();
+/** The worker a rebalance fault takes away: this test lane's cluster's second one. */
+let victim = 'worker-2';
 /** Every snapshot any run wrote: id → the marker it must hold. */
 const written = new Map<string, { target: Target; marker: number | null }>();
 
 before(async () => {
   if (TEAM_STORE) team = await newDatabase('chaos');
   cluster = await connectFixture();
-  workers = (await getSandbox()).connect;
+  const sandbox = await getSandbox();
+  workers = sandbox.connect;
+  victim = workerRole(sandbox.cluster as ConnectClusterName, 2);
   const source = await cluster.createSource(3);
   const sourceMarker = { filename: join(cluster.dir, 'chaos-marker.txt') };
   const sink = await cluster.createSink(source.topic);
@@ -345,17 +349,17 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
       pause(CHANGE_STEP[c.op]);
       if (kind === 'worker leaves') {
         during = async () => {
-          if (await waitPaused()) await killSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
+          if (await waitPaused()) await killSandboxWorker({ dir: sandboxDir, role: victim });
         };
       } else {
-        await killSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
+        await killSandboxWorker({ dir: sandboxDir, role: victim });
         during = async () => {
           await waitPaused();
-          await restartSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
+          await restartSandboxWorker({ dir: sandboxDir, role: victim });
         };
       }
       afterRun = async () => {
-        await restartSandboxWorker({ dir: sandboxDir, role: 'worker-2' });
+        await restartSandboxWorker({ dir: sandboxDir, role: victim });
       };
       break;
     }

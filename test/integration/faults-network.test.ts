@@ -8,6 +8,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
+import { getSandbox } from '../support/sandbox.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
 import { FaultProxy } from '../support/proxy.js';
 import { startStaleWorker } from '../support/stale-worker.js';
@@ -19,7 +20,7 @@ const proxies: FaultProxy[] = [];
 
 before(async () => {
   cluster = await connectFixture();
-  workers = (JSON.parse((await runCli(['sandbox', 'status', '--output', 'json'])).stdout) as { connect: string[] }).connect;
+  workers = (await getSandbox()).connect;
   source = await cluster.createSource(5);
 });
 after(async () => {

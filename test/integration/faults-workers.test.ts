@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, type CliResult } from '../support/cli.js';
 import { ConnectFixture, connectFixture, tempDir, waitFor } from '../support/connect.js';
-import { killSandboxWorker, restartSandboxWorker, sandboxLayout, resolveSandboxDir } from '../../src/sandbox/index.js';
+import { killSandboxWorker, laneCluster, parseWorkerRole, restartSandboxWorker, sandboxLayout, resolveSandboxDir } from '../../src/sandbox/index.js';
+import { testLane } from '../support/sandbox.js';
 import { readState } from '../../src/sandbox/state.js';
 
 const enabled = process.env.OFFSETCTL_FAULTS_WORKERS === '1';
@@ -23,7 +24,9 @@ const dir = resolveSandboxDir();
 
 function workers(): Array<{ role: string; url: string; log: string }> {
   const state = readState(sandboxLayout(dir).stateFile);
-  return (state?.processes ?? []).filter((p) => p.role !== 'broker').map((p) => ({ role: p.role, url: `http://127.0.0.1:${p.port}`, log: p.log }));
+  // This test lane's cluster's workers only (a sandbox may run others: second, lane-2 …).
+  return (state?.processes ?? []).filter((p) => parseWorkerRole(p.role)?.cluster === laneCluster(testLane()))
+    .map((p) => ({ role: p.role, url: `http://127.0.0.1:${p.port}`, log: p.log }));
 }
 
 function leaderUrl(): string | undefined {

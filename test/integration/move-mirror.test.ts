@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { runCli } from '../support/cli.js';
 import { ConnectRest, startPipeline, waitFor, type FilePipeline } from '../support/connect.js';
 import { createTimedTopic, deleteTopics, listTopics } from '../support/positions-kafka.js';
-import { forgetSandbox, getSandbox } from '../support/sandbox.js';
+import { forgetSandbox, getSandbox, requireLaneOne } from '../support/sandbox.js';
 import { readLines } from '../../src/sandbox/index.js';
 import { exactlyOnce, LineWriter, moveCli, moveStateDir } from '../support/move.js';
 
@@ -28,6 +28,7 @@ const mirror = { source: 'it-mm2-source', checkpoint: 'it-mm2-checkpoint' };
 const SHIFT = 5;
 
 before(async () => {
+  requireLaneOne('the other Kafka cluster');
   let sandbox = await getSandbox();
   if (!sandbox.clusters.some((c) => c.name === 'other')) {
     const up = await runCli(['sandbox', 'up', '--other-kafka'], { timeoutMs: 500_000 });

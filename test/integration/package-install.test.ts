@@ -27,7 +27,7 @@ const hasNodeSqlite = (() => {
 })();
 
 test('the packed package installs into an empty prefix and runs from any folder against the sandbox', { timeout: 600_000 }, async (t) => {
-  const { connect } = await getSandbox();
+  const { connect, cluster } = await getSandbox();
   const work = mkdtempSync(join(tmpdir(), 'offsetctl-package-'));
   t.after(() => rmSync(work, { recursive: true, force: true }));
   // npm and the installed launcher run on the Node running this test (the Node 24/26 CI legs).
@@ -70,7 +70,9 @@ test('the packed package installs into an empty prefix and runs from any folder 
 
   const status = run(['sandbox', 'status', '--output', 'json']);
   assert.equal(status.status, 0, status.stderr);
-  assert.deepEqual((JSON.parse(status.stdout) as { connect: string[] }).connect, connect);
+  // This test lane's Connect cluster, as the installed CLI lists it.
+  const listed = (JSON.parse(status.stdout) as { clusters: Array<{ name: string; connect: string[] }> }).clusters;
+  assert.deepEqual(listed.find((c) => c.name === cluster)?.connect, connect);
 
   // A seed workflow shipped in the package, against a real source connector.
   const rest = await sandboxRest();

@@ -2,13 +2,15 @@
 // decoding whose superuser logs in over loopback without a password, reused while it runs (same
 // port), stopped by cdcPostgresDown, and started again on the same port with its data.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cdcPostgresDown, cdcPostgresStatus, cdcPostgresUp } from '../../src/sandbox/cdc-postgres.js';
 import { findPgBin } from '../../src/sandbox/postgres-server.js';
+import { runCli } from '../support/cli.js';
+import { uniqueName } from '../support/connect.js';
 
 const requireCjs = createRequire(import.meta.url);
 
@@ -64,4 +66,12 @@ test('the CDC source: logical decoding, a superuser login without password on lo
   assert.deepEqual((await sql(restarted.url, "SELECT slot_name FROM pg_replication_slots")).map((r) => r['slot_name']), ['cdc_test']);
   assert.equal((await sql(restarted.url, "SELECT to_regclass('kept') IS NOT NULL AS kept"))[0]?.['kept'], true);
   await sql(restarted.url, "SELECT pg_drop_replication_slot('cdc_test')");
+});
+
+test('--cdc-postgres without PostgreSQL\'s server programs is refused before anything starts (exit 2)', async () => {
+  const dir = join(tmpdir(), uniqueName('offsetctl-cdc-refusal'));
+  const cli = await runCli(['sandbox', 'up', '--dir', dir, '--cdc-postgres'], { env: { OFFSETCTL_PG_BIN: join(dir, 'no-such-folder') } });
+  assert.equal(cli.status, 2, cli.stderr);
+  assert.match(cli.stderr, /E_SANDBOX_PREREQ.*--cdc-postgres needs PostgreSQL's server programs \(initdb, pg_ctl\).*apt-get install postgresql/);
+  assert.equal(existsSync(dir), false, 'nothing was created');
 });

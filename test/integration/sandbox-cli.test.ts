@@ -13,11 +13,15 @@ test('sandbox status --output json names the running workers and the broker', as
   const sandbox = await getSandbox();
   const cli = await runCli(['sandbox', 'status', '--output', 'json']);
   assert.equal(cli.status, 0, cli.stderr);
-  const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string };
-  assert.equal(status.running, true);
-  assert.deepEqual(status.connect, sandbox.connect);
-  assert.match(status.bootstrap, /^127\.0\.0\.1:\d+$/);
-  for (const url of status.connect) {
+  type Cluster = { name: string; connect: string[]; bootstrap: string };
+  const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string | null; clusters: Cluster[] };
+  // This test lane's cluster, listed whatever another lane's file is adding or stopping meanwhile
+  // (`running`, `connect` and `bootstrap` are the whole sandbox's and the main cluster's).
+  const own = status.clusters.find((c) => c.name === sandbox.cluster);
+  assert.deepEqual(own?.connect, sandbox.connect);
+  assert.match(own?.bootstrap ?? '', /^127\.0\.0\.1:\d+$/);
+  if (status.running) assert.deepEqual(status.connect, status.clusters.find((c) => c.name === 'main')?.connect, 'connect: the main cluster\'s workers');
+  for (const url of own?.connect ?? []) {
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     const health = await fetch(`${url}/health`);
     assert.equal(health.status, 200);
@@ -28,9 +32,9 @@ test('a second sandbox up reuses the running cluster', { timeout: 120_000 }, asy
   const sandbox = await getSandbox();
   const cli = await runCli(['sandbox', 'up', '--output', 'json']);
   assert.equal(cli.status, 0, cli.stderr);
-  const result = JSON.parse(cli.stdout) as { reused: boolean; connect: string[]; bootstrap: string };
+  const result = JSON.parse(cli.stdout) as { reused: boolean; clusters: Array<{ name: string; connect: string[] }>; bootstrap: string };
   assert.equal(result.reused, true);
-  assert.deepEqual(result.connect, sandbox.connect);
+  assert.deepEqual(result.clusters.find((c) => c.name === sandbox.cluster)?.connect, sandbox.connect, 'this test lane\'s cluster, unchanged');
   assert.equal(result.bootstrap, sandbox.bootstrap);
 });
 

@@ -3,9 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { getSandbox } from '../support/sandbox.js';
+import { getSandbox, requireLaneOne } from '../support/sandbox.js';
 
 test('sandbox demo reports a failed rewind as the demo\'s failure, not as a sandbox start-up failure', { timeout: 240_000 }, async () => {
+  // `sandbox demo` makes its pipeline on the main cluster: lane 1's.
+  requireLaneOne('`sandbox demo`');
   await getSandbox();
   // The documented test hook makes the rewind process die before it changes anything.
   const cli = await runCli(['sandbox', 'demo'], { env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'readInitialState' } });

@@ -3,9 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { getSandbox } from '../support/sandbox.js';
+import { getSandbox, requireLaneOne } from '../support/sandbox.js';
 
 test('sandbox demo rewinds a source and every line arrives in the sink a second time', { timeout: 240_000 }, async () => {
+  // `sandbox demo` makes its pipeline on the main cluster: lane 1's.
+  requireLaneOne('`sandbox demo`');
   await getSandbox();
   const cli = await runCli(['sandbox', 'demo']);
   assert.equal(cli.status, 0, cli.stderr + cli.stdout);

@@ -45,6 +45,8 @@ export function register(program: Command): void {
     .description('start one broker and N distributed Connect workers on 127.0.0.1 (reuses a running sandbox, adding the clusters asked for)')
     .option('--workers <n>', 'number of Connect workers (of each Connect cluster on the broker)', positiveInt('--workers'), 2)
     .option('--clusters <n>', 'Connect clusters on the broker: 1, or 2 for a second cluster (own group.id and internal topics) to move connectors to', positiveInt('--clusters'))
+    .option('--lanes <n>', 'test lanes: 1, or up to 4 for a Connect cluster per lane after the first (lane-2 …; own group.id and internal topics)',
+      positiveInt('--lanes'))
     .option('--other-kafka', 'also a second, single-node Kafka cluster with a one-worker Connect cluster of its own (MirrorMaker 2 tests)')
     .option('--dir <dir>', 'sandbox folder (default $OFFSETCTL_SANDBOX_DIR or ~/.cache/offsetctl/sandbox)')
     .option('--broker-port <port>', 'fixed broker port instead of a free one', positiveInt('--broker-port'))
@@ -56,13 +58,14 @@ export function register(program: Command): void {
       + '(with an Iceberg REST catalog), or Maven coordinates group:artifact:version[:type[:classifier]]; fetched once into <dir>/plugins', collect, [])
     .option('--cdc-postgres', 'also a CDC source: PostgreSQL with wal_level=logical, superuser login without password on loopback (docs/sandbox.md)')
     .addOption(outputOption())
-    .action(async (opts: DirOption & { workers: number; clusters?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number; output: string; kafkaVersion?: string;
-      postgres?: boolean; postgresPort?: number; plugin: string[]; cdcPostgres?: boolean }, command: Command) => {
+    .action(async (opts: DirOption & { workers: number; clusters?: number; lanes?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number;
+      output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number; plugin: string[]; cdcPostgres?: boolean }, command: Command) => {
       const { sandboxUp, resolveSandboxDir, sandboxCommand } = await import('../../sandbox/index.js');
       const result = await sandboxUp({
         // A default --workers must not count as asked for: it decides the size of an added cluster only when given.
         ...(command.getOptionValueSource('workers') === 'default' ? {} : { workers: opts.workers }),
         ...(opts.clusters !== undefined ? { clusters: opts.clusters } : {}),
+        ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
         ...(opts.otherKafka ? { otherKafka: true } : {}),
         ...(opts.kafkaVersion ? { kafkaVersion: opts.kafkaVersion } : {}),
         progress,
@@ -128,7 +131,7 @@ export function register(program: Command): void {
     .command('down')
     .description('stop the processes the sandbox started and wait until their ports are closed')
     .option('--dir <dir>', 'sandbox folder')
-    .option('--cluster <name>', 'stop only an added cluster: second, or other (with its Kafka broker)')
+    .option('--cluster <name>', 'stop only an added cluster: second, lane-2 …, or other (with its Kafka broker)')
     .action(async (opts: DirOption & { cluster?: string }) => {
       const { sandboxDown, resolveSandboxDir } = await import('../../sandbox/index.js');
       const { teamStoreDown } = await import('../../sandbox/index.js');
@@ -142,7 +145,7 @@ export function register(program: Command): void {
   sandbox
     .command('logs')
     .description('show the end of the broker and worker logs')
-    .argument('[process]', 'broker, worker-1, worker-2, ..., second-worker-1, other-broker, other-worker-1 (default: all)')
+    .argument('[process]', 'broker, worker-1, worker-2, ..., second-worker-1, lane-2-worker-1, other-broker, other-worker-1 (default: all)')
     .option('--dir <dir>', 'sandbox folder')
     .option('-n, --lines <n>', 'lines per log', positiveInt('--lines'), 50)
     .option('-f, --follow', 'keep printing new lines until interrupted')

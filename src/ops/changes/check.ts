@@ -6,7 +6,7 @@
 // and whether that changes what the plan does (movement.ts).
 import { HttpTransportError } from '../../http/client.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
-import { clusterIdentity, lookupKeys, requireSupportedWorker, WorkerRoot } from '../cluster/index.js';
+import { clusterIdentity, sameConnectCluster, lookupKeys, requireSupportedWorker, WorkerRoot } from '../cluster/index.js';
 import { getOffsets, getSettledConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';
@@ -66,13 +66,19 @@ export async function checkSavedPlan(ctx: OpsContext, saved: SavedPlan, options:
   }
   const root = new WorkerRoot(ctx.http, ctx.url);
   await requireSupportedWorker(root);
-  const cluster = await clusterIdentity(root);
+  const cluster = await clusterIdentity(root, { members: true });
   if (!lookupKeys(cluster).includes(saved.clusterKey)) {
     // Only a worker that names another Kafka cluster is another cluster: one that cannot be reached
     // or does not say is refused for that (a CI job reading E_PLAN_STALE would plan again when
     // Connect is merely down).
     if (cluster.kafkaClusterId === undefined) throw await unknownCluster(root, saved);
     throw new OpsError('E_PLAN_STALE', `the plan was made for cluster ${describeKey(saved.clusterKey)} (through ${saved.clusterUrl}), but ${ctx.url} serves ${describeKey(cluster.key)}: another cluster; nothing was changed`, { field: 'url' });
+  }
+  // Two Connect clusters on one Kafka cluster share the key: their members tell them apart.
+  const plannedOn = saved.plans.flatMap((p) => p.clusterMembers ?? []);
+  if (!sameConnectCluster(plannedOn, cluster.members)) {
+    throw new OpsError('E_PLAN_STALE', `the plan was made on another Connect cluster of Kafka cluster ${describeKey(saved.clusterKey)}: through ${saved.clusterUrl} (workers ${[...new Set(plannedOn)].join(', ')}), `
+      + `but ${ctx.url} is a worker of the Connect cluster of ${(cluster.members ?? []).join(', ')}; nothing was changed: plan again on the cluster you mean`, { field: 'url' });
   }
   const refusals: string[] = [];
   const connectors: CheckedConnector[] = [];

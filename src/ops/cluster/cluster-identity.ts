@@ -7,6 +7,7 @@
 // `connect-<name>` lives in the Kafka cluster), for two same-named sources it errs on the side of
 // one lock; the URL of each snapshot is kept and shown so the operator can tell them apart.
 import { urlKey } from '../../store/index.js';
+import { connectMembers } from './members.js';
 import type { WorkerRoot } from './worker-root.js';
 
 export interface ClusterIdentity {
@@ -15,6 +16,8 @@ export interface ClusterIdentity {
   kafkaClusterId?: string;
   /** The URL it was reached through (information only). */
   url: string;
+  /** The Connect cluster's members, when asked for (members.ts): what tells two Connect clusters on one Kafka cluster apart. */
+  members?: string[];
 }
 
 /**
@@ -23,11 +26,13 @@ export interface ClusterIdentity {
  *
  * @example (await clusterIdentity(new WorkerRoot(http, 'http://127.0.0.1:8083'))).key  // 'kafka:TKTISmUx3wfkGDeyVkrAGQ'
  */
-export async function clusterIdentity(root: WorkerRoot): Promise<ClusterIdentity> {
+export async function clusterIdentity(root: WorkerRoot, options: { members?: boolean } = {}): Promise<ClusterIdentity> {
   const answer = await root.read();
   const id = answer?.json?.kafka_cluster_id;
   // An endpoint that does not answer GET / with it (unreachable, not JSON): the URL is all we know.
-  if (answer?.status === 200 && typeof id === 'string' && id !== '') return { key: `kafka:${id}`, kafkaClusterId: id, url: root.base };
+  if (answer?.status === 200 && typeof id === 'string' && id !== '') {
+    return { key: `kafka:${id}`, kafkaClusterId: id, url: root.base, ...(options.members ? { members: await connectMembers(root.http, root.base) } : {}) };
+  }
   return { key: urlKey(root.base), url: root.base };
 }
 

@@ -7,7 +7,7 @@ import type { KafkaSettings } from '../../kafka/connection.js';
 import {
   actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../../store/index.js';
-import { clusterIdentity, lookupKeys, requireSupportedWorker, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
+import { clusterIdentity, lookupKeys, requireSupportedWorker, sameConnectCluster, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { diffOffsets, checkPartitionCount, DEFAULT_LIMITS, offsetEntries, planSnapshotRestore, validateOffsetsShape, checkPluginRules, type OffsetDiff, type OffsetLimits, type ConnectorType, type OffsetEntry } from '../offsets/index.js';
@@ -29,6 +29,11 @@ export interface Plan {
   clusterUrl: string;
   /** The cluster's identity (`kafka:<kafka_cluster_id>`, else `url:<url>`): the run, its lock and snapshot are keyed by it. */
   clusterKey: string;
+  /**
+   * The Connect cluster's members when planned (ops/cluster/members.ts): two Connect clusters on
+   * one Kafka cluster share `clusterKey`; a saved plan or a snapshot of the other is refused.
+   */
+  clusterMembers?: string[];
   /** The connector as planned: cluster, name, type, class, topics (a saved plan is refused for another one). */
   identity: ConnectorIdentity;
   /** The connector's state and tasks when planned (a face shows FAILED tasks). */
@@ -164,7 +169,7 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   const replayed = req.positions ? { records: req.positions.plan.totals.replay, wholePartitions: 0 } : replayedRecords(current, target);
   const report = await checkProfile({ operation: 'rewind', connector: info, current, target, ...(info.type === 'sink' ? { replayed } : {}), options: req.profile ?? {} });
   warnings.push(...report.warnings);
-  const planned = plan(ctx, info, await clusterIdentity(root), {
+  const planned = plan(ctx, info, await clusterIdentity(root, { members: true }), {
     operation: 'rewind', kind: 'rewind', current, target, diff, warnings,
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter, forwardTargets, chunkSize: limits.chunkSize,
     nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
@@ -184,7 +189,7 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, [], { mode: 'replace' });
   const report = await checkProfile({ operation: 'reset', connector: info, current, target: [], options: req.profile ?? {} });
-  return withProfile(plan(ctx, info, await clusterIdentity(root), {
+  return withProfile(plan(ctx, info, await clusterIdentity(root, { members: true }), {
     operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [...report.warnings],
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
     // Resetting a connector that has no offsets would only store an empty snapshot.
@@ -196,7 +201,7 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
 /** A snapshot put back exactly: its partitions written, partitions it does not have removed. */
 export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promise<Plan> {
   const root = new WorkerRoot(ctx.http, ctx.url);
-  const cluster = await clusterIdentity(root);
+  const cluster = await clusterIdentity(root, { members: true });
   await refuseWhileHeld(ctx, cluster, req.connector);
   const warnings: string[] = [];
   const snapshot = await findSnapshot(ctx, cluster, req, warnings);
@@ -256,7 +261,7 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
     throw new OpsError('E_PREFLIGHT', `run ${run.id} is not interrupted: ${actorName(holder)} (pid ${run.pid} on ${run.hostname}${lease}) is working on it; wait for it to finish (\`offsetctl runs show ${run.id}\`)`, { field: 'run' });
   }
   // Another worker URL of the same cluster is the same cluster: the run's key decides.
-  const cluster = await clusterIdentity(root);
+  const cluster = await clusterIdentity(root, { members: true });
   if (!lookupKeys(cluster).includes(run.clusterKey)) {
     throw new OpsError('E_PREFLIGHT', `run ${run.id} ran against ${run.clusterUrl}, but this command is connected to ${ctx.url}, which is another cluster; pass --url ${run.clusterUrl} (with its credentials) or the matching --context`, { field: 'url' });
   }
@@ -367,6 +372,7 @@ function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, pa
     operation: parts.operation,
     runOperation: parts.runOperation ?? (parts.operation as Operation),
     connector: info.name, connectorType: info.type, clusterUrl: ctx.url, clusterKey: cluster.key, identity: connectorIdentity(info, cluster),
+    ...(cluster.members?.length ? { clusterMembers: cluster.members } : {}),
     stateBefore: info.state, tasks: info.tasks, stateAfter: parts.stateAfter,
     ...(parts.resumeAfter ? { resumeAfter: parts.resumeAfter } : {}),
     currentOffsets: parts.current, targetOffsets: parts.target, diff: parts.diff, warnings: parts.warnings,
@@ -380,6 +386,13 @@ function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, pa
 function withProfile(planned: Plan, report: ProfileReport): Plan {
   if (report.facts.length > 0 || report.source) planned.profile = report;
   return planned;
+}
+
+/** The Connect cluster's members recorded with the run that took a snapshot, if any (runs from before record none). */
+async function snapshotMembers(ctx: OpsContext, snapshot: Pick<SnapshotRecord, 'runId'>): Promise<string[] | undefined> {
+  if (!snapshot.runId) return undefined;
+  const members = (await ctx.store.getRun(snapshot.runId).catch(() => undefined))?.context.clusterMembers;
+  return Array.isArray(members) ? members.filter((m): m is string => typeof m === 'string') : undefined;
 }
 
 /** The source identity recorded with the run that took a snapshot (a Debezium source's slot), if any. */
@@ -406,6 +419,11 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
     if (snapshot.connector !== req.connector || !lookupKeys(cluster).includes(snapshot.clusterKey)) {
       throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} belongs to connector ${snapshot.connector} on ${snapshot.clusterUrl}, not ${req.connector} on ${ctx.url}; nothing was changed`, { field: 'snapshot' });
     }
+    const takenOn = await snapshotMembers(ctx, snapshot);
+    if (!sameConnectCluster(takenOn, cluster.members)) {
+      throw new OpsError('E_PREFLIGHT', `snapshot ${snapshot.id} was taken on another Connect cluster of the same Kafka cluster (through ${snapshot.clusterUrl}, workers ${takenOn!.join(', ')}), `
+        + `not the one ${ctx.url} belongs to; nothing was changed`, { field: 'snapshot' });
+    }
     return snapshot;
   }
   // An interrupted run of this connector is what a plain `rollback` undoes: with its own snapshot,
@@ -425,7 +443,13 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
       `to restore an older snapshot anyway, name it: \`offsetctl rollback ${req.connector} --snapshot <id>\` (\`offsetctl snapshots ${req.connector}\` lists them)`, { field: 'snapshot' });
   }
   // Any worker URL of this cluster (and snapshots from before identities were known, through this URL).
-  const candidates = await ctx.store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) });
+  const listed = await ctx.store.listSnapshots({ connector: req.connector, clusterKeys: lookupKeys(cluster) });
+  // Two Connect clusters on one Kafka cluster share the key: a snapshot taken on the other is never offered.
+  const candidates: SnapshotRecord[] = [];
+  for (const s of listed) {
+    if (sameConnectCluster(await snapshotMembers(ctx, s), cluster.members)) candidates.push(s);
+    else warnings.push(`snapshot ${s.id} was taken on another Connect cluster of the same Kafka cluster (through ${s.clusterUrl}): not offered`);
+  }
   const { snapshot: latest, skipped } = await defaultRollbackSnapshot(ctx.store, candidates);
   if (skipped.length > 0) warnings.push(`skipped ${skipped.length} empty snapshot(s) taken by a reset of a connector that had no offsets (${skipped.map((s) => s.id).join(', ')})`);
   if (latest && latest.partitions === 0) warnings.push(`snapshot ${latest.id} is empty (${req.connector} had no offsets when it was taken): rolling back to it removes every current offset`);

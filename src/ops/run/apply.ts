@@ -103,6 +103,8 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
       ...(plan.supersedes?.stateBefore ? { stateBeforeInterruption: plan.supersedes.stateBefore } : {}),
       // A Debezium source's slot as read when planned: a rollback to this run's snapshot is checked against it.
       ...(plan.profile?.source ? { sourceIdentity: plan.profile.source } : {}),
+      // The Connect cluster's members: a rollback on another Connect cluster of the same Kafka cluster never picks this run's snapshot.
+      ...(plan.clusterMembers ? { clusterMembers: plan.clusterMembers } : {}),
     },
     ...(options.actor ? { actor: options.actor } : {}),
   }, { takeOverStale: plan.operation === 'rollback' });
