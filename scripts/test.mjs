@@ -182,7 +182,7 @@ const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
 const PLUGIN_FILES = /^(sandbox-plugins|profiles-|replay-)/;
 const PLUGIN_ARGS = ['--plugin', 'debezium-postgres', '--plugin', 'debezium-jdbc-sink', '--plugin', 'iceberg-sink', '--cdc-postgres'];
 const pluginsDir = process.env.OFFSETCTL_PLUGINS_SANDBOX_DIR
-  || join(process.env.XDG_CACHE_HOME && process.env.XDG_CACHE_HOME.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
+  || join(process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
 
 /**
  * Seconds each integration file took when last measured (scripts/test-durations.json, written by
