@@ -35,7 +35,9 @@ async function startDelayServer(): Promise<{ url: string; child: ChildProcess }>
 }
 
 function fanOutDocument(dir: string): string {
-  writeFileSync(join(dir, 'api.yaml'), `openapi: 3.0.3
+  writeFileSync(
+    join(dir, 'api.yaml'),
+    `openapi: 3.0.3
 info: {title: delay, version: 1.0.0}
 paths:
   /work/{i}:
@@ -45,7 +47,8 @@ paths:
         - {name: i, in: path, required: true, schema: {type: integer}}
         - {name: ms, in: query, schema: {type: integer}}
       responses: {'200': {description: ok}}
-`);
+`,
+  );
   const step = (i: number, dependsOn = ''): string => `      - stepId: s${i}
         operationId: work${dependsOn}
         parameters: [{name: i, in: path, value: ${i}}, {name: ms, in: query, value: ${DELAY_MS}}]
@@ -54,14 +57,17 @@ paths:
   const ids = Array.from({ length: STEPS }, (_, i) => `s${i}`);
   const steps = ids.map((_, i) => step(i)).join('') + step(STEPS, `\n        dependsOn: [${ids.join(', ')}]`);
   const file = join(dir, 'fan-out.arazzo.yaml');
-  writeFileSync(file, `arazzo: 1.1.0
+  writeFileSync(
+    file,
+    `arazzo: 1.1.0
 info: {title: ${STEPS} independent steps, version: 1.0.0}
 sourceDescriptions:
   - {name: api, url: ./api.yaml, type: openapi}
 workflows:
   - workflowId: fan-out
     steps:
-${steps}`);
+${steps}`,
+  );
   return file;
 }
 
@@ -89,18 +95,20 @@ export async function measureDependsOn(options: BenchOptions): Promise<FigureRes
     }
     const speedup = median(sequential) / median(concurrent);
     return {
-      rows: [{
-        id: '7.dependson',
-        figure: `${STEPS} independent steps and a join (dependsOn), --concurrency ${CONCURRENCY}`,
-        measured: round(median(concurrent)),
-        reference: round(median(sequential)),
-        unit: 'ms',
-        referenceLabel: `the same workflow sequentially (--concurrency 1), ${DELAY_MS} ms per response`,
-        ratio: round(ratio(median(concurrent), median(sequential)), 3),
-        target: 'info (ideal 0.125)',
-        verdict: 'info',
-        note: `${round(speedup)}× faster; concurrent p25–p75 ${round(quantile(concurrent, 0.25))}–${round(quantile(concurrent, 0.75))} ms over ${rounds} interleaved rounds`,
-      }],
+      rows: [
+        {
+          id: '7.dependson',
+          figure: `${STEPS} independent steps and a join (dependsOn), --concurrency ${CONCURRENCY}`,
+          measured: round(median(concurrent)),
+          reference: round(median(sequential)),
+          unit: 'ms',
+          referenceLabel: `the same workflow sequentially (--concurrency 1), ${DELAY_MS} ms per response`,
+          ratio: round(ratio(median(concurrent), median(sequential)), 3),
+          target: 'info (ideal 0.125)',
+          verdict: 'info',
+          note: `${round(speedup)}× faster; concurrent p25–p75 ${round(quantile(concurrent, 0.25))}–${round(quantile(concurrent, 0.75))} ms over ${rounds} interleaved rounds`,
+        },
+      ],
       raw: { concurrentMs: concurrent, sequentialMs: sequential, steps: STEPS, delayMs: DELAY_MS, concurrency: CONCURRENCY },
     };
   } finally {
@@ -133,7 +141,9 @@ export async function measureRoundTrip(options: BenchOptions): Promise<FigureRes
   const http = new HttpClient();
   const messages = createKafkaTransport();
   try {
-    writeFileSync(join(dir, 'ping.asyncapi.yaml'), `asyncapi: 3.0.0
+    writeFileSync(
+      join(dir, 'ping.asyncapi.yaml'),
+      `asyncapi: 3.0.0
 info: {title: ping, version: 1.0.0}
 servers: {sandbox: {host: 'localhost:9', protocol: kafka}}
 channels:
@@ -142,8 +152,11 @@ channels:
     messages: {ping: {correlationId: {location: '$message.header#/id'}, payload: {type: object}}}
 operations:
   ping: {action: receive, channel: {$ref: '#/channels/ping'}}
-`);
-    writeFileSync(join(dir, 'ping.arazzo.yaml'), `arazzo: 1.1.0
+`,
+    );
+    writeFileSync(
+      join(dir, 'ping.arazzo.yaml'),
+      `arazzo: 1.1.0
 info: {title: ping, version: 1.0.0}
 sourceDescriptions: [{name: ping, url: ./ping.asyncapi.yaml, type: asyncapi}]
 workflows:
@@ -152,7 +165,8 @@ workflows:
     steps:
       - {stepId: send, operationId: ping, action: send, parameters: [{name: id, in: header, value: $inputs.id}], requestBody: {payload: {n: 1}}}
       - {stepId: receive, channelPath: '{$sourceDescriptions.ping.url}#/channels/ping', action: receive, correlationId: $inputs.id, timeout: 10000}
-`);
+`,
+    );
     const registry = await loadSources(await loadDocumentFile(join(dir, 'ping.arazzo.yaml')), { servers: { byName: { ping: bootstrap } } });
     const samples: number[] = [];
     for (let i = -2; i < rounds; i++) {
@@ -162,7 +176,20 @@ workflows:
     }
     const s = summarize(samples);
     return {
-      rows: [{ id, figure: label, measured: round(s.median), reference: null, unit: 'ms', referenceLabel: '', ratio: null, target: 'info', verdict: 'info', note: `send ack + receive match; p25–p75 ${round(s.p25)}–${round(s.p75)} ms, max ${round(s.max)} ms over ${rounds} runs` }],
+      rows: [
+        {
+          id,
+          figure: label,
+          measured: round(s.median),
+          reference: null,
+          unit: 'ms',
+          referenceLabel: '',
+          ratio: null,
+          target: 'info',
+          verdict: 'info',
+          note: `send ack + receive match; p25–p75 ${round(s.p25)}–${round(s.p75)} ms, max ${round(s.max)} ms over ${rounds} runs`,
+        },
+      ],
       raw: { roundTripMs: samples },
     };
   } finally {

@@ -19,7 +19,7 @@ export function isRunning(s: ConnectorStatus): boolean {
 async function call(method: string, url: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   const res = await fetch(url, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
   const text = await res.text();
-  let json: unknown = undefined;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
@@ -38,14 +38,22 @@ export async function createFileSource(worker: string, name: string, file: strin
   const config = { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', file, topic, 'tasks.max': '1' };
   const r = await call('POST', `${worker}/connectors`, { name, config });
   if (r.status !== 201) throw new Error(`creating connector ${name}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
-  await waitFor(async () => {
-    const s = await getStatus(worker, name);
-    return s !== undefined && isRunning(s);
-  }, 60_000, `connector ${name} RUNNING`);
-  await waitFor(async () => {
-    const o = await call('GET', `${worker}/connectors/${encodeURIComponent(name)}/offsets`);
-    return o.status === 200 && ((o.json as { offsets?: unknown[] }).offsets?.length ?? 0) > 0;
-  }, 30_000, `connector ${name} committed offsets`);
+  await waitFor(
+    async () => {
+      const s = await getStatus(worker, name);
+      return s !== undefined && isRunning(s);
+    },
+    60_000,
+    `connector ${name} RUNNING`,
+  );
+  await waitFor(
+    async () => {
+      const o = await call('GET', `${worker}/connectors/${encodeURIComponent(name)}/offsets`);
+      return o.status === 200 && ((o.json as { offsets?: unknown[] }).offsets?.length ?? 0) > 0;
+    },
+    30_000,
+    `connector ${name} committed offsets`,
+  );
 }
 
 export async function deleteConnector(worker: string, name: string): Promise<void> {

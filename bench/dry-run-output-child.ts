@@ -17,14 +17,30 @@ if (!Number.isSafeInteger(size) || (mode !== 'text' && mode !== 'json') || !repo
 }
 
 const config = { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', file: '/data/in.txt' };
-const current = offsetEntries(Array.from({ length: size }, (_v, i) => ({ partition: { filename: `/data/f-${i}.txt` }, offset: { position: 100_000 + i * 37 } })));
+const current = offsetEntries(
+  Array.from({ length: size }, (_v, i) => ({ partition: { filename: `/data/f-${i}.txt` }, offset: { position: 100_000 + i * 37 } })),
+);
 const target = offsetEntries(Array.from({ length: size }, (_v, i) => ({ partition: { filename: `/data/f-${i}.txt` }, offset: { position: 0 } })));
 const plan = {
-  operation: 'rewind', runOperation: 'rewind', connector: 'bench-source', connectorType: 'source', clusterUrl: 'http://127.0.0.1:8083', clusterKey: 'kafka:bench',
-  stateBefore: 'RUNNING', tasks: [{ id: 0, state: 'RUNNING' }], stateAfter: 'RUNNING', resumeAfter: 'auto',
-  currentOffsets: current, targetOffsets: target, diff: diffOffsets(current, target), warnings: checkPluginRules(config, target),
-  nothingToChange: false, forwardTargets: [], chunkSize: 10_000,
-  workflow: { kind: 'rewind', file: 'workflows/rewind-connector-offsets.arazzo.yaml', workflowId: 'rewind-connector-offsets' }, inputs: {},
+  operation: 'rewind',
+  runOperation: 'rewind',
+  connector: 'bench-source',
+  connectorType: 'source',
+  clusterUrl: 'http://127.0.0.1:8083',
+  clusterKey: 'kafka:bench',
+  stateBefore: 'RUNNING',
+  tasks: [{ id: 0, state: 'RUNNING' }],
+  stateAfter: 'RUNNING',
+  resumeAfter: 'auto',
+  currentOffsets: current,
+  targetOffsets: target,
+  diff: diffOffsets(current, target),
+  warnings: checkPluginRules(config, target),
+  nothingToChange: false,
+  forwardTargets: [],
+  chunkSize: 10_000,
+  workflow: { kind: 'rewind', file: 'workflows/rewind-connector-offsets.arazzo.yaml', workflowId: 'rewind-connector-offsets' },
+  inputs: {},
 } as unknown as Plan;
 if (plan.diff.counts.changed !== size) {
   process.stderr.write(`unexpected diff: ${JSON.stringify(plan.diff.counts)}\n`);
@@ -37,4 +53,14 @@ const t0 = performance.now();
 await showPlan(plan, { json, color: false });
 await showOutcome(plan, dryRunOutcome(plan), { json, color: false });
 const t1 = performance.now();
-writeFileSync(reportFile, JSON.stringify({ size, mode, warnings: plan.warnings.length, outputMs: t1 - t0, maxRssMb: process.resourceUsage().maxRSS / 1024, rssBeforeMb: rssBeforeKb / 1024 }));
+writeFileSync(
+  reportFile,
+  JSON.stringify({
+    size,
+    mode,
+    warnings: plan.warnings.length,
+    outputMs: t1 - t0,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    rssBeforeMb: rssBeforeKb / 1024,
+  }),
+);

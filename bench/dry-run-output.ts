@@ -86,7 +86,12 @@ function summarize(reports: Map<string, ChildReport[]>): FigureResult {
       verdict: spread <= SIDE_BY_SIDE_LIMIT ? 'pass' : 'miss',
       note: `text ${round(textMs / (size / 1000), 3)} ms per 1k, JSON ${round(jsonMs / (size / 1000), 3)} ms per 1k; peak RSS text ${round(Math.max(...text.map((x) => x.maxRssMb)), 0)} MB, JSON ${round(Math.max(...json.map((x) => x.maxRssMb)), 0)} MB; ${text[0]?.warnings ?? 0} warnings`,
     });
-    raw[String(size)] = { text: text.map((x) => round(x.outputMs)), json: json.map((x) => round(x.outputMs)), textRssMb: text.map((x) => round(x.maxRssMb, 1)), jsonRssMb: json.map((x) => round(x.maxRssMb, 1)) };
+    raw[String(size)] = {
+      text: text.map((x) => round(x.outputMs)),
+      json: json.map((x) => round(x.outputMs)),
+      textRssMb: text.map((x) => round(x.maxRssMb, 1)),
+      jsonRssMb: json.map((x) => round(x.maxRssMb, 1)),
+    };
   }
   const first = SIZES[0]!;
   const last = SIZES[SIZES.length - 1]!;

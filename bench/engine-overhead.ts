@@ -157,7 +157,13 @@ async function expectCount(agent: Agent, baseUrl: string, runId: string): Promis
 async function profileEngineLoop(url: string): Promise<{ byFunction: ProfileLine[]; byPackage: ProfileLine[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-bench-engine-prof-'));
   try {
-    const run = await timeSpawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, resolve(repoRoot, 'dist', 'bench', 'engine-loop-child.js'), url, String(PROFILED_LOOPS)]);
+    const run = await timeSpawn(process.execPath, [
+      '--cpu-prof',
+      `--cpu-prof-dir=${dir}`,
+      resolve(repoRoot, 'dist', 'bench', 'engine-loop-child.js'),
+      url,
+      String(PROFILED_LOOPS),
+    ]);
     if (run.status !== 0) throw new Error(`profiled engine loop failed: ${run.stderr.trim()}`);
     const profile = readProfileDir(dir);
     return { byFunction: topFunctions(profile, 25), byPackage: topPackages(profile, 60) };

@@ -53,5 +53,16 @@ export function skippedRow(id: string, figure: string, target: string, why: stri
 
 export function errorRow(id: string, figure: string, target: string, err: unknown): FigureRow {
   const message = err instanceof Error ? err.message : String(err);
-  return { id, figure, measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target, verdict: 'error', note: `error: ${message.split('\n')[0]}` };
+  return {
+    id,
+    figure,
+    measured: null,
+    reference: null,
+    unit: '',
+    referenceLabel: '',
+    ratio: null,
+    target,
+    verdict: 'error',
+    note: `error: ${message.split('\n')[0]}`,
+  };
 }

@@ -28,14 +28,18 @@ export async function measureFleet(options: BenchOptions): Promise<FigureResult>
   const stateDir = join(dir, 'state');
   let position = 0;
   /** A fresh per-connector offsets document: each round writes a new position. */
-  const offsetsFor = (name: string): { offsets: unknown[] } => ({ offsets: [{ partition: { filename: join(dir, `${name}-elsewhere.txt`) }, offset: { position } }] });
+  const offsetsFor = (name: string): { offsets: unknown[] } => ({
+    offsets: [{ partition: { filename: join(dir, `${name}-elsewhere.txt`) }, offset: { position } }],
+  });
   try {
     for (let i = 0; i < COUNT; i += 5) {
-      await Promise.all(names.slice(i, i + 5).map(async (name) => {
-        const file = join(dir, `${name}.txt`);
-        writeFileSync(file, 'a\nb\nc\n');
-        await createFileSource(worker, name, file, name);
-      }));
+      await Promise.all(
+        names.slice(i, i + 5).map(async (name) => {
+          const file = join(dir, `${name}.txt`);
+          writeFileSync(file, 'a\nb\nc\n');
+          await createFileSource(worker, name, file, name);
+        }),
+      );
     }
     options.log(`  created ${COUNT} FileStreamSource connectors`);
 
@@ -43,7 +47,27 @@ export async function measureFleet(options: BenchOptions): Promise<FigureResult>
       position++;
       const file = join(dir, `batch-${position}.json`);
       writeFileSync(file, JSON.stringify({ connectors: Object.fromEntries(names.map((n) => [n, offsetsFor(n)])) }));
-      const r = await timeSpawn(process.execPath, [cli, 'rewind', '--selector', `^${prefix}-`, '--offsets', file, '--concurrency', String(concurrency), '--yes', '--output', 'json', '--url', worker, '--state-dir', stateDir], { timeoutMs: 900_000 });
+      const r = await timeSpawn(
+        process.execPath,
+        [
+          cli,
+          'rewind',
+          '--selector',
+          `^${prefix}-`,
+          '--offsets',
+          file,
+          '--concurrency',
+          String(concurrency),
+          '--yes',
+          '--output',
+          'json',
+          '--url',
+          worker,
+          '--state-dir',
+          stateDir,
+        ],
+        { timeoutMs: 900_000 },
+      );
       if (r.status !== 0) throw new Error(`batch rewind exited ${r.status}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
       await allRunning(worker, names);
       return r;
@@ -54,7 +78,11 @@ export async function measureFleet(options: BenchOptions): Promise<FigureResult>
       for (const name of names) {
         const file = join(dir, `${name}-${position}.json`);
         writeFileSync(file, JSON.stringify(offsetsFor(name)));
-        const r = await timeSpawn(process.execPath, [cli, 'rewind', name, '--offsets', file, '--yes', '--output', 'json', '--url', worker, '--state-dir', stateDir], { timeoutMs: 300_000 });
+        const r = await timeSpawn(
+          process.execPath,
+          [cli, 'rewind', name, '--offsets', file, '--yes', '--output', 'json', '--url', worker, '--state-dir', stateDir],
+          { timeoutMs: 300_000 },
+        );
         if (r.status !== 0) throw new Error(`rewind ${name} exited ${r.status}: ${r.stderr.trim().split('\n').pop() ?? ''}`);
         total += r.ms;
       }
@@ -83,7 +111,13 @@ export async function measureFleet(options: BenchOptions): Promise<FigureResult>
     });
     return {
       rows: [row('', COUNT, batchAll.ms), row(' (default)', 4, batchDefault.ms)],
-      raw: { worker, connectors: COUNT, batchConcurrency20Ms: round(batchAll.ms, 0), batchConcurrency4Ms: round(batchDefault.ms, 0), sequentialMs: round(seqMs, 0) },
+      raw: {
+        worker,
+        connectors: COUNT,
+        batchConcurrency20Ms: round(batchAll.ms, 0),
+        batchConcurrency4Ms: round(batchDefault.ms, 0),
+        sequentialMs: round(seqMs, 0),
+      },
     };
   } finally {
     for (const name of names) await deleteConnector(worker, name);
@@ -93,10 +127,14 @@ export async function measureFleet(options: BenchOptions): Promise<FigureResult>
 
 async function allRunning(worker: string, names: readonly string[]): Promise<void> {
   for (const name of names) {
-    await waitFor(async () => {
-      const s = await getStatus(worker, name);
-      return s !== undefined && isRunning(s);
-    }, 60_000, `connector ${name} RUNNING`);
+    await waitFor(
+      async () => {
+        const s = await getStatus(worker, name);
+        return s !== undefined && isRunning(s);
+      },
+      60_000,
+      `connector ${name} RUNNING`,
+    );
   }
 }
 

@@ -45,7 +45,11 @@ export async function measureLargeOffsets(options: BenchOptions): Promise<Figure
       await runChild(files.get(100_000)!, 100_000, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
       const top = topFunctions(readProfileDir(profileDir), 15);
       result.raw['profile100k'] = top;
-      if (headline) headline.note += `; top self time: ${top.slice(0, 3).map((t) => `${t.name} ${round(t.share * 100, 0)}%`).join(', ')}`;
+      if (headline)
+        headline.note += `; top self time: ${top
+          .slice(0, 3)
+          .map((t) => `${t.name} ${round(t.share * 100, 0)}%`)
+          .join(', ')}`;
     }
     return result;
   } finally {
@@ -71,7 +75,8 @@ function writeOffsetFiles(dir: string, size: number): [string, string] {
 async function runChild(files: [string, string], size: number, nodeFlags: string[] = []): Promise<ChildReport> {
   const child = resolve(repoRoot, 'dist', 'bench', 'offsets-child.js');
   const run = await timeSpawn(process.execPath, [...nodeFlags, child, ...files], { timeoutMs: 60_000 });
-  if (run.status !== 0) throw new Error(`offsets child for ${size} failed (exit ${run.status ?? run.signal}): ${run.stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
+  if (run.status !== 0)
+    throw new Error(`offsets child for ${size} failed (exit ${run.status ?? run.signal}): ${run.stderr.trim().split('\n').slice(0, 3).join(' | ')}`);
   const report = JSON.parse(run.stdout) as ChildReport;
   if (report.size !== size) throw new Error(`offsets child diffed ${report.size} partitions instead of ${size}`);
   return report;
@@ -88,7 +93,9 @@ function summarizeSizes(reports: Map<number, ChildReport[]>): FigureResult {
     const peak = Math.max(...list.map((x) => x.maxRssMb));
     const msPer1k = total / (size / 1000);
     perK.set(size, msPer1k);
-    const phases = ['parse', 'validate', 'diff', 'render'].map((p) => `${p} ${round(median(list.map((x) => x[`${p}Ms` as keyof ChildReport] as number)), 1)}`).join(' / ');
+    const phases = ['parse', 'validate', 'diff', 'render']
+      .map((p) => `${p} ${round(median(list.map((x) => x[`${p}Ms` as keyof ChildReport] as number)), 1)}`)
+      .join(' / ');
     const isHeadline = size === SIZES[SIZES.length - 1];
     rows.push({
       id: `4.offsets-${size / 1000}k`,
@@ -102,7 +109,21 @@ function summarizeSizes(reports: Map<number, ChildReport[]>): FigureResult {
       verdict: isHeadline ? (total < TIME_TARGET_MS && peak < RSS_TARGET_MB ? 'pass' : 'miss') : 'info',
       note: `${round(msPer1k, 2)} ms per 1k; peak RSS ${round(peak, 0)} MB; ms ${phases}`,
     });
-    raw[String(size)] = { samples: list.map((x) => ({ ...x, parseMs: round(x.parseMs), validateMs: round(x.validateMs), diffMs: round(x.diffMs), renderMs: round(x.renderMs), totalMs: round(x.totalMs), maxRssMb: round(x.maxRssMb, 1), rssBeforeMb: round(x.rssBeforeMb, 1) })), medianTotalMs: round(total), msPer1k: round(msPer1k, 3), peakRssMb: round(peak, 1) };
+    raw[String(size)] = {
+      samples: list.map((x) => ({
+        ...x,
+        parseMs: round(x.parseMs),
+        validateMs: round(x.validateMs),
+        diffMs: round(x.diffMs),
+        renderMs: round(x.renderMs),
+        totalMs: round(x.totalMs),
+        maxRssMb: round(x.maxRssMb, 1),
+        rssBeforeMb: round(x.rssBeforeMb, 1),
+      })),
+      medianTotalMs: round(total),
+      msPer1k: round(msPer1k, 3),
+      peakRssMb: round(peak, 1),
+    };
   }
   const growth = ratio(perK.get(100_000) ?? Number.NaN, perK.get(10_000) ?? Number.NaN);
   rows.push({

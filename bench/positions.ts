@@ -21,9 +21,29 @@ const PARTITIONS = 12;
 export async function measurePositions(options: BenchOptions): Promise<FigureResult> {
   const id = '10.positions';
   const label = '--to-time targets, 100 topics × 12 partitions';
-  const status = JSON.parse(spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json'], { encoding: 'utf8' }).stdout || '{}') as { running?: boolean; connect?: string[]; bootstrap?: string };
+  const status = JSON.parse(spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json'], { encoding: 'utf8' }).stdout || '{}') as {
+    running?: boolean;
+    connect?: string[];
+    bootstrap?: string;
+  };
   if (!status.running || !status.connect?.[0] || !status.bootstrap) {
-    return { rows: [{ id, figure: label, measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: 'info', verdict: 'skipped', note: 'skipped: the sandbox is not running' }], raw: {} };
+    return {
+      rows: [
+        {
+          id,
+          figure: label,
+          measured: null,
+          reference: null,
+          unit: '',
+          referenceLabel: '',
+          ratio: null,
+          target: 'info',
+          verdict: 'skipped',
+          note: 'skipped: the sandbox is not running',
+        },
+      ],
+      raw: {},
+    };
   }
   const url = status.connect[0];
   const bootstrap = status.bootstrap;
@@ -40,7 +60,12 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
     const producer = new Producer({ clientId: 'bench-positions', bootstrapBrokers: [bootstrap], serializers: stringSerializers });
     try {
       for (const topic of topics) {
-        const messages = Array.from({ length: PARTITIONS * 2 }, (_, i) => ({ topic, partition: i % PARTITIONS, value: `r${i}`, timestamp: BigInt(base + i * 60_000) }));
+        const messages = Array.from({ length: PARTITIONS * 2 }, (_, i) => ({
+          topic,
+          partition: i % PARTITIONS,
+          value: `r${i}`,
+          timestamp: BigInt(base + i * 60_000),
+        }));
         // Right after creating 1,200 partitions a produce can meet a leader change, whose error
         // answer @platformatic/kafka 1.35 fails to parse (OUT_OF_BOUNDS in produce v11): retry.
         for (let attempt = 1; ; attempt++) {
@@ -56,7 +81,20 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
     } finally {
       await producer.close();
     }
-    const created = await fetch(`${url}/connectors`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: sink, initial_state: 'STOPPED', config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: '/dev/null', 'topics.regex': `${prefix}-.*` } }) });
+    const created = await fetch(`${url}/connectors`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: sink,
+        initial_state: 'STOPPED',
+        config: {
+          'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector',
+          'tasks.max': '1',
+          file: '/dev/null',
+          'topics.regex': `${prefix}-.*`,
+        },
+      }),
+    });
     if (created.status !== 201) throw new Error(`creating the sink: ${created.status} ${await created.text()}`);
 
     const atMs = base + 12 * 60_000 + 30_000;
@@ -73,7 +111,8 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
       // Same answer as the bare lookup (by time, −1 → end) for every partition.
       for (const o of targets.offsets) {
         const p = o.partition as { kafka_topic: string; kafka_partition: number };
-        if (expected.size > 0 && expected.get(`${p.kafka_topic}:${p.kafka_partition}`) !== o.offset?.kafka_offset) throw new Error(`target of ${p.kafka_topic}:${p.kafka_partition} differs from the bare lookup`);
+        if (expected.size > 0 && expected.get(`${p.kafka_topic}:${p.kafka_partition}`) !== o.offset?.kafka_offset)
+          throw new Error(`target of ${p.kafka_topic}:${p.kafka_partition} differs from the bare lookup`);
       }
     };
     const referenceRound = async (): Promise<void> => {
@@ -81,10 +120,15 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
       const bare = new Admin({ clientId: 'bench-positions-ref', bootstrapBrokers: [bootstrap] });
       try {
         await bare.metadata({ topics });
-        const ask = (timestamp: bigint) => bare.listOffsets({ topics: partitions.map((p) => ({ name: p.name, partitions: p.partitionIndexes.map((partitionIndex) => ({ partitionIndex, timestamp })) })) });
+        const ask = (timestamp: bigint) =>
+          bare.listOffsets({
+            topics: partitions.map((p) => ({ name: p.name, partitions: p.partitionIndexes.map((partitionIndex) => ({ partitionIndex, timestamp })) })),
+          });
         const [, ends, byTime] = await Promise.all([ask(-2n), ask(-1n), ask(BigInt(atMs))]);
         const end = new Map(ends.flatMap((t) => t.partitions.map((q) => [`${t.name}:${q.partitionIndex}`, Number(q.offset)] as const)));
-        for (const t of byTime) for (const q of t.partitions) expected.set(`${t.name}:${q.partitionIndex}`, q.offset < 0n ? (end.get(`${t.name}:${q.partitionIndex}`) ?? -1) : Number(q.offset));
+        for (const t of byTime)
+          for (const q of t.partitions)
+            expected.set(`${t.name}:${q.partitionIndex}`, q.offset < 0n ? (end.get(`${t.name}:${q.partitionIndex}`) ?? -1) : Number(q.offset));
       } finally {
         await bare.close();
       }
@@ -108,7 +152,11 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
     const cliRuns: number[] = [];
     for (let i = 0; i < (options.quick ? 1 : 3); i++) {
       const t = performance.now();
-      const r = spawnSync(process.execPath, [cli, 'rewind', sink, '--url', url, '--bootstrap', bootstrap, '--to-time', new Date(atMs).toISOString(), '--dry-run', '--output', 'json'], { encoding: 'utf8', env: { ...process.env, OFFSETCTL_CONFIG: '/nonexistent/offsetctl-bench.yaml' }, maxBuffer: 64 * 1024 * 1024 });
+      const r = spawnSync(
+        process.execPath,
+        [cli, 'rewind', sink, '--url', url, '--bootstrap', bootstrap, '--to-time', new Date(atMs).toISOString(), '--dry-run', '--output', 'json'],
+        { encoding: 'utf8', env: { ...process.env, OFFSETCTL_CONFIG: '/nonexistent/offsetctl-bench.yaml' }, maxBuffer: 64 * 1024 * 1024 },
+      );
       cliRuns.push(performance.now() - t);
       if (r.status !== 0) throw new Error(`rewind --dry-run failed: ${r.stderr}`);
     }
@@ -116,14 +164,29 @@ export async function measurePositions(options: BenchOptions): Promise<FigureRes
     // schemas (ajv) when imported. Only commands given a position load it.
     const importRuns: number[] = [];
     for (let i = 0; i < (options.quick ? 1 : 3); i++) {
-      const r = spawnSync(process.execPath, ['--input-type=module', '-e', "const t = performance.now(); await import('@platformatic/kafka'); process.stdout.write(String(performance.now() - t));"], { encoding: 'utf8', cwd: repoRoot });
+      const r = spawnSync(
+        process.execPath,
+        ['--input-type=module', '-e', "const t = performance.now(); await import('@platformatic/kafka'); process.stdout.write(String(performance.now() - t));"],
+        { encoding: 'utf8', cwd: repoRoot },
+      );
       importRuns.push(Number(r.stdout));
     }
     const m = median(measured);
     const ref = median(reference);
     return {
       rows: [
-        { id, figure: label, measured: round(m, 0), reference: round(ref, 0), unit: 'ms', referenceLabel: 'the bare Kafka requests (metadata + 3 × ListOffsets, same library)', ratio: round(m / ref, 2), target: 'info', verdict: 'info', note: `${rounds} interleaved rounds; whole \`rewind --to-time --dry-run\` process: median ${round(median(cliRuns), 0)} ms, of which importing @platformatic/kafka ${round(median(importRuns), 0)} ms` },
+        {
+          id,
+          figure: label,
+          measured: round(m, 0),
+          reference: round(ref, 0),
+          unit: 'ms',
+          referenceLabel: 'the bare Kafka requests (metadata + 3 × ListOffsets, same library)',
+          ratio: round(m / ref, 2),
+          target: 'info',
+          verdict: 'info',
+          note: `${rounds} interleaved rounds; whole \`rewind --to-time --dry-run\` process: median ${round(median(cliRuns), 0)} ms, of which importing @platformatic/kafka ${round(median(importRuns), 0)} ms`,
+        },
       ],
       raw: { measured, reference, cliRuns, importRuns, topics: TOPICS, partitions: PARTITIONS },
     };
@@ -139,7 +202,10 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const md = await admin.metadata({ topics, forceUpdate: true });
-    const ready = topics.every((t) => { const m = md.topics.get(t); return m !== undefined && m.partitions.length === PARTITIONS && m.partitions.every((p) => p.leader >= 0); });
+    const ready = topics.every((t) => {
+      const m = md.topics.get(t);
+      return m !== undefined && m.partitions.length === PARTITIONS && m.partitions.every((p) => p.leader >= 0);
+    });
     if (ready) return;
     if (Date.now() > deadline) throw new Error('partition leaders not elected after 60 s');
     await new Promise((r) => setTimeout(r, 500));
@@ -148,6 +214,11 @@ async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
 
 // Run directly: `node dist/bench/positions.js [--quick]`.
 if (process.argv[1]?.endsWith('positions.js')) {
-  const result = await measurePositions({ quick: process.argv.includes('--quick'), profile: false, withSandbox: false, log: (l) => process.stderr.write(`${l}\n`) });
+  const result = await measurePositions({
+    quick: process.argv.includes('--quick'),
+    profile: false,
+    withSandbox: false,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   process.stdout.write(`${JSON.stringify(result.rows, null, 2)}\n`);
 }

@@ -53,7 +53,10 @@ export async function timeNode(args: readonly string[], options: SpawnOptions = 
   const file = join(dir, 'cpu.json');
   try {
     const preload = pathToFileURL(resolve(repoRoot, 'dist', 'bench', 'cpu-report.js')).href;
-    const run = await timeSpawn(process.execPath, ['--import', preload, ...args], { ...options, env: { ...(options.env ?? process.env), OFFSETCTL_BENCH_CPU_FILE: file } });
+    const run = await timeSpawn(process.execPath, ['--import', preload, ...args], {
+      ...options,
+      env: { ...(options.env ?? process.env), OFFSETCTL_BENCH_CPU_FILE: file },
+    });
     let usage = { cpuMs: Number.NaN, maxRssMb: Number.NaN };
     try {
       usage = JSON.parse(readFileSync(file, 'utf8')) as typeof usage;

@@ -29,7 +29,11 @@ export function readProfileDir(dir: string): CpuProfile {
 
 /** Self time per function, largest first. */
 export function topFunctions(profile: CpuProfile, limit: number): ProfileLine[] {
-  return fold(profile, (frame) => (frame.url ? `${frame.functionName || '(anonymous)'} ${describeUrl(frame.url)}:${frame.lineNumber + 1}` : frame.functionName || '(anonymous)'), limit);
+  return fold(
+    profile,
+    (frame) => (frame.url ? `${frame.functionName || '(anonymous)'} ${describeUrl(frame.url)}:${frame.lineNumber + 1}` : frame.functionName || '(anonymous)'),
+    limit,
+  );
 }
 
 /** Self time per package (node_modules/<pkg>), per project file, or per runtime bucket. */

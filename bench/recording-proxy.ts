@@ -24,7 +24,12 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
-      request(`${target}${req.url ?? '/'}`, { method: (req.method ?? 'GET') as Dispatcher.HttpMethod, headers, body: chunks.length ? Buffer.concat(chunks) : null, dispatcher: agent })
+      request(`${target}${req.url ?? '/'}`, {
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : null,
+        dispatcher: agent,
+      })
         .then(async (up) => {
           const body = Buffer.from(await up.body.arrayBuffer());
           recorded.push([start, Date.now()]);

@@ -17,7 +17,11 @@ export function renderTable(rows: readonly FigureRow[]): string {
     r.verdict.toUpperCase(),
   ]);
   const widths = HEADERS.map((h, c) => Math.max(h.length, ...cells.map((row) => (row[c] ?? '').length)));
-  const line = (row: string[]): string => row.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join('  ').trimEnd();
+  const line = (row: string[]): string =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [line(HEADERS), widths.map((w) => '-'.repeat(w)).join('  ')];
   for (const row of cells) out.push(line(row));
   out.push('');
@@ -48,10 +52,21 @@ export interface ResultsFile {
 
 export function machineInfo(): Pick<ResultsFile, 'node' | 'platform' | 'cpu' | 'cpuCount' | 'loadAverageAtStart'> {
   const list = cpus();
-  return { node: process.version, platform: `${process.platform}-${process.arch}`, cpu: list[0]?.model ?? 'unknown', cpuCount: list.length, loadAverageAtStart: loadavg().map((x) => round(x)) };
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpu: list[0]?.model ?? 'unknown',
+    cpuCount: list.length,
+    loadAverageAtStart: loadavg().map((x) => round(x)),
+  };
 }
 
 export function writeResults(file: string, results: ResultsFile): void {
-  const rows = results.rows.map((r) => ({ ...r, measured: r.measured === null ? null : round(r.measured, 3), reference: r.reference === null ? null : round(r.reference, 3), ratio: r.ratio === null || Number.isNaN(r.ratio) ? null : round(r.ratio, 4) }));
+  const rows = results.rows.map((r) => ({
+    ...r,
+    measured: r.measured === null ? null : round(r.measured, 3),
+    reference: r.reference === null ? null : round(r.reference, 3),
+    ratio: r.ratio === null || Number.isNaN(r.ratio) ? null : round(r.ratio, 4),
+  }));
   writeFileSync(file, `${JSON.stringify({ ...results, rows }, null, 2)}\n`);
 }

@@ -28,8 +28,25 @@ interface Case {
 
 export async function measureAgainstRespect(options: BenchOptions): Promise<FigureResult> {
   const cases: Case[] = [
-    { id: '2.respect-six-steps', label: 'vs respect: 6-step workflow', file: 'six-step.arazzo.yaml', inputs: (id) => ({ connectorName: id, position: '0' }), rounds: options.quick ? 2 : 7, budgetMs: 60_000, respectJson: true },
-    { id: '2.respect-loop', label: `vs respect: ${LOOP_STEPS}-step loop`, file: 'counter-loop.arazzo.yaml', inputs: (id) => ({ runId: id, limit: String(LOOP_STEPS) }), rounds: options.quick ? 1 : 3, budgetMs: 100_000, respectJson: false, expectedCount: LOOP_STEPS },
+    {
+      id: '2.respect-six-steps',
+      label: 'vs respect: 6-step workflow',
+      file: 'six-step.arazzo.yaml',
+      inputs: (id) => ({ connectorName: id, position: '0' }),
+      rounds: options.quick ? 2 : 7,
+      budgetMs: 60_000,
+      respectJson: true,
+    },
+    {
+      id: '2.respect-loop',
+      label: `vs respect: ${LOOP_STEPS}-step loop`,
+      file: 'counter-loop.arazzo.yaml',
+      inputs: (id) => ({ runId: id, limit: String(LOOP_STEPS) }),
+      rounds: options.quick ? 1 : 3,
+      budgetMs: 100_000,
+      respectJson: false,
+      expectedCount: LOOP_STEPS,
+    },
   ];
   const server = await startServerProcess();
   const tmp = mkdtempSync(join(tmpdir(), 'offsetctl-bench-respect-'));
@@ -102,7 +119,12 @@ export async function measureAgainstRespect(options: BenchOptions): Promise<Figu
       });
       const explain = c.respectJson && (speedup < TARGET || options.profile);
       const explanation = explain ? await explainCommand(offsetctlArgs(file, server.url, c.inputs(`p${++runs}`)), 6) : undefined;
-      if (explanation) rows[rows.length - 1]!.note += `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}`;
+      if (explanation)
+        rows[rows.length - 1]!.note +=
+          `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports
+            .slice(0, 3)
+            .map((x) => `${x.spec} ${round(x.ms, 0)} ms`)
+            .join(', ')}`;
       raw[c.id] = {
         ...(explanation ? { offsetctlProfile: explanation } : {}),
         rounds: ours.length,

@@ -7,13 +7,23 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, skippedRow, type BenchOptions, type FigureResult, type FigureRow } from './figure.js';
-import { createFileSource, deleteConnector, getStatus, isRunning, isStopped, waitFor, watchStatus, type ConnectorStatus, type StatusSample } from './connect-watch.js';
+import {
+  createFileSource,
+  deleteConnector,
+  getStatus,
+  isRunning,
+  isStopped,
+  waitFor,
+  watchStatus,
+  type ConnectorStatus,
+  type StatusSample,
+} from './connect-watch.js';
 import { explainCommand, type CommandExplanation } from './explain-command.js';
 import { timeNode, timeSpawn } from './process.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 import { median, round, unionLength } from './stats.js';
 
-const SHARE_TARGET = 0.10;
+const SHARE_TARGET = 0.1;
 const NOTICE_TARGET_MS = 250;
 
 interface JournalEvent {
@@ -57,7 +67,8 @@ export async function measureRewind(options: BenchOptions): Promise<FigureResult
     startedSandbox = true;
     worker = await runningWorker();
   }
-  if (worker === undefined) return { rows: [skippedRow(id, label, target, 'the sandbox is not running (`offsetctl sandbox up`, or pass --with-sandbox)')], raw: {} };
+  if (worker === undefined)
+    return { rows: [skippedRow(id, label, target, 'the sandbox is not running (`offsetctl sandbox up`, or pass --with-sandbox)')], raw: {} };
 
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-bench-rewind-'));
   const name = `bench-rewind-${process.pid}-${Date.now().toString(36)}`;
@@ -85,20 +96,28 @@ export async function measureRewind(options: BenchOptions): Promise<FigureResult
     if (!options.quick) {
       cold = await rewindOnce(worker, proxy, name, nextOffsetsFile(), stateDir);
       options.log(`  rewind warm-up (cold state folder): wall ${round(cold.wallMs, 0)} ms, own share ${round(cold.share * 100, 1)}%`);
-      await waitFor(async () => {
-        const s = await getStatus(worker!, name);
-        return s !== undefined && isRunning(s);
-      }, 60_000, `connector ${name} RUNNING again`);
+      await waitFor(
+        async () => {
+          const s = await getStatus(worker!, name);
+          return s !== undefined && isRunning(s);
+        },
+        60_000,
+        `connector ${name} RUNNING again`,
+      );
     }
     const count = options.quick ? 1 : 5;
     for (let i = 0; i < count; i++) {
       rounds.push(await rewindOnce(worker, proxy, name, nextOffsetsFile(), stateDir));
       options.log(`  rewind round ${i + 1}/${count}: wall ${round(rounds[i]!.wallMs, 0)} ms, Connect ${round(rounds[i]!.connectMs, 0)} ms`);
       // The next round starts from a connector that is back to work.
-      await waitFor(async () => {
-        const s = await getStatus(worker!, name);
-        return s !== undefined && isRunning(s);
-      }, 60_000, `connector ${name} RUNNING again`);
+      await waitFor(
+        async () => {
+          const s = await getStatus(worker!, name);
+          return s !== undefined && isRunning(s);
+        },
+        60_000,
+        `connector ${name} RUNNING again`,
+      );
     }
     if (median(rounds.map((r) => r.share)) >= SHARE_TARGET || options.profile) {
       // One more rewind under --cpu-prof: which imports and functions the own share is made of.
@@ -127,7 +146,12 @@ export async function measureRewind(options: BenchOptions): Promise<FigureResult
       verdict: share < SHARE_TARGET ? 'pass' : 'miss',
       note:
         `own share ${round(share * 100, 1)}% (${round(pick('ownMs'), 0)} ms): before the workflow starts ${round(pick('beforeWorkflowMs'), 0)} ms (of which Connect ${round(pick('preflightConnectMs'), 0)} ms), after it ends ${round(pick('afterWorkflowMs'), 0)} ms; Connect waits: stop ${round(pick('stopWaitMs'), 0)} ms, resume ${round(pick('resumeWaitMs'), 0)} ms; offsetctl CPU time ${round(pick('cpuMs'), 0)} ms = ${round((pick('cpuMs') / pick('wallMs')) * 100, 1)}% of wall; median of ${rounds.length} rounds (${rounds.map((r) => `${round(r.share * 100, 1)}%`).join(', ')})${cold ? `, after an untimed first run on a new state folder (${round(cold.share * 100, 1)}%)` : ''}; Node ${process.version}` +
-        (explanation ? `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports.slice(0, 3).map((x) => `${x.spec} ${round(x.ms, 0)} ms`).join(', ')}` : ''),
+        (explanation
+          ? `; Node's module loader ${round(explanation.moduleLoaderShare * 100, 0)}% of busy CPU; heaviest imports alone: ${explanation.imports
+              .slice(0, 3)
+              .map((x) => `${x.spec} ${round(x.ms, 0)} ms`)
+              .join(', ')}`
+          : ''),
     },
     {
       id: '5.rewind-notice',
@@ -142,8 +166,18 @@ export async function measureRewind(options: BenchOptions): Promise<FigureResult
       note: `after the 25 ms watcher saw it: STOPPED +${round(pick('noticeStoppedMs'), 0)} ms, RUNNING +${round(pick('noticeRunningMs'), 0)} ms (medians)`,
     },
   ];
-  const roundRaw = (r: RoundResult): Record<string, unknown> => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? round(v, 3) : v]));
-  return { rows, raw: { worker, connector: name, ...(cold ? { coldRound: roundRaw(cold) } : {}), ...(explanation ? { rewindProfile: explanation } : {}), rounds: rounds.map(roundRaw) } };
+  const roundRaw = (r: RoundResult): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? round(v, 3) : v]));
+  return {
+    rows,
+    raw: {
+      worker,
+      connector: name,
+      ...(cold ? { coldRound: roundRaw(cold) } : {}),
+      ...(explanation ? { rewindProfile: explanation } : {}),
+      rounds: rounds.map(roundRaw),
+    },
+  };
 }
 
 async function runningWorker(): Promise<string | undefined> {
@@ -174,14 +208,17 @@ async function rewindOnce(worker: string, proxy: RecordingProxy, name: string, o
   } catch {
     throw new Error(`offsetctl rewind printed no JSON (exit ${run.status}): ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   }
-  if (run.status !== 0 || outcome.status !== 'succeeded' || !outcome.runId) throw new Error(`offsetctl rewind did not succeed (exit ${run.status}, status ${outcome.status ?? '?'})`);
+  if (run.status !== 0 || outcome.status !== 'succeeded' || !outcome.runId)
+    throw new Error(`offsetctl rewind did not succeed (exit ${run.status}, status ${outcome.status ?? '?'})`);
   const { events, from } = await readJournal(outcome.runId, stateDir);
   return { ...analyse(events, samples, forwarded, wallStart, wallEnd, from), cpuMs: run.cpuMs };
 }
 
 /** The run's journal through `offsetctl runs show --output json`, else straight from the store. */
 async function readJournal(runId: string, stateDir: string): Promise<{ events: JournalEvent[]; from: 'cli' | 'store' }> {
-  const shown = await timeSpawn(process.execPath, [cli, 'runs', 'show', runId, '--output', 'json', '--state-dir', stateDir], { env: { ...process.env, OFFSETCTL_STATE_DIR: stateDir } });
+  const shown = await timeSpawn(process.execPath, [cli, 'runs', 'show', runId, '--output', 'json', '--state-dir', stateDir], {
+    env: { ...process.env, OFFSETCTL_STATE_DIR: stateDir },
+  });
   try {
     const json = JSON.parse(shown.stdout) as { events?: JournalEvent[] };
     if (Array.isArray(json.events)) return { events: json.events, from: 'cli' };
@@ -197,7 +234,14 @@ async function readJournal(runId: string, stateDir: string): Promise<{ events: J
   }
 }
 
-function analyse(events: JournalEvent[], samples: StatusSample[], forwarded: Array<[number, number]>, wallStart: number, wallEnd: number, from: 'cli' | 'store'): Omit<RoundResult, 'cpuMs'> {
+function analyse(
+  events: JournalEvent[],
+  samples: StatusSample[],
+  forwarded: Array<[number, number]>,
+  wallStart: number,
+  wallEnd: number,
+  from: 'cli' | 'store',
+): Omit<RoundResult, 'cpuMs'> {
   const t = (e: JournalEvent): number => Date.parse(e.at);
   const sentTo = (suffix: string): number | undefined => {
     const e = events.find((x) => x.type === 'request.sent' && x.detail['method'] === 'PUT' && String(x.detail['url']).endsWith(suffix));
@@ -205,7 +249,8 @@ function analyse(events: JournalEvent[], samples: StatusSample[], forwarded: Arr
   };
   const stopSent = sentTo('/stop');
   const resumeSent = sentTo('/resume');
-  if (stopSent === undefined || resumeSent === undefined) throw new Error('the journal has no stop or resume request: did the rewind leave the connector stopped?');
+  if (stopSent === undefined || resumeSent === undefined)
+    throw new Error('the journal has no stop or resume request: did the rewind leave the connector stopped?');
   const stoppedAt = samples.find((s) => s.at > stopSent && s.stopped)?.at;
   const runningAt = samples.find((s) => s.at > resumeSent && s.running)?.at;
   if (stoppedAt === undefined || runningAt === undefined) throw new Error('the status watcher never saw STOPPED and RUNNING');

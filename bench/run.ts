@@ -19,19 +19,67 @@ interface FigureSpec {
 }
 
 const FIGURES: FigureSpec[] = [
-  { number: 1, id: '1.engine-overhead', label: 'engine overhead vs raw HTTP', target: '≤ 1.15', load: async () => (await import('./engine-overhead.js')).measureEngineOverhead },
-  { number: 2, id: '2.respect', label: 'against Redocly respect', target: '≥ 3× faster', load: async () => (await import('./respect.js')).measureAgainstRespect },
+  {
+    number: 1,
+    id: '1.engine-overhead',
+    label: 'engine overhead vs raw HTTP',
+    target: '≤ 1.15',
+    load: async () => (await import('./engine-overhead.js')).measureEngineOverhead,
+  },
+  {
+    number: 2,
+    id: '2.respect',
+    label: 'against Redocly respect',
+    target: '≥ 3× faster',
+    load: async () => (await import('./respect.js')).measureAgainstRespect,
+  },
   { number: 3, id: '3.startup', label: 'start-up', target: '≤ +80 / +120 ms', load: async () => (await import('./startup.js')).measureStartup },
   { number: 4, id: '4.offsets', label: 'large offset sets', target: '< 1 s, < 300 MB', load: async () => (await import('./offsets.js')).measureLargeOffsets },
   { number: 5, id: '5.rewind', label: 'rewind on the sandbox', target: 'own share < 10%', load: async () => (await import('./rewind.js')).measureRewind },
   { number: 6, id: '6.ui', label: 'web console pages', target: '< 1 s (500 connectors)', load: async () => (await import('./ui.js')).measureUi },
-  { number: 7, id: '7.dependson', label: 'Arazzo 1.1: 200 dependsOn steps, --concurrency 8 vs sequential', target: 'info', load: async () => (await import('./arazzo11.js')).measureDependsOn },
-  { number: 8, id: '8.send-receive', label: 'Arazzo 1.1: send → receive round trip on the sandbox', target: 'info', load: async () => (await import('./arazzo11.js')).measureRoundTrip },
-  { number: 9, id: '9.fleet', label: 'batch rewind of 20 connectors', target: '≥ 3× faster than 20 single runs', load: async () => (await import('./fleet.js')).measureFleet },
+  {
+    number: 7,
+    id: '7.dependson',
+    label: 'Arazzo 1.1: 200 dependsOn steps, --concurrency 8 vs sequential',
+    target: 'info',
+    load: async () => (await import('./arazzo11.js')).measureDependsOn,
+  },
+  {
+    number: 8,
+    id: '8.send-receive',
+    label: 'Arazzo 1.1: send → receive round trip on the sandbox',
+    target: 'info',
+    load: async () => (await import('./arazzo11.js')).measureRoundTrip,
+  },
+  {
+    number: 9,
+    id: '9.fleet',
+    label: 'batch rewind of 20 connectors',
+    target: '≥ 3× faster than 20 single runs',
+    load: async () => (await import('./fleet.js')).measureFleet,
+  },
 
-  { number: 11, id: '11.team-store', label: 'team store (PostgreSQL) vs SQLite: journal, 100,000-partition snapshot, runs over 10,000 runs', target: 'info', load: async () => (await import('./team-store.js')).measureTeamStore },
-  { number: 10, id: '10.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
-  { number: 12, id: '12.dry-run-output', label: 'rewind --dry-run output for 10k, 100k, 1M partitions, text vs JSON', target: 'within 2×, linear', load: async () => (await import('./dry-run-output.js')).measureDryRunOutput },
+  {
+    number: 11,
+    id: '11.team-store',
+    label: 'team store (PostgreSQL) vs SQLite: journal, 100,000-partition snapshot, runs over 10,000 runs',
+    target: 'info',
+    load: async () => (await import('./team-store.js')).measureTeamStore,
+  },
+  {
+    number: 10,
+    id: '10.positions',
+    label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests',
+    target: 'info',
+    load: async () => (await import('./positions.js')).measurePositions,
+  },
+  {
+    number: 12,
+    id: '12.dry-run-output',
+    label: 'rewind --dry-run output for 10k, 100k, 1M partitions, text vs JSON',
+    target: 'within 2×, linear',
+    load: async () => (await import('./dry-run-output.js')).measureDryRunOutput,
+  },
 ];
 
 async function main(): Promise<void> {
@@ -78,7 +126,9 @@ async function main(): Promise<void> {
     options.log(`[${figure.number}/${FIGURES.length}] done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   const durationS = (performance.now() - started) / 1000;
-  process.stdout.write(`\n${renderTable(rows)}\n\nTotal ${durationS.toFixed(0)} s on ${info.cpuCount} × ${info.cpu}, node ${info.node}, load average at start ${info.loadAverageAtStart.join(' ')}\n`);
+  process.stdout.write(
+    `\n${renderTable(rows)}\n\nTotal ${durationS.toFixed(0)} s on ${info.cpuCount} × ${info.cpu}, node ${info.node}, load average at start ${info.loadAverageAtStart.join(' ')}\n`,
+  );
   writeResults(values.out as string, {
     date: new Date().toISOString(),
     ...info,

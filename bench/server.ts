@@ -85,7 +85,12 @@ function route(req: IncomingMessage, res: ServerResponse, text: string, counters
         return json(res, 200, { message: 'The offsets for this connector have been altered successfully' });
       }
       case 'GET status':
-        return json(res, 200, { name, connector: { state: c.state, worker_id: '127.0.0.1:8083' }, tasks: [{ id: 0, state: c.state, worker_id: '127.0.0.1:8083' }], type: 'source' });
+        return json(res, 200, {
+          name,
+          connector: { state: c.state, worker_id: '127.0.0.1:8083' },
+          tasks: [{ id: 0, state: c.state, worker_id: '127.0.0.1:8083' }],
+          type: 'source',
+        });
     }
   }
   json(res, 404, { error_code: 404, message: `no route for ${method} ${url.pathname}` });

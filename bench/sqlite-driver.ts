@@ -15,9 +15,21 @@ const runs: number[] = [];
 const offsets = Array.from({ length: 10 }, (_v, i) => ({ partition: { kafka_topic: 't', kafka_partition: i }, offset: { kafka_offset: i * 100 } }));
 for (let r = 0; r < 60; r++) {
   const t = performance.now();
-  const run = await store.beginRun({ clusterUrl: 'http://127.0.0.1:9', connector: `c${r}`, operation: 'rewind', workflowFile: 'f', workflowId: 'w', inputs: { offsets } });
+  const run = await store.beginRun({
+    clusterUrl: 'http://127.0.0.1:9',
+    connector: `c${r}`,
+    operation: 'rewind',
+    workflowFile: 'f',
+    workflowId: 'w',
+    inputs: { offsets },
+  });
   for (let s = 0; s < 14; s++) {
-    await store.recordEvent(run.id, { at: new Date().toISOString(), type: 'request.sent', stepId: `s${s}`, detail: { method: 'GET', url: 'http://x/connectors/c/status' } });
+    await store.recordEvent(run.id, {
+      at: new Date().toISOString(),
+      type: 'request.sent',
+      stepId: `s${s}`,
+      detail: { method: 'GET', url: 'http://x/connectors/c/status' },
+    });
     await store.recordStep(run.id, { workflowId: 'w', stepId: `s${s}`, status: 'passed', outputs: { state: 'RUNNING' }, finishedAt: new Date().toISOString() });
   }
   await store.saveSnapshot({ runId: run.id, clusterUrl: 'http://127.0.0.1:9', connector: `c${r}`, connectorType: 'sink', stateBefore: 'RUNNING', offsets });
@@ -33,4 +45,6 @@ await store.getSnapshot(snap.id);
 const readBig = performance.now() - t2;
 await store.close();
 rmSync(dir, { recursive: true, force: true });
-process.stdout.write(`${JSON.stringify({ node: process.versions.node, driver: sqliteDriver(), journalRunMedianMs: Math.round(median(runs) * 100) / 100, snapshot10kSaveMs: Math.round(saveBig), snapshot10kReadMs: Math.round(readBig) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ node: process.versions.node, driver: sqliteDriver(), journalRunMedianMs: Math.round(median(runs) * 100) / 100, snapshot10kSaveMs: Math.round(saveBig), snapshot10kReadMs: Math.round(readBig) })}\n`,
+);

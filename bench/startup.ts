@@ -30,11 +30,13 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
   for (let i = 0; i < rounds; i++) {
     node.push((await timeSpawn(process.execPath, ['-e', '0'])).ms);
     const v = await timeSpawn(process.execPath, [cli, '--version']);
-    if (v.status !== 0 || v.stdout.trim() !== version) throw new Error(`offsetctl --version printed "${v.stdout.trim()}" (exit ${v.status}), expected ${version}`);
+    if (v.status !== 0 || v.stdout.trim() !== version)
+      throw new Error(`offsetctl --version printed "${v.stdout.trim()}" (exit ${v.status}), expected ${version}`);
     ver.push(v.ms);
     if (why === undefined) {
       const w = await timeSpawn(process.execPath, validateArgs);
-      if (w.status !== 0) throw new Error(`offsetctl workflow validate failed (exit ${w.status}): ${(w.stderr || w.stdout).trim().split('\n').slice(0, 3).join(' | ')}`);
+      if (w.status !== 0)
+        throw new Error(`offsetctl workflow validate failed (exit ${w.status}): ${(w.stderr || w.stdout).trim().split('\n').slice(0, 3).join(' | ')}`);
       val.push(w.ms);
     }
   }
@@ -63,7 +65,18 @@ export async function measureStartup(options: BenchOptions): Promise<FigureResul
   };
   rows.push(...(await measureReadCommands(rounds, raw)));
   if (why !== undefined) {
-    rows.push({ id: '3.startup-validate', figure: 'start-up: workflow validate <seed>', measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: 'load only what it needs', verdict: 'skipped', note: `skipped: ${why}` });
+    rows.push({
+      id: '3.startup-validate',
+      figure: 'start-up: workflow validate <seed>',
+      measured: null,
+      reference: null,
+      unit: '',
+      referenceLabel: '',
+      ratio: null,
+      target: 'load only what it needs',
+      verdict: 'skipped',
+      note: `skipped: ${why}`,
+    });
     return { rows, raw };
   }
   const validateDelta = median(val) - base;
@@ -106,11 +119,31 @@ async function measureReadCommands(rounds: number, raw: Record<string, unknown>)
   } catch {
     url = undefined;
   }
-  const skipped = (id: string, figure: string, why: string): FigureRow => ({ id, figure, measured: null, reference: null, unit: '', referenceLabel: '', ratio: null, target: `≤ +${READ_BUDGET_MS} ms`, verdict: 'skipped', note: `skipped: ${why}` });
-  if (!url) return [skipped('3.startup-connectors', 'start-up: connectors', 'no sandbox running (offsetctl sandbox up)'), skipped('3.startup-offsets', 'start-up: offsets get <c>', 'no sandbox running')];
+  const skipped = (id: string, figure: string, why: string): FigureRow => ({
+    id,
+    figure,
+    measured: null,
+    reference: null,
+    unit: '',
+    referenceLabel: '',
+    ratio: null,
+    target: `≤ +${READ_BUDGET_MS} ms`,
+    verdict: 'skipped',
+    note: `skipped: ${why}`,
+  });
+  if (!url)
+    return [
+      skipped('3.startup-connectors', 'start-up: connectors', 'no sandbox running (offsetctl sandbox up)'),
+      skipped('3.startup-offsets', 'start-up: offsets get <c>', 'no sandbox running'),
+    ];
   // A connector of the bench's own: on a shared sandbox other connectors come and go.
   const rest = new ConnectRest(url);
-  const pipeline = await createFilePipeline(rest, { dir: mkdtempSync(join(tmpdir(), 'offsetctl-bench-startup-')), prefix: 'bench-startup', lines: ['a', 'b'], withSink: false });
+  const pipeline = await createFilePipeline(rest, {
+    dir: mkdtempSync(join(tmpdir(), 'offsetctl-bench-startup-')),
+    prefix: 'bench-startup',
+    lines: ['a', 'b'],
+    withSink: false,
+  });
   try {
     await rest.waitForRunning(pipeline.source);
     return await timeReadCommands(rounds, raw, url, pipeline.source);
@@ -156,8 +189,26 @@ async function timeReadCommands(rounds: number, raw: Record<string, unknown>, ur
     }
     const delta = median(cmd) - median(node);
     const cpuDelta = median(cmdCpu) - median(nodeCpu);
-    raw[c.id] = { nodeMs: node.map((x) => round(x)), commandMs: cmd.map((x) => round(x)), nodeCpuMs: nodeCpu.map((x) => round(x)), commandCpuMs: cmdCpu.map((x) => round(x)), command: summarize(cmd), node: summarize(node) };
-    rows.push({ id: c.id, figure: c.figure, measured: median(cmd), reference: median(node), unit: 'ms', referenceLabel: 'node -e 0', ratio: median(cmd) / median(node), target: `≤ +${READ_BUDGET_MS} ms`, verdict: delta <= READ_BUDGET_MS ? 'pass' : 'miss', note: `${signed(delta)} ms over bare node, ${rounds} interleaved spawns; by CPU time ${signed(cpuDelta)} ms (${round(median(cmdCpu))} vs ${round(median(nodeCpu))} ms)` });
+    raw[c.id] = {
+      nodeMs: node.map((x) => round(x)),
+      commandMs: cmd.map((x) => round(x)),
+      nodeCpuMs: nodeCpu.map((x) => round(x)),
+      commandCpuMs: cmdCpu.map((x) => round(x)),
+      command: summarize(cmd),
+      node: summarize(node),
+    };
+    rows.push({
+      id: c.id,
+      figure: c.figure,
+      measured: median(cmd),
+      reference: median(node),
+      unit: 'ms',
+      referenceLabel: 'node -e 0',
+      ratio: median(cmd) / median(node),
+      target: `≤ +${READ_BUDGET_MS} ms`,
+      verdict: delta <= READ_BUDGET_MS ? 'pass' : 'miss',
+      note: `${signed(delta)} ms over bare node, ${rounds} interleaved spawns; by CPU time ${signed(cpuDelta)} ms (${round(median(cmdCpu))} vs ${round(median(nodeCpu))} ms)`,
+    });
   }
   return rows;
 }

@@ -43,8 +43,27 @@ test('summary reports the spread of the samples', () => {
 });
 
 test('overlapping intervals count once, disjoint ones add up', () => {
-  assert.equal(unionLength([[0, 10], [5, 15], [20, 25]]), 20);
-  assert.equal(unionLength([[3, 4], [0, 10]]), 10);
-  assert.equal(unionLength([[5, 5], [7, 6]]), 0);
+  assert.equal(
+    unionLength([
+      [0, 10],
+      [5, 15],
+      [20, 25],
+    ]),
+    20,
+  );
+  assert.equal(
+    unionLength([
+      [3, 4],
+      [0, 10],
+    ]),
+    10,
+  );
+  assert.equal(
+    unionLength([
+      [5, 5],
+      [7, 6],
+    ]),
+    0,
+  );
   assert.equal(unionLength([]), 0);
 });

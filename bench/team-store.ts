@@ -42,7 +42,10 @@ async function journalRun(store: Store, i: number): Promise<number> {
 }
 
 async function bigSnapshot(store: Store, partitions: number): Promise<{ saveMs: number; readMs: number }> {
-  const offsets = Array.from({ length: partitions }, (_v, i) => ({ partition: { kafka_topic: `topic-${i % 100}`, kafka_partition: i }, offset: { kafka_offset: i * 7 } }));
+  const offsets = Array.from({ length: partitions }, (_v, i) => ({
+    partition: { kafka_topic: `topic-${i % 100}`, kafka_partition: i },
+    offset: { kafka_offset: i * 7 },
+  }));
   let t = performance.now();
   const snap = await store.saveSnapshot({ clusterUrl: CLUSTER, connector: 'big', connectorType: 'sink', stateBefore: 'RUNNING', offsets });
   const saveMs = performance.now() - t;
@@ -78,7 +81,9 @@ async function newPgStore(server: PgServer): Promise<{ store: PostgresStore; dro
   const admin = new Pool({ host: server.host, port: server.port, user: server.adminUser, password: server.adminPassword, database: 'postgres', max: 1 });
   const name = `bench_${randomBytes(4).toString('hex')}`;
   await admin.query(`CREATE DATABASE ${name}`);
-  const store = new PostgresStore(pgSettings(`postgres://${server.adminUser}@${server.host}:${server.port}/${name}`, { passwordEnv: 'P', env: { P: server.adminPassword } }));
+  const store = new PostgresStore(
+    pgSettings(`postgres://${server.adminUser}@${server.host}:${server.port}/${name}`, { passwordEnv: 'P', env: { P: server.adminPassword } }),
+  );
   await store.ready();
   return {
     store,
@@ -108,7 +113,9 @@ export async function measureTeamStore(options: BenchOptions): Promise<FigureRes
     }
     options.log(`  journal: sqlite ${round(median(journal.sqlite))} ms, postgres ${round(median(journal.pg))} ms per run`);
     const snap = { sqlite: await bigSnapshot(sqlite, partitions), pg: await bigSnapshot(pg.store, partitions) };
-    options.log(`  ${partitions} partitions: sqlite save ${round(snap.sqlite.saveMs)} / read ${round(snap.sqlite.readMs)} ms, postgres save ${round(snap.pg.saveMs)} / read ${round(snap.pg.readMs)} ms`);
+    options.log(
+      `  ${partitions} partitions: sqlite save ${round(snap.sqlite.saveMs)} / read ${round(snap.sqlite.readMs)} ms, postgres save ${round(snap.pg.saveMs)} / read ${round(snap.pg.readMs)} ms`,
+    );
     const curve: Array<{ runs: number; sqliteMs: number; pgMs: number }> = [];
     let have = journalRounds;
     for (const total of runCounts) {
@@ -118,16 +125,42 @@ export async function measureTeamStore(options: BenchOptions): Promise<FigureRes
       curve.push({ runs: total, sqliteMs: await listMs(sqlite, total, 7), pgMs: await listMs(pg.store, total, 7) });
       options.log(`  runs over ${total}: sqlite ${round(curve.at(-1)!.sqliteMs)} ms, postgres ${round(curve.at(-1)!.pgMs)} ms`);
     }
-    const perRun = (key: 'sqliteMs' | 'pgMs'): number[] => curve.map((c) => c[key] / c.runs * 1000);
+    const perRun = (key: 'sqliteMs' | 'pgMs'): number[] => curve.map((c) => (c[key] / c.runs) * 1000);
     const row = (id: string, figure: string, measured: number, reference: number, unit: string, note?: string): FigureRow => ({
-      id, figure, measured: round(measured), reference: round(reference), unit, referenceLabel: 'the SQLite store, same run', ratio: round(measured / reference), target: 'info', verdict: 'info', ...(note ? { note } : {}),
+      id,
+      figure,
+      measured: round(measured),
+      reference: round(reference),
+      unit,
+      referenceLabel: 'the SQLite store, same run',
+      ratio: round(measured / reference),
+      target: 'info',
+      verdict: 'info',
+      ...(note ? { note } : {}),
     });
     const rows = [
-      row('11.journal', 'team store: one rewind-sized journal (PostgreSQL vs SQLite)', median(journal.pg), median(journal.sqlite), 'ms/run', `${journalRounds} runs each, interleaved`),
+      row(
+        '11.journal',
+        'team store: one rewind-sized journal (PostgreSQL vs SQLite)',
+        median(journal.pg),
+        median(journal.sqlite),
+        'ms/run',
+        `${journalRounds} runs each, interleaved`,
+      ),
       row('11.snapshot-save', `team store: save a ${partitions.toLocaleString('en')}-partition snapshot`, snap.pg.saveMs, snap.sqlite.saveMs, 'ms'),
       row('11.snapshot-read', `team store: read it back`, snap.pg.readMs, snap.sqlite.readMs, 'ms'),
-      row('11.runs', `team store: \`runs\` over ${runCounts.at(-1)!.toLocaleString('en')} runs`, curve.at(-1)!.pgMs, curve.at(-1)!.sqliteMs, 'ms',
-        `µs per listed run at ${runCounts.join('/')}: postgres ${perRun('pgMs').map((x) => round(x, 1)).join('/')}, sqlite ${perRun('sqliteMs').map((x) => round(x, 1)).join('/')} (flat = linear)`),
+      row(
+        '11.runs',
+        `team store: \`runs\` over ${runCounts.at(-1)!.toLocaleString('en')} runs`,
+        curve.at(-1)!.pgMs,
+        curve.at(-1)!.sqliteMs,
+        'ms',
+        `µs per listed run at ${runCounts.join('/')}: postgres ${perRun('pgMs')
+          .map((x) => round(x, 1))
+          .join('/')}, sqlite ${perRun('sqliteMs')
+          .map((x) => round(x, 1))
+          .join('/')} (flat = linear)`,
+      ),
     ];
     return { rows, raw: { journal, snapshot: snap, partitions, curve } };
   } finally {
@@ -139,6 +172,11 @@ export async function measureTeamStore(options: BenchOptions): Promise<FigureRes
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await measureTeamStore({ quick: process.argv.includes('--quick'), profile: false, withSandbox: false, log: (l) => process.stderr.write(`${l}\n`) });
+  const result = await measureTeamStore({
+    quick: process.argv.includes('--quick'),
+    profile: false,
+    withSandbox: false,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }

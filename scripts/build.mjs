@@ -73,19 +73,23 @@ const cjsCommon = {
 await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(outdir, 'offsetctl.cjs') });
 await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'code-cache.ts')], outfile: join(outdir, 'code-cache.cjs') });
 /** Packages the code requires on demand, each bundled into one CommonJS file beside the chunks. */
-const bundleCjs = (file, contents) => build({
-  stdin: { contents, resolveDir: root, sourcefile: file, loader: 'js' },
-  outfile: join(outdir, file),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20.19',
-  logLevel: 'warning',
-});
+const bundleCjs = (file, contents) =>
+  build({
+    stdin: { contents, resolveDir: root, sourcefile: file, loader: 'js' },
+    outfile: join(outdir, file),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.19',
+    logLevel: 'warning',
+  });
 // ajv (+ its 2020-12 entry and ajv-formats): the engine requires it synchronously when a workflow
 // has inputs (src/arazzo/_on-demand.ts), and one file loads in about half the time of ajv's
 // hundred (measured: 140 vs 210 ms CPU with bare Node's 90).
-await bundleCjs('ajv-bundle.cjs', "module.exports = { ajv: () => require('ajv'), ajv2020: () => require('ajv/dist/2020.js'), formats: () => require('ajv-formats') };");
+await bundleCjs(
+  'ajv-bundle.cjs',
+  "module.exports = { ajv: () => require('ajv'), ajv2020: () => require('ajv/dist/2020.js'), formats: () => require('ajv-formats') };",
+);
 // undici's agent and request method likewise (src/http/client.ts): about thirty CommonJS files
 // that every command talking to Connect resolved, read and compiled one by one.
 await bundleCjs('undici-bundle.cjs', "module.exports = { Agent: require('undici/lib/dispatcher/agent'), request: require('undici/lib/api/api-request') };");
@@ -96,8 +100,19 @@ await bundleCjs('yaml-bundle.cjs', "module.exports = require('yaml');");
 // only when a team store is opened. Its optional native binding (pg-native, libpq) is not used
 // and not installed.
 await build({
-  stdin: { contents: "const pg = require('pg'); module.exports = { Pool: pg.Pool, pgpass: require('pgpass') };", resolveDir: root, sourcefile: 'pg-bundle.cjs', loader: 'js' },
-  outfile: join(outdir, 'pg-bundle.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20.19', logLevel: 'warning', external: ['pg-native'],
+  stdin: {
+    contents: "const pg = require('pg'); module.exports = { Pool: pg.Pool, pgpass: require('pgpass') };",
+    resolveDir: root,
+    sourcefile: 'pg-bundle.cjs',
+    loader: 'js',
+  },
+  outfile: join(outdir, 'pg-bundle.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20.19',
+  logLevel: 'warning',
+  external: ['pg-native'],
 });
 // The shipped workflows' inputs schemas, compiled ahead of time (scripts/inputs-validators.mjs).
 const { buildInputsValidators } = await import('./inputs-validators.mjs');

@@ -16,14 +16,23 @@ import { parseArgs } from 'node:util';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const { values } = parseArgs({
-  options: { minutes: { type: 'string', default: '5' }, seed: { type: 'string' }, runs: { type: 'string' }, workers: { type: 'boolean', default: false }, store: { type: 'string' } },
+  options: {
+    minutes: { type: 'string', default: '5' },
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    workers: { type: 'boolean', default: false },
+    store: { type: 'string' },
+  },
 });
 const minutes = Number(values.minutes);
 if (!Number.isFinite(minutes) || minutes <= 0) {
   console.error(`--minutes ${JSON.stringify(values.minutes)}: expected a positive number of minutes`);
   process.exit(2);
 }
-for (const [flag, value] of [['--seed', values.seed], ['--runs', values.runs]]) {
+for (const [flag, value] of [
+  ['--seed', values.seed],
+  ['--runs', values.runs],
+]) {
   if (value !== undefined && !/^\d+$/.test(value)) {
     console.error(`${flag} ${JSON.stringify(value)}: expected a whole number`);
     process.exit(2);
@@ -54,6 +63,10 @@ if (values.store === 'postgres' && !env.OFFSETCTL_TEST_PG) {
   env.OFFSETCTL_TEST_PG = describeServer(startedPg);
 }
 // The test's own timeout is its budget plus time for the last run and its recovery.
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', join(root, 'dist', 'test', 'integration', 'chaos.test.js')], { cwd: root, env, stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', join(root, 'dist', 'test', 'integration', 'chaos.test.js')], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
 if (startedPg) (await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'))).stopPgServer(startedPg, 'fast');
 process.exit(r.status ?? 1);

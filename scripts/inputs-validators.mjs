@@ -33,7 +33,9 @@ export async function buildInputsValidators(root, workflowsDir, outfile) {
   const standaloneCode = require('ajv/dist/standalone').default;
   const exportsByKey = {};
   const dialects = new Map();
-  for (const name of readdirSync(workflowsDir).filter((f) => f.endsWith('.arazzo.yaml')).sort()) {
+  for (const name of readdirSync(workflowsDir)
+    .filter((f) => f.endsWith('.arazzo.yaml'))
+    .sort()) {
     const doc = YAML.parse(readFileSync(join(workflowsDir, name), 'utf8'));
     for (const wf of doc.workflows ?? []) {
       if (!wf.inputs || typeof wf.inputs !== 'object') continue;

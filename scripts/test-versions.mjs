@@ -38,7 +38,9 @@ const FILES = [
 ].map((f) => join(root, 'dist', 'test', 'integration', `${f}.test.js`));
 
 const began = Date.now();
-if (spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+if (
+  spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' }).status !== 0
+) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
@@ -46,9 +48,16 @@ const { ALL_KAFKA_VERSIONS, CI_KAFKA_VERSIONS, DEFAULT_KAFKA_VERSION } = await i
 const argv = process.argv.slice(2);
 const listed = argv.indexOf('--versions');
 const ciLeg = argv.includes('--ci-leg');
-const versions = listed >= 0 ? String(argv[listed + 1] ?? '').split(',').filter(Boolean)
-  : ciLeg ? CI_KAFKA_VERSIONS.filter((v) => v !== DEFAULT_KAFKA_VERSION)
-    : argv.includes('--ci') ? [...CI_KAFKA_VERSIONS] : [...ALL_KAFKA_VERSIONS];
+const versions =
+  listed >= 0
+    ? String(argv[listed + 1] ?? '')
+        .split(',')
+        .filter(Boolean)
+    : ciLeg
+      ? CI_KAFKA_VERSIONS.filter((v) => v !== DEFAULT_KAFKA_VERSION)
+      : argv.includes('--ci')
+        ? [...CI_KAFKA_VERSIONS]
+        : [...ALL_KAFKA_VERSIONS];
 const faultsAt = argv.includes('--worker-faults') ? String(argv[argv.indexOf('--worker-faults') + 1] ?? '') : undefined;
 if (faultsAt !== undefined && !versions.includes(faultsAt)) {
   console.log(`--worker-faults ${faultsAt}: not one of the versions run (${versions.join(', ')})`);
@@ -74,7 +83,9 @@ function run(version, args, env) {
         rest = lines.pop() ?? '';
         for (const line of lines) out.write(`[${version}] ${line}\n`);
       });
-      stream.on('end', () => { if (rest) out.write(`[${version}] ${rest}\n`); });
+      stream.on('end', () => {
+        if (rest) out.write(`[${version}] ${rest}\n`);
+      });
     };
     prefix(child.stdout, process.stdout);
     prefix(child.stderr, process.stderr);
@@ -93,9 +104,25 @@ async function up(version) {
 async function tests(version, files = FILES, env = envFor(version), name = version) {
   const started = Date.now();
   const tap = join(tapDir, `${name}.tap`);
-  await run(version, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files], env);
+  await run(
+    version,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    env,
+  );
   let text = '';
-  try { text = readFileSync(tap, 'utf8'); } catch { /* counted as a failure */ }
+  try {
+    text = readFileSync(tap, 'utf8');
+  } catch {
+    /* counted as a failure */
+  }
   const count = (key) => Number((text.match(new RegExp(`^# ${key} (\\d+)$`, 'm')) ?? [])[1] ?? 0);
   return { pass: count('pass'), fail: count('fail') + count('cancelled') + (text ? 0 : 1), ms: Date.now() - started };
 }
@@ -120,7 +147,12 @@ async function lane(version) {
   rows.push({ version, up: seconds(started.ms), tests: seconds(result.ms), pass: result.pass, fail: result.fail, note: '' });
   if (version === faultsAt) {
     // The sandbox is this script's own, so its workers may be killed (the tests restart them).
-    const faults = await tests(version, [join(root, 'dist', 'test', 'integration', 'faults-workers.test.js')], { ...envFor(version), OFFSETCTL_FAULTS_WORKERS: '1' }, `${version}-faults-workers`);
+    const faults = await tests(
+      version,
+      [join(root, 'dist', 'test', 'integration', 'faults-workers.test.js')],
+      { ...envFor(version), OFFSETCTL_FAULTS_WORKERS: '1' },
+      `${version}-faults-workers`,
+    );
     passed += faults.pass;
     failed += faults.fail;
     rows.push({ version: `${version} worker deaths`, up: 0, tests: seconds(faults.ms), pass: faults.pass, fail: faults.fail, note: '' });
@@ -131,9 +163,11 @@ async function lane(version) {
 // version's connectors never rebalance another's (files of one version side by side did: a
 // connector caught UNASSIGNED mid-rebalance is, rightly, not resumed by a rewind).
 const queue = [...versions];
-await Promise.all(Array.from({ length: Math.min(lanes, queue.length) }, async () => {
-  for (let v = queue.shift(); v !== undefined; v = queue.shift()) await lane(v);
-}));
+await Promise.all(
+  Array.from({ length: Math.min(lanes, queue.length) }, async () => {
+    for (let v = queue.shift(); v !== undefined; v = queue.shift()) await lane(v);
+  }),
+);
 rows.sort((a, b) => versions.indexOf(a.version.split(' ')[0]) - versions.indexOf(b.version.split(' ')[0]));
 
 console.log(`\n| Kafka | sandbox up | tests | passed | failed |\n|---|---|---|---|---|`);

@@ -87,6 +87,9 @@ const stopPg = async () => {
 const all = testFiles(join(root, 'dist'));
 const isIntegration = (f) => f.includes(`${join('dist', 'test', 'integration')}`);
 const totals = { pass: 0, fail: 0, skipped: 0 };
+// `npm run lint` (Biome, format check, knip): one test of the full run (docs/lint.md); a finding fails it.
+const lintHere = wantUnit && wantIntegration && readdirSync(root).includes('biome.json');
+if (lintHere) { if (run('npm', ['run', '--silent', 'lint']) === 0) totals.pass += 1; else { totals.fail += 1; console.error('npm run lint failed'); } }
 const tapDir = mkdtempSync(join(tmpdir(), 'offsetctl-tap-'));
 
 /**
@@ -179,7 +182,7 @@ const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
 const PLUGIN_FILES = /^(sandbox-plugins|profiles-|replay-)/;
 const PLUGIN_ARGS = ['--plugin', 'debezium-postgres', '--plugin', 'debezium-jdbc-sink', '--plugin', 'iceberg-sink', '--cdc-postgres'];
 const pluginsDir = process.env.OFFSETCTL_PLUGINS_SANDBOX_DIR
-  || join(process.env.XDG_CACHE_HOME && process.env.XDG_CACHE_HOME.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
+  || join(process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
 
 /**
  * Seconds each integration file took when last measured (scripts/test-durations.json, written by

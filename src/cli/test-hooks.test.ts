@@ -8,7 +8,7 @@ import { killAfterSendFromEnv } from './test-hooks.js';
 // A sender that answers every request 200: the hook's input, not a fake of Kafka Connect.
 function answering(): HttpSender & { seen: HttpRequest[] } {
   const seen: HttpRequest[] = [];
-  return { seen, send: async (req): Promise<HttpResponse> => (seen.push(req), { status: 200, headers: {}, body: Buffer.from('{}'), durationMs: 0 }) };
+  return { seen, send: async (req): Promise<HttpResponse> => { seen.push(req); return { status: 200, headers: {}, body: Buffer.from('{}'), durationMs: 0 }; } };
 }
 
 test('OFFSETCTL_TEST_KILL_AFTER_SEND unset: the CLI hands applyPlan its own sender unchanged', () => {

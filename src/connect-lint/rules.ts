@@ -24,7 +24,8 @@ function waitsForStopped(s: LintStep): { stopped: boolean; tasks: boolean } {
 const offsetsAfterStop = stepRule({
   id: 'connect/offsets-after-stop-without-wait',
   severity: 'error',
-  description: 'PATCH/DELETE /connectors/{c}/offsets after PUT .../stop with no step that waits for STOPPED with no tasks: stop is asynchronous, Connect refuses offset changes until then',
+  description:
+    'PATCH/DELETE /connectors/{c}/offsets after PUT .../stop with no step that waits for STOPPED with no tasks: stop is asynchronous, Connect refuses offset changes until then',
   check(s, { workflow: w }) {
     if (!is(s, 'PATCH', OFFSETS) && !is(s, 'DELETE', OFFSETS)) return undefined;
     const before = w.steps.slice(0, s.index);
@@ -41,7 +42,8 @@ const offsetsAfterStop = stepRule({
 const stateAfterAsync = stepRule({
   id: 'connect/state-assertion-without-retry',
   severity: 'warning',
-  description: "a connector.state == 'PAUSED'|'RUNNING' check right after pause, resume, restart or create, with no retry: those calls return before the state changes",
+  description:
+    "a connector.state == 'PAUSED'|'RUNNING' check right after pause, resume, restart or create, with no retry: those calls return before the state changes",
   check(s, { prev }) {
     if (!prev || !(is(prev, 'PUT', PAUSE_RESUME) || is(prev, 'POST', RESTART) || is(prev, 'POST', CREATE))) return undefined;
     const text = criteriaText(s.step.successCriteria);
@@ -65,7 +67,8 @@ const restartExpects202 = stepRule({
 const statusAfterCreate = stepRule({
   id: 'connect/status-after-create-without-404-retry',
   severity: 'warning',
-  description: 'GET /connectors/{c}/status right after POST /connectors with no retry on 404: the status exists only once the connector is assigned to a worker',
+  description:
+    'GET /connectors/{c}/status right after POST /connectors with no retry on 404: the status exists only once the connector is assigned to a worker',
   check(s, { prev }) {
     if (!prev || !is(prev, 'POST', CREATE) || !is(s, 'GET', STATUS) || hasRetry(s, /404/)) return undefined;
     return `step "${s.step.stepId}" reads the status right after "${prev.step.stepId}" created the connector; Connect answers 404 until a worker has it: add a retry failure action with criteria $statusCode == 404`;

@@ -11,7 +11,10 @@ function viaUrl(url: string): { origin: string; path: string } {
 describe('request targets: origin and path exactly as URL parsing gives them', () => {
   it('splits plain URLs without changing them', () => {
     assert.deepEqual(splitRequestUrl('http://127.0.0.1:8083/connectors/sink/offsets'), { origin: 'http://127.0.0.1:8083', path: '/connectors/sink/offsets' });
-    assert.deepEqual(splitRequestUrl('https://connect.example:8443/counter/a%20b/next?limit=10&x=%2F'), { origin: 'https://connect.example:8443', path: '/counter/a%20b/next?limit=10&x=%2F' });
+    assert.deepEqual(splitRequestUrl('https://connect.example:8443/counter/a%20b/next?limit=10&x=%2F'), {
+      origin: 'https://connect.example:8443',
+      path: '/counter/a%20b/next?limit=10&x=%2F',
+    });
   });
   it('agrees with URL parsing on every URL it could change', () => {
     const urls = [

@@ -36,7 +36,12 @@ describe('HttpClient against a loopback server', () => {
   it('sends the method, path, query, headers and body as given and reads the whole response', async () => {
     const http = new HttpClient();
     try {
-      const res = await http.send({ method: 'patch', url: `${base}/connectors/a%20b/offsets?x=1&y=%2F`, headers: { 'Content-Type': 'application/json' }, body: '{"offsets":[]}' });
+      const res = await http.send({
+        method: 'patch',
+        url: `${base}/connectors/a%20b/offsets?x=1&y=%2F`,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"offsets":[]}',
+      });
       const req = seen.at(-1)!;
       assert.equal(req.method, 'PATCH');
       assert.equal(req.url, '/connectors/a%20b/offsets?x=1&y=%2F');
@@ -87,7 +92,10 @@ describe('HttpClient against a loopback server', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     try {
-      await assert.rejects(http.send({ method: 'GET', url: `http://127.0.0.1:${port}/x` }), (e: unknown) => (e as { code?: string }).code === 'E_HTTP' && /GET http:\/\/127\.0\.0\.1:\d+\/x failed: connection refused/.test((e as Error).message));
+      await assert.rejects(
+        http.send({ method: 'GET', url: `http://127.0.0.1:${port}/x` }),
+        (e: unknown) => (e as { code?: string }).code === 'E_HTTP' && /GET http:\/\/127\.0\.0\.1:\d+\/x failed: connection refused/.test((e as Error).message),
+      );
       await assert.rejects(http.send({ method: 'GET', url: 'ftp://127.0.0.1/x' }), /failed: .*must start with `http:` or `https:`/);
     } finally {
       await http.close();

@@ -14,9 +14,7 @@ export function wireMethod(method: string): string {
   return KNOWN_METHODS.has(method.toLowerCase()) ? method.toUpperCase() : method;
 }
 
-export type HttpAuth =
-  | { kind: 'basic'; username: string; password: string }
-  | { kind: 'bearer'; token: string };
+export type HttpAuth = { kind: 'basic'; username: string; password: string } | { kind: 'bearer'; token: string };
 
 export interface HttpTls {
   /** PEM text of extra CA certificates to trust. */
@@ -94,14 +92,16 @@ function loadTransport(): Transport {
     // The CLI's build puts both into one CommonJS file beside its chunks (scripts/build.mjs);
     // tsc's output and the tests use the package itself.
     const bundled = requireCjs('./undici-bundle.cjs') as { Agent?: unknown; request?: unknown };
-    if (typeof bundled.Agent === 'function' && typeof bundled.request === 'function') return (transport = { Agent: bundled.Agent as typeof Agent, request: bundled.request as DispatchRequest });
+    if (typeof bundled.Agent === 'function' && typeof bundled.request === 'function')
+      return (transport = { Agent: bundled.Agent as typeof Agent, request: bundled.request as DispatchRequest });
   } catch {
     // not the bundle: load the package's own files below
   }
   try {
     const agent = requireCjs('undici/lib/dispatcher/agent') as unknown;
     const request = requireCjs('undici/lib/api/api-request') as unknown;
-    if (typeof agent === 'function' && typeof request === 'function') return (transport = { Agent: agent as typeof Agent, request: request as DispatchRequest });
+    if (typeof agent === 'function' && typeof request === 'function')
+      return (transport = { Agent: agent as typeof Agent, request: request as DispatchRequest });
   } catch {
     // an undici with another layout: use its public entry point below
   }
@@ -163,10 +163,7 @@ export function requestHeaders(options: HttpClientOptions, own: Record<string, s
   const headers: Record<string, string> = { ...options.headers, ...own };
   const auth = options.auth;
   if (auth && !hasHeader(headers, 'authorization')) {
-    headers['authorization'] =
-      auth.kind === 'basic'
-        ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`
-        : `Bearer ${auth.token}`;
+    headers['authorization'] = auth.kind === 'basic' ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : `Bearer ${auth.token}`;
   }
   return headers;
 }
@@ -193,6 +190,7 @@ export function describeTransportError(err: unknown, https: boolean): { text: st
     // (OpenSSL's own text ends in a newline; the advice belongs on the same line.)
     return { text: `${code ? code + ': ' : ''}${(e.message ?? String(err)).trim()} (the server may require a client certificate)`, hint: 'client-certificate' };
   }
-  if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code)) return { text: `TLS error ${code}: ${e.message ?? ''} (the server's certificate is not trusted here)`, hint: 'tls-trust' };
+  if (code && /CERT|SSL|TLS|VERIFY|SIGNATURE|ISSUER/.test(code))
+    return { text: `TLS error ${code}: ${e.message ?? ''} (the server's certificate is not trusted here)`, hint: 'tls-trust' };
   return { text: `${code ? code + ': ' : ''}${e.message ?? String(err)}` };
 }

@@ -77,7 +77,10 @@ export class FailoverClient implements Closable {
         this.#current = next;
       }
     }
-    throw new HttpTransportError(`${req.method.toUpperCase()} ${path}: no Kafka Connect worker could be reached (${this.#urls.join(', ')}); last error: ${(lastError as Error).message}`, { cause: lastError });
+    throw new HttpTransportError(
+      `${req.method.toUpperCase()} ${path}: no Kafka Connect worker could be reached (${this.#urls.join(', ')}); last error: ${(lastError as Error).message}`,
+      { cause: lastError },
+    );
   }
 
   close(): Promise<void> {

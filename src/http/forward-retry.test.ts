@@ -12,7 +12,9 @@ const FORWARD_500 = { error_code: 500, message: 'IO Error trying to forward REST
 async function server(t: TestContext, handle: (req: IncomingMessage, body: string, res: ServerResponse) => void): Promise<string> {
   const s = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
     req.on('end', () => handle(req, body, res));
   });
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
@@ -46,9 +48,19 @@ test('a PATCH of offsets is sent again only after the read-back shows it did not
   const lines: string[] = [];
   const client = new ForwardRetryClient(new HttpClient(), { ...fast, onRetry: (l) => lines.push(l) });
   t.after(() => client.close());
-  const res = await client.send({ method: 'PATCH', url: `${url}/connectors/c/offsets`, body: JSON.stringify({ offsets: [{ partition: { filename: 'a' }, offset: { position: 0 } }] }) });
+  const res = await client.send({
+    method: 'PATCH',
+    url: `${url}/connectors/c/offsets`,
+    body: JSON.stringify({ offsets: [{ partition: { filename: 'a' }, offset: { position: 0 } }] }),
+  });
   assert.equal(res.status, 200);
-  assert.deepEqual(seen, ['PATCH /connectors/c/offsets', 'GET /connectors/c/offsets', 'PATCH /connectors/c/offsets', 'GET /connectors/c/offsets', 'PATCH /connectors/c/offsets']);
+  assert.deepEqual(seen, [
+    'PATCH /connectors/c/offsets',
+    'GET /connectors/c/offsets',
+    'PATCH /connectors/c/offsets',
+    'GET /connectors/c/offsets',
+    'PATCH /connectors/c/offsets',
+  ]);
   assert.match(String(res.headers[RETRIES_HEADER]), /read back: not applied .*sent again.*read back: not applied/);
   assert.equal(lines.length, 2);
 });
@@ -56,20 +68,35 @@ test('a PATCH of offsets is sent again only after the read-back shows it did not
 test('a PATCH whose change is in place on read-back is not sent again: a 200 that says so', async (t) => {
   let patches = 0;
   const url = await server(t, (req, _body, res) => {
-    if (req.method === 'GET') return json(res, 200, { offsets: [{ partition: { filename: 'a' }, offset: { position: 0 } }, { partition: { filename: 'b' }, offset: { position: 9 } }] });
+    if (req.method === 'GET')
+      return json(res, 200, {
+        offsets: [
+          { partition: { filename: 'a' }, offset: { position: 0 } },
+          { partition: { filename: 'b' }, offset: { position: 9 } },
+        ],
+      });
     patches += 1;
     return json(res, 500, { error_code: 500, message: 'IO Error trying to forward REST request: java.util.concurrent.TimeoutException' });
   });
   const client = new ForwardRetryClient(new HttpClient(), fast);
   t.after(() => client.close());
-  const res = await client.send({ method: 'PATCH', url: `${url}/connectors/c/offsets`, body: JSON.stringify({ offsets: [{ partition: { filename: 'a' }, offset: { position: 0 } }, { partition: { filename: 'z' }, offset: null }] }) });
+  const res = await client.send({
+    method: 'PATCH',
+    url: `${url}/connectors/c/offsets`,
+    body: JSON.stringify({
+      offsets: [
+        { partition: { filename: 'a' }, offset: { position: 0 } },
+        { partition: { filename: 'z' }, offset: null },
+      ],
+    }),
+  });
   assert.equal(patches, 1);
   assert.equal(res.status, 200);
   assert.match(JSON.parse(res.body.toString('utf8')).message as string, /read back and are in place/);
   assert.match(String(res.headers[RETRIES_HEADER]), /read back: applied/);
 });
 
-test('a DELETE of offsets: not applied while offsets remain; an unreadable read-back stops the retries with Connect\'s answer', async (t) => {
+test("a DELETE of offsets: not applied while offsets remain; an unreadable read-back stops the retries with Connect's answer", async (t) => {
   let deletes = 0;
   let gets = 0;
   const url = await server(t, (req, _body, res) => {

@@ -47,10 +47,18 @@ export function forwardFailure(res: Pick<HttpResponse, 'status' | 'body'>): stri
   return typeof message === 'string' && FORWARD_FAILED.test(message) ? message : undefined;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(resolve, ms);
-  signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-});
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 export class ForwardRetryClient implements Closable {
   readonly #inner: Closable;
@@ -69,9 +77,10 @@ export class ForwardRetryClient implements Closable {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     const method = req.method.toUpperCase();
-    const offsetsChange = (method === 'PATCH' || method === 'DELETE') ? OFFSETS_PATH.exec(req.url)?.[1] : undefined;
+    const offsetsChange = method === 'PATCH' || method === 'DELETE' ? OFFSETS_PATH.exec(req.url)?.[1] : undefined;
     // Other changing requests (POST a connector, PUT a config) are not offsetctl's to repeat.
-    const repeatable = offsetsChange !== undefined || method === 'GET' || method === 'HEAD' || (method === 'PUT' && /\/(stop|pause|resume)(?:\?.*)?$/.test(req.url));
+    const repeatable =
+      offsetsChange !== undefined || method === 'GET' || method === 'HEAD' || (method === 'PUT' && /\/(stop|pause|resume)(?:\?.*)?$/.test(req.url));
     let res = await this.#inner.send(req);
     if (!repeatable) return res;
     const deadline = Date.now() + this.#budgetMs;
@@ -107,7 +116,12 @@ export class ForwardRetryClient implements Closable {
   async #applied(connectorUrl: string, method: string, req: HttpRequest): Promise<{ applied: boolean | undefined; why: string }> {
     let read: HttpResponse;
     try {
-      read = await this.#inner.send({ method: 'GET', url: `${connectorUrl}/offsets`, headers: { accept: 'application/json' }, ...(req.signal ? { signal: req.signal } : {}) });
+      read = await this.#inner.send({
+        method: 'GET',
+        url: `${connectorUrl}/offsets`,
+        headers: { accept: 'application/json' },
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
     } catch (err) {
       if (err instanceof HttpTransportError) return { applied: undefined, why: `the read-back failed: ${err.message}` };
       throw err;
@@ -120,7 +134,8 @@ export class ForwardRetryClient implements Closable {
       return { applied: undefined, why: 'the read-back was not JSON' };
     }
     const present = new Map(offsets.filter((o) => o.offset !== null && o.offset !== undefined).map((o) => [canonical(o.partition), canonical(o.offset)]));
-    if (method === 'DELETE') return present.size === 0 ? { applied: true, why: 'no offsets left' } : { applied: false, why: `${present.size} partition(s) still have offsets` };
+    if (method === 'DELETE')
+      return present.size === 0 ? { applied: true, why: 'no offsets left' } : { applied: false, why: `${present.size} partition(s) still have offsets` };
     let wanted: Array<{ partition?: unknown; offset?: unknown }>;
     try {
       wanted = (JSON.parse(Buffer.from(req.body ?? '').toString('utf8')) as { offsets?: typeof wanted }).offsets ?? [];
@@ -131,7 +146,9 @@ export class ForwardRetryClient implements Closable {
       const now = present.get(canonical(w.partition));
       return w.offset === null || w.offset === undefined ? now !== undefined : now !== canonical(w.offset);
     }).length;
-    return differing === 0 ? { applied: true, why: `all ${wanted.length} partition(s) have the requested offsets` } : { applied: false, why: `${differing} of ${wanted.length} partition(s) differ from the request` };
+    return differing === 0
+      ? { applied: true, why: `all ${wanted.length} partition(s) have the requested offsets` }
+      : { applied: false, why: `${differing} of ${wanted.length} partition(s) differ from the request` };
   }
 
   close(): Promise<void> {
@@ -140,8 +157,15 @@ export class ForwardRetryClient implements Closable {
 }
 
 function verified(res: HttpResponse, account: string[], why: string): HttpResponse {
-  const body = JSON.stringify({ message: `The offsets were read back and are in place (${why}); Kafka Connect's own answer was lost when the worker it forwarded to died` });
-  return { status: 200, durationMs: res.durationMs, body: Buffer.from(body), headers: { ...res.headers, 'content-type': 'application/json', [RETRIES_HEADER]: account.join('; ') } };
+  const body = JSON.stringify({
+    message: `The offsets were read back and are in place (${why}); Kafka Connect's own answer was lost when the worker it forwarded to died`,
+  });
+  return {
+    status: 200,
+    durationMs: res.durationMs,
+    body: Buffer.from(body),
+    headers: { ...res.headers, 'content-type': 'application/json', [RETRIES_HEADER]: account.join('; ') },
+  };
 }
 
 function pathOf(url: string): string {
@@ -156,7 +180,10 @@ function pathOf(url: string): string {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -36,7 +36,7 @@ test('node:http client: body, status, auth header, undici-shaped headers (array 
   }
 });
 
-test('node:http client: a timeout and a refused connection keep undici\'s codes and texts, so failover decides alike', async () => {
+test("node:http client: a timeout and a refused connection keep undici's codes and texts, so failover decides alike", async () => {
   const client = new NodeHttpClient({ timeoutMs: 150 });
   try {
     const slow = await client.send({ method: 'GET', url: `${base}/slow` }).catch((e: unknown) => e);

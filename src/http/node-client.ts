@@ -10,7 +10,16 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type * as HttpModule from 'node:http';
 import type * as HttpsModule from 'node:https';
 import { createRequire } from 'node:module';
-import { describeTransportError, HttpTransportError, requestHeaders, wireMethod, type HttpClientOptions, type HttpRequest, type HttpResponse, type HttpSender } from './client.js';
+import {
+  describeTransportError,
+  HttpTransportError,
+  requestHeaders,
+  wireMethod,
+  type HttpClientOptions,
+  type HttpRequest,
+  type HttpResponse,
+  type HttpSender,
+} from './client.js';
 
 // Loaded with require, not `import * as`: on Node 22+ an ES module namespace of node:http reads
 // every export, and a few are getters that load Node's own copy of undici (fetch, WebSocket):
@@ -112,15 +121,16 @@ export class NodeHttpClient implements HttpSender {
     let agent = this.#agents.get(protocol);
     if (agent === undefined) {
       const tls = this.#options.tls ?? {};
-      agent = protocol === 'https:'
-        ? new (https().Agent)({
-          keepAlive: true,
-          ...(tls.ca === undefined ? {} : { ca: tls.ca }),
-          ...(tls.cert === undefined ? {} : { cert: tls.cert }),
-          ...(tls.key === undefined ? {} : { key: tls.key }),
-          rejectUnauthorized: tls.insecure !== true,
-        })
-        : new (http().Agent)({ keepAlive: true });
+      agent =
+        protocol === 'https:'
+          ? new (https().Agent)({
+              keepAlive: true,
+              ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+              ...(tls.cert === undefined ? {} : { cert: tls.cert }),
+              ...(tls.key === undefined ? {} : { key: tls.key }),
+              rejectUnauthorized: tls.insecure !== true,
+            })
+          : new (http().Agent)({ keepAlive: true });
       this.#agents.set(protocol, agent);
     }
     return agent;

@@ -53,7 +53,8 @@ test('prose about authentication keeps its words', () => {
     'basic auth is configured, Bearer tokens are not',
     'give either Basic auth (--user with a password) or a bearer token (--token-env/--token-file), not both',
     'Authorization failed for user ops',
-  ]) assert.equal(redactText(prose), prose);
+  ])
+    assert.equal(redactText(prose), prose);
 });
 
 test('redactAndClip masks before it cuts, so no start of a secret survives the cut', () => {

@@ -64,7 +64,10 @@ const BEARER_ECHO = /\b(Bearer(?:\s+|%20|\+))((?:[A-Za-z0-9._~+/-]|%2B|%2F){16,}
 function maskEchoedCredentials(text: string): string {
   let out = text;
   if (/authorization/i.test(out)) out = out.replace(AUTH_ECHO, (_m, head: string, scheme: string | undefined) => `${head}${scheme ? `${scheme} ` : ''}${MASK}`);
-  if (/basic/i.test(out)) out = out.replace(BASIC_ECHO, (m, head: string, b64: string) => (Buffer.from(decodeURIComponent(b64), 'base64').toString('latin1').includes(':') ? `${head}${MASK}` : m));
+  if (/basic/i.test(out))
+    out = out.replace(BASIC_ECHO, (m, head: string, b64: string) =>
+      Buffer.from(decodeURIComponent(b64), 'base64').toString('latin1').includes(':') ? `${head}${MASK}` : m,
+    );
   if (/bearer/i.test(out)) out = out.replace(BEARER_ECHO, (_m, head: string) => `${head}${MASK}`);
   return out;
 }

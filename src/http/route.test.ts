@@ -4,7 +4,12 @@ import type { HttpRequest, HttpResponse, HttpSender } from './client.js';
 import { RoutingSender } from './route.js';
 
 function recorder(name: string, seen: string[]): HttpSender {
-  return { send: async (req: HttpRequest): Promise<HttpResponse> => { seen.push(`${name} ${req.url}`); return { status: 200, headers: {}, body: Buffer.alloc(0), durationMs: 0 }; } };
+  return {
+    send: async (req: HttpRequest): Promise<HttpResponse> => {
+      seen.push(`${name} ${req.url}`);
+      return { status: 200, headers: {}, body: Buffer.alloc(0), durationMs: 0 };
+    },
+  };
 }
 
 test('each request goes to the sender of its base URL; the longest base wins; an unknown URL is refused', async () => {

@@ -18,8 +18,15 @@ const NOTE_TEXT: Record<PositionNote, string> = {
 export function positionTable(plan: PositionPlan): { header: string[]; rows: string[][]; align: Align[]; summary: string } {
   const header = ['TOPIC', 'PARTITION', 'COMMITTED', 'TARGET', 'LOG START', 'LOG END', 'REPLAY', 'SKIP', 'NOTE'];
   const rows = plan.rows.map((r) => [
-    r.topic, String(r.partition), r.committed === null ? '(none)' : String(r.committed), r.target === null ? '(left as is)' : String(r.target),
-    String(r.logStart), String(r.logEnd), String(r.replay), String(r.skip), r.notes.map((n) => NOTE_TEXT[n]).join(', '),
+    r.topic,
+    String(r.partition),
+    r.committed === null ? '(none)' : String(r.committed),
+    r.target === null ? '(left as is)' : String(r.target),
+    String(r.logStart),
+    String(r.logEnd),
+    String(r.replay),
+    String(r.skip),
+    r.notes.map((n) => NOTE_TEXT[n]).join(', '),
   ]);
   const t = plan.totals;
   // A partition already at its target is not one to write: `--to-latest` on a sink that has read

@@ -108,7 +108,7 @@ export class SqliteStore implements Store {
           throw new StoreError('E_LOCKED', `run ${runId} is ${run.status}; only an interrupted run can be resumed`);
         }
         const held = this.#lockOf(run.clusterKey, run.connector);
-        if (held && held.alive && !(held.pid === owner.pid && held.hostname === owner.hostname)) throw lockedError(held);
+        if (held?.alive && !(held.pid === owner.pid && held.hostname === owner.hostname)) throw lockedError(held);
         if (held && held.runId !== runId) throw lockedError(held);
         this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(run.clusterKey, run.connector);
         this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')

@@ -10,9 +10,9 @@ import {
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
   type AuditRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
-import { NO_KAFKA, readLogPositions, sinkServers, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
+import { NO_KAFKA, readLogPositions, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
-export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback, wasAudited } from '../ops/index.js';
+export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback } from '../ops/index.js';
 export {
   checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, sameIdentity, savePlan, startApplying,
 } from '../ops/index.js';

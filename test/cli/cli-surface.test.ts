@@ -129,7 +129,7 @@ test('every --help ends with real examples', async () => {
     const r = await runCli([...args, '--help']);
     assert.equal(r.status, 0, r.stderr);
     const tail = r.stdout.trimEnd().split('\n').slice(-4).join('\n');
-    assert.match(tail, /Examples:\n(  offsetctl .+\n?){1,3}|Examples:[\s\S]*offsetctl /, `${args.join(' ')} --help ends with:\n${tail}`);
+    assert.match(tail, /Examples:\n( {2}offsetctl .+\n?){1,3}|Examples:[\s\S]*offsetctl /, `${args.join(' ')} --help ends with:\n${tail}`);
   }
 });
 

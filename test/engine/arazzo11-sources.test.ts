@@ -28,7 +28,7 @@ describe('$self and base URIs (Appendix B)', () => {
   it('a relative source URL resolves against an absolute $self, not where the document was read', async () => {
     const fetched: string[] = [];
     const d = parseDocumentText(doc('https://api.example.com/workflows/purchase.arazzo.yaml', '../specs/petstore.yaml'), '/Users/dev/projects/workflows/purchase.arazzo.yaml');
-    const registry = await loadSources(d, { allowRemote: true, fetchText: async (url) => (fetched.push(url), OPENAPI) });
+    const registry = await loadSources(d, { allowRemote: true, fetchText: async (url) => { fetched.push(url); return OPENAPI; } });
     assert.deepEqual(fetched, ['https://api.example.com/specs/petstore.yaml']);
     assert.equal(registry.baseUri, 'https://api.example.com/workflows/purchase.arazzo.yaml');
     await assert.rejects(loadSources(d), /source "petstore" is remote \(https:\/\/api\.example\.com\/specs\/petstore\.yaml\); allow remote sources to fetch it/);
@@ -37,7 +37,7 @@ describe('$self and base URIs (Appendix B)', () => {
   it('a relative $self resolves against the retrieval URI first', async () => {
     const fetched: string[] = [];
     const d = parseDocumentText(doc('workflows/purchase.arazzo.yaml', '../specs/petstore.yaml'), 'https://api.example.com/v2/api-description.yaml');
-    await loadSources(d, { allowRemote: true, fetchText: async (url) => (fetched.push(url), OPENAPI) });
+    await loadSources(d, { allowRemote: true, fetchText: async (url) => { fetched.push(url); return OPENAPI; } });
     assert.deepEqual(fetched, ['https://api.example.com/v2/specs/petstore.yaml']);
   });
 

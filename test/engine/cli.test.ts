@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { arazzo, cli, fixture, repoRoot, runnerApi } from './support/engine.js';
+import { arazzo, fixture, repoRoot, runnerApi } from './support/engine.js';
 import { startFakeConnect } from './support/fake-connect.js';
 import { startServer, type TestServer } from './support/server.js';
 import { runCli } from '../support/cli.js';

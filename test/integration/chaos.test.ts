@@ -151,10 +151,6 @@ async function cli(args: string[], options: { env?: NodeJS.ProcessEnv; stdin?: s
   return { ...r, hung: r.signal === 'SIGTERM' || (r.signal === 'SIGKILL' && !/test hook: killing offsetctl/.test(r.stderr)) };
 }
 
-async function connectorState(name: string): Promise<string> {
-  return (await cluster.status(name)).connector.state;
-}
-
 interface RunRow { id: string; status: string; lastStep?: string; snapshotId?: string; operation: string }
 async function newestRun(t: Target): Promise<RunRow | undefined> {
   const r = await cli(['runs', '--connector', t.name, '--state-dir', t.stateDir, '--output', 'json']);
@@ -406,7 +402,7 @@ async function oneRun(c: Case, summary: Summary): Promise<End> {
   // The operator: read `runs show`, then finish or undo an interrupted run (URLs given now: the workers).
   const direct = ['--url', workers.join(','), '--state-dir', t.stateDir];
   if (killed) {
-    if (!ownRun || ownRun.status !== 'interrupted') return { kind: 'UNDOCUMENTED: killed run not shown as interrupted', detail: detail() };
+    if (ownRun?.status !== 'interrupted') return { kind: 'UNDOCUMENTED: killed run not shown as interrupted', detail: detail() };
     const shown = await cli(['runs', 'show', ownRun.id, '--state-dir', t.stateDir]);
     if (!/interrupted/.test(shown.stdout)) return { kind: 'UNDOCUMENTED: runs show does not say interrupted', detail: detail() };
     c.recovery = pick(['runs resume', 'rollback'] as const);

@@ -54,7 +54,7 @@ test('rewinding the source to position 0: the diff shows one changed partition',
   validateOffsetsShape('source', target);
   const diff = diffOffsets(current, target);
   assert.deepEqual(diff.counts, { changed: 1, added: 0, removed: 0, unchanged: 0 });
-  const size = (current.offsets[0]?.offset as { position: number }).position;
+  const size = (current.offsets[0]!.offset as { position: number }).position;
   assert.equal(renderDiff(diff), `~ {"filename":${JSON.stringify(pipeline.inputFile)}}: {"position":${size}} → {"position":0}\n1 changed, 0 added, 0 removed, 0 unchanged.`);
 });
 

@@ -51,7 +51,7 @@ let other: { filename: string };
 before(async () => {
   cluster = await connectFixture();
   source = await cluster.createSource(5);
-  mainPosition = Number(((await cluster.offsets(source.name)).offsets[0]?.offset as { position: number }).position);
+  mainPosition = Number(((await cluster.offsets(source.name)).offsets[0]!.offset as { position: number }).position);
   other = { filename: join(cluster.dir, 'not-read-by-the-connector.txt') };
   writeFileSync(report, '');
 });

@@ -1,7 +1,7 @@
 // A failure after the stop puts the connector back: offsets from the snapshot, state as before.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ConnectFixture, sortedOffsets, tempDir, uniqueName, waitFor, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, sortedOffsets, tempDir, uniqueName, waitFor, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { ConnectFixture, tempDir, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, tempDir, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;

@@ -1,7 +1,7 @@
 // reset deletes every offset (snapshot first); rollback after a reset restores them.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { ConnectFixture, sortedOffsets, stillSet, tempDir, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, sortedOffsets, stillSet, tempDir, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;

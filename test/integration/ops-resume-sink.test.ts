@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openStore } from '../../src/store/index.js';
-import { ConnectFixture, tempDir, uniqueName, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, tempDir, uniqueName, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 import { repoRoot as REPO_ROOT } from '../support/repo.js';
 

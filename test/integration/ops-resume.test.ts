@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ConnectFixture, tempDir, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, tempDir, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 // Each test has its own connector and state folder: the second must not depend on what the

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
-import { ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
+import { type ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
 import { runCli, type CliResult } from '../support/cli.js';
 
 // The sandbox's workers have no REST authentication: they ignore the Authorization header, so

@@ -90,7 +90,7 @@ test('a run with a Basic password, then one with a bearer token and a client key
   const wf = await runCli(['workflow', 'run', 'workflows/rewind-connector-offsets.arazzo.yaml', '--server', cluster.url, '--input', `connectorName=${source.name}`, '--input', `offsets=${JSON.stringify([{ partition: { filename: join(cluster.dir, 'secret-marker.txt') }, offset: { position: 2 } }])}`, '--token-env', 'PLANTED_TOKEN', '--junit', junit, '--output', 'json'], { env: { PLANTED_TOKEN: TOKEN } });
   outputs.push(wf.stdout, wf.stderr);
 
-  outputs.forEach((text, i) => assertClean(`output #${i}`, text));
+  outputs.forEach((text, i) => { assertClean(`output #${i}`, text); });
   const stored = filesUnder(state);
   assert.ok(stored.some((f) => f.endsWith('.db')), 'the journal and snapshots were written');
   for (const file of [...stored, ...filesUnder(reports)]) assertClean(file, readFileSync(file));
@@ -144,7 +144,7 @@ test('a Kafka SASL password (a context\'s, then flags\' password file) is in no 
   writeFileSync(join(reports, 'report.xml'), junit.stdout);
   for (const args of [['runs'], ['snapshots']]) for (const output of ['json', 'text']) keep(await runCli([...args, '--state-dir', state, '--output', output], { env }));
 
-  seen.forEach((text, i) => assert.ok(!text.includes(SASL_PASSWORD), `output #${i} contains the SASL password`));
+  seen.forEach((text, i) => { assert.ok(!text.includes(SASL_PASSWORD), `output #${i} contains the SASL password`); });
   const stored = [config, ...filesUnder(state), ...filesUnder(reports)];
   for (const file of stored) assert.ok(!readFileSync(file).toString('latin1').includes(SASL_PASSWORD), `${file} contains the SASL password`);
   assert.ok(readFileSync(config, 'utf8').includes('PLANTED_SASL_PW'), 'the context stores where the password is, not the password');

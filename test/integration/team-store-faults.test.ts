@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
+import { type ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { newDatabase, testPgServer, type TestDatabase } from '../support/postgres.js';
 import { restartPgServer, startPgServer, stopPgServer, type PgServer } from '../../src/sandbox/postgres-server.js';

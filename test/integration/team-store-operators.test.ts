@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
+import { type ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, type CliResult } from '../support/cli.js';
 import { offsetsFile, startCli } from './defects-support.js';

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
+import { type ConnectFixture, connectFixture, sortedOffsets, tempDir, waitFor } from '../support/connect.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { addOperator, adminPool, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
 import { startPgServer, stopPgServer } from '../../src/sandbox/postgres-server.js';

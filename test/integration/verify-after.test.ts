@@ -8,7 +8,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { ConnectFixture, connectFixture, tempDir, waitFor } from '../support/connect.js';
+import { type ConnectFixture, connectFixture, tempDir, waitFor } from '../support/connect.js';
 
 let cluster: ConnectFixture;
 

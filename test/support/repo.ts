@@ -2,7 +2,7 @@
 // package.json is named offsetctl). Everything a test reads is inside the repository (the seeds
 // are in examples/seeds/), so a clean clone anywhere passes.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 function findRepoRoot(): string {

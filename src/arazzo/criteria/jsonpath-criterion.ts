@@ -80,7 +80,7 @@ export function compileJsonPathCondition(condition: string, dialect: JsonPathDia
     if (dialect === 'goessner' && splitComparison(trimmed)) throw syntaxError(condition, dialect, 'an operator outside brackets');
   } catch (error) {
     const split = error instanceof ArazzoError ? splitComparison(trimmed) : undefined;
-    if (!split || !split.path.startsWith('$')) throw error;
+    if (!split?.path.startsWith('$')) throw error;
     const fix = simpleConditionFor(condition, context);
     throw new ArazzoError(
       'E_CRITERION',
@@ -102,7 +102,7 @@ const SEGMENT = /^(?:\.([A-Za-z_][A-Za-z0-9_-]*)|\[\s*'((?:[^'\\]|\\.)*)'\s*\]|\
  */
 export function simpleConditionFor(condition: string, context: string | undefined): string | undefined {
   const split = splitComparison(condition.trim());
-  if (!split || !split.path.startsWith('$') || context === undefined) return undefined;
+  if (!split?.path.startsWith('$') || context === undefined) return undefined;
   const tokens: string[] = [];
   let rest = split.path.slice(1).trim();
   while (rest !== '') {

@@ -45,7 +45,7 @@ export function findNestedQuantifier(pattern: string): number {
       groups.push({ at: i, repeats: false });
     } else if (ch === ')') {
       const group = groups.pop();
-      if (group && group.repeats && repeatsAt(pattern, i + 1)) return group.at;
+      if (group?.repeats && repeatsAt(pattern, i + 1)) return group.at;
       if (group?.repeats) markRepeat();
     } else if (repeatsAt(pattern, i)) {
       markRepeat();

@@ -13,10 +13,6 @@ export function pointerTokens(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-export function pointerFrom(tokens: ReadonlyArray<string | number>): string {
-  return tokens.map((t) => '/' + String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
 export function locatePointer(doc: Document, lines: LineCounter, pointer: string): { line: number; column: number } | undefined {
   const { isAlias, isMap, isSeq } = loadYaml();
   let node: unknown = doc.contents;

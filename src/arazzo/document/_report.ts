@@ -89,5 +89,5 @@ export function isDefinedName(name: string, keys: Iterable<string>): boolean {
   return false;
 }
 
-export const ID_PATTERN = /^[A-Za-z0-9_\-]+$/;
+export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const NAME_PATTERN = /^[a-zA-Z0-9.\-_]+$/;

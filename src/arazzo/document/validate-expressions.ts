@@ -5,7 +5,7 @@ import { type RuntimeExpression, findExpressions, findInvalidExpressions, parseR
 import { checkCriterion } from '../criteria/index.js';
 import type { Criterion } from '../types.js';
 import { lookupComponent, type _DocumentIndex, type _WorkflowEntry } from './_index.js';
-import { _Report, asArray, asObject, isDefinedName, isObject } from './_report.js';
+import { type _Report, asArray, asObject, isDefinedName, isObject } from './_report.js';
 import { escapeToken } from './validate-structure.js';
 
 interface Scope {
@@ -68,7 +68,7 @@ export function validateExpressions(index: _DocumentIndex, r: _Report): void {
       const body = asObject(step['requestBody']);
       if (body) {
         checkValue(stepScope, body['payload'], `${sp}/requestBody/payload`);
-        asArray(body['replacements']).forEach((rep, k) => checkValue(stepScope, asObject(rep)?.['value'], `${sp}/requestBody/replacements/${k}/value`));
+        asArray(body['replacements']).forEach((rep, k) => { checkValue(stepScope, asObject(rep)?.['value'], `${sp}/requestBody/replacements/${k}/value`); });
       }
       const after: Scope = callee ? { ...stepScope, outputs: { kind: 'callee', ...callee } } : stepScope;
       checkCriteria(after, step['successCriteria'], `${sp}/successCriteria`);
@@ -91,11 +91,11 @@ export function validateExpressions(index: _DocumentIndex, r: _Report): void {
 }
 
 function checkParameters(scope: Scope, list: unknown, p: string): void {
-  asArray(list).forEach((item, i) => checkValue(scope, asObject(item)?.['value'], `${p}/${i}/value`));
+  asArray(list).forEach((item, i) => { checkValue(scope, asObject(item)?.['value'], `${p}/${i}/value`); });
 }
 
 function checkActions(scope: Scope, list: unknown, p: string): void {
-  asArray(list).forEach((item, i) => checkCriteria(scope, asObject(item)?.['criteria'], `${p}/${i}/criteria`));
+  asArray(list).forEach((item, i) => { checkCriteria(scope, asObject(item)?.['criteria'], `${p}/${i}/criteria`); });
 }
 
 function checkOutputs(scope: Scope, outputs: unknown, p: string, workflowLevel = false): void {
@@ -148,7 +148,7 @@ function checkValue(scope: Scope, value: unknown, p: string): void {
     for (const error of findInvalidExpressions(value)) scope.r.error('invalid-expression', p, `${error.message}; fix the expression (write $$ for a literal $ at the start of a string)`);
     for (const text of expressionsIn(value)) checkExpression(scope, text, p, true);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => checkValue(scope, v, `${p}/${i}`));
+    value.forEach((v, i) => { checkValue(scope, v, `${p}/${i}`); });
   } else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) checkValue(scope, v, `${p}/${escapeToken(k)}`);
   }

@@ -2,7 +2,7 @@
 // reusable components, dependsOn. Whether operations resolve is the sources' job (checkOperations).
 
 import { lookupComponent, splitSourceReference, type _DocumentIndex, type _WorkflowEntry } from './_index.js';
-import { _Report, asArray, asObject, asString, isObject, type JsonObject } from './_report.js';
+import { type _Report, asArray, asObject, asString, isObject, type JsonObject } from './_report.js';
 import { pointerTokens } from './_locate.js';
 
 export function validateReferences(index: _DocumentIndex, r: _Report): void {
@@ -194,7 +194,7 @@ function checkActionList(index: _DocumentIndex, workflow: _WorkflowEntry, list: 
 function checkSchemaRefs(index: _DocumentIndex, schema: unknown, p: string, r: _Report): void {
   const visit = (node: unknown, np: string, depth: number): void => {
     if (depth > 64) return;
-    if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${np}/${i}`, depth + 1));
+    if (Array.isArray(node)) node.forEach((n, i) => { visit(n, `${np}/${i}`, depth + 1); });
     if (!isObject(node)) return;
     const ref = node['$ref'];
     if (typeof ref === 'string' && ref.startsWith('#/') && resolveLocal(index.root, ref) === undefined) {
@@ -329,7 +329,7 @@ export function implicitStepDependencies(step: unknown): string[] {
     if (depth > 64) return;
     if (typeof value === 'string') {
       for (const m of value.matchAll(STEP_REFERENCE)) found.add(m[1] as string);
-    } else if (Array.isArray(value)) value.forEach((v) => visit(v, depth + 1));
+    } else if (Array.isArray(value)) value.forEach((v) => { visit(v, depth + 1); });
     else if (isObject(value)) for (const [k, v] of Object.entries(value)) if (k !== 'dependsOn') visit(v, depth + 1);
   };
   visit(step, 0);

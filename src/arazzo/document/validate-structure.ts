@@ -1,7 +1,7 @@
 // The shape of an Arazzo 1.0.x document: required fields, types, id patterns, enumerations.
 // References between objects are checked in validate-references.ts.
 
-import { _Report, ID_PATTERN, NAME_PATTERN, isObject, isSelectorObject, type JsonObject } from './_report.js';
+import { type _Report, ID_PATTERN, NAME_PATTERN, isObject, isSelectorObject, type JsonObject } from './_report.js';
 
 type Kind = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'any';
 interface Field {
@@ -345,7 +345,7 @@ function checkObject(r: _Report, value: unknown, p: string, what: string, fields
 function eachItem(r: _Report, value: unknown, p: string, what: string, nonEmpty: boolean, check: (item: unknown, p: string) => void): void {
   if (!Array.isArray(value)) return;
   if (nonEmpty && value.length === 0) r.error('empty-list', p, `${what} must list at least one entry`);
-  value.forEach((item, i) => check(item, `${p}/${i}`));
+  value.forEach((item, i) => { check(item, `${p}/${i}`); });
 }
 
 function hasKind(v: unknown, kind: Kind): boolean {
@@ -425,7 +425,7 @@ function checkSelectorsIn(r: _Report, value: unknown, p: string, depth = 0): voi
     checkSelector(r, value as unknown as JsonObject, p);
     return;
   }
-  if (Array.isArray(value)) value.forEach((v, i) => checkSelectorsIn(r, v, `${p}/${i}`, depth + 1));
+  if (Array.isArray(value)) value.forEach((v, i) => { checkSelectorsIn(r, v, `${p}/${i}`, depth + 1); });
   else if (isObject(value)) for (const [k, v] of Object.entries(value)) checkSelectorsIn(r, v, `${p}/${escapeToken(k)}`, depth + 1);
 }
 

@@ -40,7 +40,7 @@ export function jsonPathComparisonFixes(root: unknown): CriterionFix[] {
 function walk(value: unknown, pointer: string, visit: (object: Record<string, unknown>, pointer: string) => void, depth = 0): void {
   if (depth > 64 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    value.forEach((v, i) => walk(v, `${pointer}/${i}`, visit, depth + 1));
+    value.forEach((v, i) => { walk(v, `${pointer}/${i}`, visit, depth + 1); });
     return;
   }
   const object = value as Record<string, unknown>;

@@ -96,8 +96,8 @@ function stepParameters(workflowLevel: unknown, stepLevel: unknown, components: 
     if (!isRecord(parameter) || typeof parameter['name'] !== 'string' || typeof parameter['in'] !== 'string') return;
     given.set(`${parameter['in']}\u0000${parameter['name']}`, at);
   };
-  list(workflowLevel).forEach((p) => add(p, 'workflow'));
-  list(stepLevel).forEach((p, k) => add(p, k));
+  list(workflowLevel).forEach((p) => { add(p, 'workflow'); });
+  list(stepLevel).forEach((p, k) => { add(p, k); });
   return given;
 }
 

@@ -245,7 +245,7 @@ test('remote sources need allowRemote; then they are fetched and relative server
   const api = { openapi: '3.1.0', info: { title: 'r', version: '1' }, servers: [{ url: '/v2' }], paths: { '/ping': { get: { operationId: 'ping', responses: {} } } } };
   const server = createServer((req, res) => {
     if (req.url === '/specs/api.yaml') res.end(stringify(api));
-    else (res.statusCode = 404), res.end();
+    else { res.statusCode = 404; res.end(); }
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   try {

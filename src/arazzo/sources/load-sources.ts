@@ -208,8 +208,8 @@ function checkNamesExist(ctx: LoadContext, opts: SourceOptions): void {
   const all = new Set<string>();
   const openapi = new Set<string>();
   for (const registry of ctx.registries.values()) {
-    for (const name of registry.openapiSources.keys()) (all.add(name), openapi.add(name));
-    for (const name of registry.asyncapiSources.keys()) (all.add(name), openapi.add(name));
+    for (const name of registry.openapiSources.keys()) { all.add(name); openapi.add(name); }
+    for (const name of registry.asyncapiSources.keys()) { all.add(name); openapi.add(name); }
     for (const name of registry.arazzoSources.keys()) all.add(name);
   }
   for (const name of Object.keys(opts.overrides ?? {})) {

@@ -136,7 +136,7 @@ async function withConnection(opts: ConnectionOptions, run: (c: Connection) => P
 function checkUrls(raw: string): string {
   const urls = raw.split(',').map((u) => u.trim()).filter((u) => u !== '');
   if (urls.length === 0) throw new OpsError('E_USAGE', '--url is empty: give a Kafka Connect URL such as http://localhost:8083, or several separated by commas', { field: 'url' });
-  urls.forEach((url, i) => checkUrl(url, urls.length > 1 ? ` (${ordinal(i + 1)} of ${urls.length})` : ''));
+  urls.forEach((url, i) => { checkUrl(url, urls.length > 1 ? ` (${ordinal(i + 1)} of ${urls.length})` : ''); });
   return urls.join(',');
 }
 

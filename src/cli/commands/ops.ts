@@ -3,7 +3,7 @@
 // layer, the store and the engine load only inside the action handlers. Exit statuses: 0 done, 1 the run failed (the message names the connector's
 // state), 2 refused before any change (pre-flight, lock, no confirmation).
 import type { Command } from 'commander';
-import type { AuditScope, OperationOutcome, OpsContext, Plan, ResumeAfter } from '../../ops/index.js';
+import type { AuditScope, OperationOutcome, OpsContext, Plan } from '../../ops/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { stdout, stderr } from './say.js';
 import { progressPrinter } from './progress.js';

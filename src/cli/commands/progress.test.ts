@@ -6,7 +6,7 @@ import { progressPrinter } from './progress.js';
 function printed(events: unknown[]): string[] {
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+  process.stderr.write = ((chunk: string) => { lines.push(String(chunk)); return true; }) as typeof process.stderr.write;
   try {
     const print = progressPrinter(() => undefined);
     for (const e of events) print(e as never);

@@ -99,7 +99,7 @@ function listChangedMeanings(root: Record<string, unknown>, notes: UpgradeNote[]
 function walk(value: unknown, pointer: string, visitValue: (v: unknown, p: string) => void, depth = 0): void {
   if (depth > 32) return;
   visitValue(value, pointer);
-  if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`, visitValue, depth + 1));
+  if (Array.isArray(value)) value.forEach((v, i) => { walk(v, `${pointer}/${i}`, visitValue, depth + 1); });
   else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, visitValue, depth + 1);
 }
 

@@ -32,7 +32,7 @@ describe('renderers', () => {
   it('a refusal still yields one JSON document and one failing JUnit case', () => {
     const refused = refusalResult('wf', Object.assign(new Error('input "x": is required'), { code: 'E_INPUTS' }));
     assert.deepEqual(JSON.parse(renderJson(refused)), { workflowId: 'wf', status: 'failed', outputs: {}, steps: [], error: { code: 'E_INPUTS', message: 'input "x": is required' } });
-    assert.match(renderJunit(refused), /<testcase classname="wf" name="\(run\)"[^]*type="E_INPUTS"/);
+    assert.match(renderJunit(refused), /<testcase classname="wf" name="\(run\)"[\s\S]*type="E_INPUTS"/);
   });
 
   it('text progress prints each step with request, status, duration and failed criteria', () => {

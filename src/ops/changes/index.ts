@@ -1,8 +1,8 @@
 // The changes room: changes that can be reviewed. A plan saved as data (digest, who planned it),
 // checked against the cluster again when it is applied (identity, age, offsets that moved), and
 // applied exactly as saved; a change request is the same document waiting for someone else's yes.
-export { savePlan, readSavedPlan, digestOf, PLAN_FORMAT, type SavedPlan, type SavedPlanContent, type PlannedBy, type SavedOperation } from './saved-plan.js';
-export { checkSavedPlan, identityDifferences, ago, DEFAULT_MAX_AGE_MS, type CheckOptions, type CheckedPlan, type CheckedConnector } from './check.js';
-export { movementSince, type Movement, type PartitionMovement } from './movement.js';
+export { savePlan, readSavedPlan, type SavedPlan, type SavedPlanContent, type PlannedBy, type SavedOperation } from './saved-plan.js';
+export { checkSavedPlan, ago, DEFAULT_MAX_AGE_MS, type CheckOptions, type CheckedPlan, type CheckedConnector } from './check.js';
+export type { Movement, PartitionMovement } from './movement.js';
 export { movedRefusal, reviewedOps } from './apply-reviewed.js';
 export { requestChange, reviewChange, checkApprovedChange, startApplying, finishApplying, requestedPlan, sameIdentity, type RequestOptions, type ReviewOptions, type ApplyCheck } from './requests.js';

@@ -9,7 +9,7 @@ const requireSupportedWorker = (http: HttpSender, url: string) => requireSupport
 // The root answer is the whole input here: a recorded GET / body, not a fake of Connect's behaviour.
 function root(status: number, body: string): HttpSender & { seen: HttpRequest[] } {
   const seen: HttpRequest[] = [];
-  return { seen, send: async (req): Promise<HttpResponse> => (seen.push(req), { status, headers: {}, body: Buffer.from(body), durationMs: 0 }) };
+  return { seen, send: async (req): Promise<HttpResponse> => { seen.push(req); return { status, headers: {}, body: Buffer.from(body), durationMs: 0 }; } };
 }
 
 test('Apache and Confluent version strings map to the Kafka release', () => {

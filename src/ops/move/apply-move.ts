@@ -167,7 +167,7 @@ export async function executeMove(x: MoveExecution): Promise<MoveOutcome> {
       // Leg 1: up to the snapshot, the original STOPPED (unless the interrupted run got that far).
       let preloaded = x.resume?.steps ?? {};
       let sinkOffsets = captured;
-      if (!x.resume || x.resume.stepId !== 'createTarget' || sinkOffsets === undefined) {
+      if (x.resume?.stepId !== 'createTarget' || sinkOffsets === undefined) {
         const leg1 = await run({ ...x.inputs, holdAfterCapture: true }, x.resume);
         if (leg1.status !== 'passed' || journal.inner.safetyError) result = leg1;
         else {

@@ -6,7 +6,6 @@
 // offsets are read while nothing moves them; its configuration is read before and after.
 import type { RunEvent } from '../../arazzo/index.js';
 import { runWorkflow } from '../../arazzo/index.js';
-import type { Operation } from '../../store/index.js';
 import { getOffsets, getSettledConnectorInfo, type ConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';

@@ -7,7 +7,7 @@
 import type { RunEvent } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
-import type { Operation, RunRecord } from '../../store/index.js';
+import type { RunRecord } from '../../store/index.js';
 import type { OpsContext } from '../context.js';
 import { OpsError, type ConnectorRefusal } from '../errors.js';
 import { describeFailure } from '../run/index.js';

@@ -3,7 +3,6 @@
 // to the safety rules the journal enforces (snapshot before the first change, verification).
 import { join } from 'node:path';
 import { assertValid, loadSources, validateArazzo, type SourceOptions, type Workflow } from '../../arazzo/index.js';
-import type { Operation } from '../../store/index.js';
 import type { OperationSpec } from '../workflows/index.js';
 import { loadShippedDocument, WORKFLOWS_DIR, type OpsWorkflow } from '../workflows/index.js';
 

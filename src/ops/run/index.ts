@@ -6,7 +6,7 @@ export type { ApplyOptions, OpsEvent, OpsRunEvent } from './apply.js';
 export { planAbandon, abandonRun, type AbandonPlan, type AbandonRequest } from './abandon.js';
 export type { OperationOutcome } from './run-operation.js';
 export type { RecoveryOutcome } from './recover.js';
-export { DEFAULT_VERIFY_TIMEOUT_MS, verifyTimeoutMs } from './verify-read.js';
+export { verifyTimeoutMs } from './verify-read.js';
 export { describeState } from './failure-text.js';
 // What the move room builds its runs of (src/ops/move): the journal, the account of a failed
 // step, and the bounded read-back.

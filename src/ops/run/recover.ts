@@ -2,9 +2,7 @@
 // writes back what the failed run may have changed (from its stored snapshot) and brings the
 // connector to the state it was in before.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HttpSender } from '../../http/client.js';
-import type { RunRecord, Store } from '../../store/index.js';
-import type { RunEvent } from '../../arazzo/index.js';
+import type { Store } from '../../store/index.js';
 import { runWorkflowInChunks } from './chunked-write.js';
 import { describeFailure } from './failure-text.js';
 import { RunJournal, type RunParts } from './journal.js';

@@ -2,12 +2,12 @@
 // success record or, for a failure after the stop, the recovery; the lock is released and the
 // run's outcome recorded in every case (a crash leaves it `running`, which reads `interrupted`).
 import type { HttpSender } from '../../http/client.js';
-import type { ResumePoint, RunEvent } from '../../arazzo/index.js';
+import type { ResumePoint } from '../../arazzo/index.js';
 import { runWorkflowInChunks } from './chunked-write.js';
 import { getConnectorInfo } from '../connect/index.js';
 import { describeFailure, describeState } from './failure-text.js';
 import { RunJournal, type RunParts } from './journal.js';
-import { loadOpsWorkflow, targetStateFor, type OperationSpec, type TargetState } from '../workflows/index.js';
+import { loadOpsWorkflow, targetStateFor, type TargetState } from '../workflows/index.js';
 import { offsetEntries } from '../offsets/index.js';
 import { changeKeptSentence, describeRecovery, endStateSentence, failureHeadline, leftStoppedAdvice, unrecordedSentence } from './outcome-text.js';
 import { recoverConnector, recoveryAsBefore, type RecoveryOutcome } from './recover.js';

@@ -44,10 +44,10 @@ test('sslmode: verify-full checks chain and host name, verify-ca the chain, requ
   writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
   const full = pgSettings(`postgres://alice@db.example/x?sslmode=verify-full&sslrootcert=${ca}`, { env: {} });
   assert.ok(full.ssl && full.ssl.rejectUnauthorized === true && String(full.ssl.ca).includes('BEGIN CERTIFICATE'));
-  assert.equal(full.ssl && full.ssl.servername, 'db.example');
+  assert.equal(full.ssl?.servername, 'db.example');
   const viaEnv = pgSettings('postgres://alice@db/x', { env: { PGSSLMODE: 'verify-ca', PGSSLROOTCERT: ca } });
   assert.ok(viaEnv.ssl && viaEnv.ssl.rejectUnauthorized === true);
-  assert.equal(viaEnv.ssl && viaEnv.ssl.checkServerIdentity?.('other', {} as never), undefined, 'verify-ca accepts any name');
+  assert.equal(viaEnv.ssl?.checkServerIdentity?.('other', {} as never), undefined, 'verify-ca accepts any name');
   const req = pgSettings('postgres://alice@db/x?sslmode=require', { env: { HOME: '/nonexistent' } });
   assert.ok(req.ssl && req.ssl.rejectUnauthorized === false);
   refused(() => pgSettings('postgres://alice@db/x?sslmode=verify-full&sslrootcert=/nonexistent/ca.crt', { env: {} }), /cannot read sslrootcert/);

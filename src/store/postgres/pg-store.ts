@@ -189,7 +189,7 @@ export class PostgresStore implements Store {
     const r = await client.query<{ owner: string; member: boolean }>(`SELECT pg_get_userbyid(datdba) AS owner, pg_has_role(session_user, datdba, 'MEMBER') AS member
       FROM pg_database WHERE datname = current_database()`);
     const row = r.rows[0];
-    if (row && row.member && row.owner !== this.#dbUser) await client.query(`SET LOCAL ROLE ${quoteIdent(row.owner)}`);
+    if (row?.member && row.owner !== this.#dbUser) await client.query(`SET LOCAL ROLE ${quoteIdent(row.owner)}`);
   }
 
   // ---- runs and the lock --------------------------------------------------------------
@@ -244,7 +244,7 @@ export class PostgresStore implements Store {
       if (run.status !== 'running') throw new StoreError('E_LOCKED', `run ${runId} is ${String(run.status)}; only an interrupted run can be resumed`);
       const held = await this.#lockRow(c, 'l.cluster_key = $1 AND l.connector = $2', [run.cluster_key, run.connector], true);
       const mine = held !== undefined && held.pid === this.#owner.pid && held.hostname === this.#owner.hostname;
-      if (held && held.alive && !mine) throw lockedError(held);
+      if (held?.alive && !mine) throw lockedError(held);
       if (held && held.runId !== runId) throw lockedError(held);
       const from = held?.actor ?? (run.resumed_by as Actor | null) ?? (run.actor as Actor);
       await c.query('DELETE FROM locks WHERE cluster_key = $1 AND connector = $2', [run.cluster_key, run.connector]);

@@ -181,7 +181,9 @@ export class SignIn {
 
   /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */
   async logout(c: AnyContext, session: Session, everywhere = false): Promise<Response> {
-    const ended = everywhere ? this.sessions.endPerson(personKey(session.identity)) : (this.sessions.end(session), 1);
+    let ended = 1;
+    if (everywhere) ended = this.sessions.endPerson(personKey(session.identity));
+    else this.sessions.end(session);
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: this.#secure(), httpOnly: true, sameSite: 'Strict' });
     const where = everywhere ? ` everywhere (${ended} session${ended === 1 ? '' : 's'})` : '';
     this.#opts.log.info({ event: 'sign-out', reqId: reqIdOf(c), user: session.identity.user, ip: this.client(c), sessions: ended },

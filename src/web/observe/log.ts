@@ -27,8 +27,3 @@ export function consoleLog(options: LogOptions = {}): ConsoleLog {
     hooks: { streamWrite: (line: string) => redactText(line) },
   }, options.destination ?? pino.destination({ dest: options.fd ?? 1, sync: true }));
 }
-
-/** A log that writes nothing (tests of the app without a log). */
-export function silentLog(): ConsoleLog {
-  return pino({ level: 'silent' });
-}

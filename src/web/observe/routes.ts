@@ -7,7 +7,7 @@
 // - /metrics: Prometheus text, only with the configured bearer token (`metrics: {token-env: VAR}`);
 //   without a token it is served only on its own loopback address (`metrics: {listen: ...}`).
 import { timingSafeEqual } from 'node:crypto';
-import type { Hono } from 'hono';
+import type { Env, Hono } from 'hono';
 import type { HttpSender } from '../../http/client.js';
 import type { Store } from '../ops-bridge.js';
 import type { ConsoleMetrics } from './metrics.js';
@@ -30,8 +30,8 @@ export interface ObserveRoutes {
   metricsToken?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function observeRoutes(app: Hono<any>, o: ObserveRoutes): void {
+// Generic over the console's Env: these routes read no context variables.
+export function observeRoutes<E extends Env>(app: Hono<E>, o: ObserveRoutes): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
   app.get('/readyz', async (c) => {
