@@ -58,7 +58,7 @@ test('status and down on a folder without a sandbox', async () => {
   try {
     const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
     assert.equal(status.status, 0, status.stderr);
-    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, clusters: [], kafkaVersion: null, dir, plugins: [] });
+    assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, clusters: [], kafkaVersion: null, dir, plugins: [], teamStore: null });
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
     assert.equal(down.status, 0, down.stderr);
     assert.match(down.stdout, /not running/);

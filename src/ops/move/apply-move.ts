@@ -70,8 +70,12 @@ export interface MoveContext {
 }
 
 export const DEFAULT_TRANSLATE_TIMEOUT_MS = 120_000;
-/** How long the first exact checkpoint is read again for a closer translation (see settle). */
-export const DEFAULT_TRANSLATE_SETTLE_MS = 5_000;
+/**
+ * How long the first exact checkpoint is read again for a closer translation (see settle): 5 s
+ * was too short on a loaded machine (CI saw the translation one record behind once more, a record
+ * re-delivered), so 15 s; it costs only a move with --translate-offsets.
+ */
+export const DEFAULT_TRANSLATE_SETTLE_MS = 15_000;
 
 export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan, options: ApplyMoveOptions = {}): Promise<MoveOutcome> {
   if (plan.from.url !== from.url || plan.to.url !== to.url) {
