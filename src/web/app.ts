@@ -30,6 +30,7 @@ import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.
 import { jobPage } from './pages/job.js';
 import { previewPage } from './pages/preview.js';
 import { sessionRoutes } from './session-routes.js';
+import { Recovery } from './recovery.js';
 
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
@@ -60,6 +61,8 @@ export interface ConsoleDeps {
   metrics?: ConsoleMetrics;
   /** Its log (made here when absent: JSON lines on stdout for a service, warnings on stderr for one person's console). */
   log?: ConsoleLog;
+  /** The integration tests' hook before a workflow step (src/cli/test-hooks.ts), handed in by `offsetctl ui`. */
+  beforeStep?: (stepId: string, runId: string) => Promise<void>;
 }
 
 export interface Console {
@@ -69,6 +72,8 @@ export interface Console {
   signIn: SignIn;
   metrics: ConsoleMetrics;
   log: ConsoleLog;
+  /** Interrupted runs of consoles found and finished or put back (startConsole starts it). */
+  recovery: Recovery;
 }
 
 type Env = { Variables: { session: Session } };
@@ -92,7 +97,8 @@ export function createConsole(deps: ConsoleDeps): Console {
       const run = end.runId ? { runId: end.runId } : {};
       log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
     },
-  });
+  }, deps.beforeStep);
+  const recovery = new Recovery({ store: deps.store, contexts: deps.contexts, jobs, log });
   const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
@@ -488,7 +494,9 @@ export function createConsole(deps: ConsoleDeps): Console {
   async function frame(c: Context<Env>): Promise<Omit<LayoutOptions, 'title' | 'nav'>> {
     const session = c.get('session');
     const names = await deps.contexts.names().catch(() => []);
+    const banner = recovery.banner();
     return {
+      ...(banner.length > 0 ? { banner } : {}),
       csrf: session.csrf,
       user: {
         name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc',
@@ -537,7 +545,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }
 
-  return { app, sessions, jobs, signIn, metrics, log };
+  return { app, sessions, jobs, signIn, metrics, log, recovery };
 }
 
 function pageParam(c: Context): number {

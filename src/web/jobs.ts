@@ -55,9 +55,17 @@ export class Jobs {
   readonly #jobs = new Map<string, Job>();
   readonly #running = new Set<Promise<void>>();
   readonly #observer: JobObserver | undefined;
+  readonly #beforeStep: ((stepId: string, runId: string) => Promise<void>) | undefined;
 
-  constructor(observer?: JobObserver) {
+  /** `beforeStep`: the integration tests' hook (pause or die before a step), handed in by the CLI's `ui`. */
+  constructor(observer?: JobObserver, beforeStep?: (stepId: string, runId: string) => Promise<void>) {
     this.#observer = observer;
+    this.#beforeStep = beforeStep;
+  }
+
+  /** Every job this process holds, newest first. */
+  list(): Job[] {
+    return [...this.#jobs.values()].reverse();
   }
 
   get(id: string): Job | undefined {
@@ -76,6 +84,7 @@ export class Jobs {
         emit(shown);
       },
       signal: job.controller.signal,
+      ...(this.#beforeStep ? { beforeStep: this.#beforeStep } : {}),
       ...(reviewed ? { reviewed: { planDigest: reviewed.planDigest, ...(reviewed.requestId ? { requestId: reviewed.requestId } : {}) } } : {}),
     }).then((outcome) => endOf(outcome), failedEnd);
     this.#finish(job, emit, running, reviewed?.onEnd);
@@ -149,8 +158,14 @@ export class Jobs {
    * Cancels every job still running, the way Ctrl-C cancels a CLI run: applyPlan stops the
    * workflow and, once the connector was stopped, puts it back (used when the server shuts down).
    */
-  cancelAll(): void {
-    for (const job of this.#jobs.values()) if (!job.end) job.controller.abort();
+  cancelAll(reason = 'the console shut down'): void {
+    // The reason is the run's account: "cancelled: the console shut down", not "cancelled by you".
+    for (const job of this.#jobs.values()) if (!job.end) job.controller.abort(reason);
+  }
+
+  /** How many jobs are still running. */
+  get running(): number {
+    return this.#running.size;
   }
 
   /** Waits for every running job (used when the server shuts down). */
