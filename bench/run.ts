@@ -31,6 +31,7 @@ const FIGURES: FigureSpec[] = [
 
   { number: 11, id: '11.team-store', label: 'team store (PostgreSQL) vs SQLite: journal, 100,000-partition snapshot, runs over 10,000 runs', target: 'info', load: async () => (await import('./team-store.js')).measureTeamStore },
   { number: 10, id: '10.positions', label: 'rewind --to-time targets for a sink on 100 topics × 12 partitions vs the bare Kafka requests', target: 'info', load: async () => (await import('./positions.js')).measurePositions },
+  { number: 13, id: '13.console-load', label: 'console under load: 50 signed-in users, connectors page and preview, 1 and 2 replicas', target: 'info', load: async () => (await import('./console-load.js')).measureConsoleLoad },
   { number: 12, id: '12.dry-run-output', label: 'rewind --dry-run output for 10k, 100k, 1M partitions, text vs JSON', target: 'within 2×, linear', load: async () => (await import('./dry-run-output.js')).measureDryRunOutput },
 ];
 
