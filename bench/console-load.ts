@@ -32,7 +32,8 @@ export async function measureConsoleLoad(options: BenchOptions): Promise<FigureR
   const seconds = options.quick ? 3 : 10;
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-bench-load-'));
   const database = `bench_load_${randomBytes(4).toString('hex')}`;
-  const { Client } = createRequire(import.meta.url)('pg') as { Client: new (url: string) => { connect(): Promise<void>; query(q: string): Promise<unknown>; end(): Promise<void> } };
+  type PgClient = { connect(): Promise<void>; query(q: string): Promise<unknown>; end(): Promise<void> };
+  const { Client } = createRequire(import.meta.url)('pg') as { Client: new (url: string) => PgClient };
   const admin = new Client(pg.adminUrl);
   await admin.connect();
   await admin.query(`CREATE DATABASE ${database}`);
@@ -61,7 +62,8 @@ roles:
     const offsets = JSON.stringify([{ partition: { filename: join(dir, 'elsewhere.txt') }, offset: { position: 7 } }]);
     const rows: FigureRow[] = [];
     for (const count of [1, 2]) {
-      while (replicas.length < count) replicas.push(await startReplica(join(dir, 'console.yaml'), { PGPASSWORD: pg.adminPassword, OFFSETCTL_STORE: undefined }));
+      const env = { PGPASSWORD: pg.adminPassword, OFFSETCTL_STORE: undefined };
+      while (replicas.length < count) replicas.push(await startReplica(join(dir, 'console.yaml'), env));
       const users = await signIn(replicas);
       const page = await load(users, replicas, seconds, (u, r) => fetch(`${r.base}/connectors`, { headers: u.headers }));
       const preview = await load(users, replicas, seconds, (u, r) => fetch(`${r.base}/connectors/${encodeURIComponent(name)}/preview`, {
@@ -72,7 +74,8 @@ roles:
       options.log(`  ${count} replica(s): connectors ${page.rps} req/s p99 ${page.p99} ms; preview ${preview.rps} req/s p99 ${preview.p99} ms`);
       for (const [what, phase] of [['connectors page', page], ['preview', preview]] as const) {
         rows.push({
-          id: `${ID}.${count}.${what === 'preview' ? 'preview' : 'connectors'}`, figure: `${what}, ${count} replica${count === 1 ? '' : 's'}: req/s`, measured: phase.rps, reference: null,
+          id: `${ID}.${count}.${what === 'preview' ? 'preview' : 'connectors'}`, figure: `${what}, ${count} replica${count === 1 ? '' : 's'}: req/s`,
+          measured: phase.rps, reference: null,
           unit: 'req/s', referenceLabel: '', ratio: null, target: 'info', verdict: 'info',
           note: `p50 ${phase.p50} ms, p99 ${phase.p99} ms, ${phase.requests} requests in ${phase.seconds} s, ${phase.errors} errors`,
         } as FigureRow);

@@ -136,7 +136,9 @@ export class Recovery {
 
   /** The banner's sentences (newest first), or none. */
   banner(): string[] {
-    return [...this.notes].reverse().slice(0, 10).map((n) =>
-      `Interrupted run ${n.runId} (${n.operation} of ${n.connector}, started by ${n.startedBy}) found after a console stopped: ${n.state === 'recovering' ? n.text + '…' : `${n.state}. ${n.text}`}`);
+    return [...this.notes].reverse().slice(0, 10).map((n) => {
+      const how = n.state === 'recovering' ? `${n.text}…` : `${n.state}. ${n.text}`;
+      return `Interrupted run ${n.runId} (${n.operation} of ${n.connector}, started by ${n.startedBy}) found after a console stopped: ${how}`;
+    });
   }
 }
