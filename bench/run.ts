@@ -74,6 +74,13 @@ const FIGURES: FigureSpec[] = [
     load: async () => (await import('./positions.js')).measurePositions,
   },
   {
+    number: 13,
+    id: '13.console-load',
+    label: 'console under load: 50 signed-in users, connectors page and preview, 1 and 2 replicas',
+    target: 'info',
+    load: async () => (await import('./console-load.js')).measureConsoleLoad,
+  },
+  {
     number: 12,
     id: '12.dry-run-output',
     label: 'rewind --dry-run output for 10k, 100k, 1M partitions, text vs JSON',

@@ -20,7 +20,7 @@ export * from './changes/index.js';
 export * from './audit/index.js';
 export type {
   Store, RunRecord, SnapshotRecord, StepRecord, EventRecord, LockRecord, ChangeRequestRecord, ChangeRequestEvent, AuditActor, AuditRecord, AuditFilter, NewAuditEntry,
-  Actor, ActorSource,
+  Actor, ActorSource, SharedConsoleState,
 } from '../store/index.js';
 /** How records name who acted (the same words in both faces). */
 export { actorName, describeActor } from '../store/index.js';

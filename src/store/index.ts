@@ -16,7 +16,7 @@ export { openChosenStore, isTeamStore, type StoreChoice } from './open.js';
 export type {
   Actor, ActorSource, AuditAction, AuditActor, AuditChainRow, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
   BatchMember, BatchRecord, ChangeOperation, ImportCounts, StoreDescription, EventRecord, LockHolder, LockRecord, NewBatch, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
-  SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
+  SharedConsoleState, SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
   ChangeRequestStatus, ChangeRequestEvent, NewChangeRequest, ChangeRequestRecord, ChangeRequestFilter, ChangeRequestMove, NewPolicy, PolicyRecord,
 } from './types.js';
 

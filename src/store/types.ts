@@ -402,9 +402,27 @@ export interface AuditFilter {
  * whose holder is gone (the backend's liveness check) is stale: it still blocks new runs, except
  * that `takeOverStale` (rollback) supersedes it and `takeOverRun` (resume) continues its run.
  */
+/**
+ * What console replicas on one team store share (sessions and jobs' state); SQLite has none (its
+ * console is one process). Session ids are kept only as their SHA-256.
+ */
+export interface SharedConsoleState {
+  putSession(id: string, person: string, data: Record<string, unknown>, expiresAt: Date): Promise<void>;
+  getSession(id: string): Promise<Record<string, unknown> | undefined>;
+  deleteSession(id: string): Promise<void>;
+  /** Ends every session of one person; how many there were. */
+  deleteSessionsOf(person: string): Promise<number>;
+  putJob(id: string, data: Record<string, unknown>): Promise<void>;
+  getJob(id: string): Promise<Record<string, unknown> | undefined>;
+  /** Newest first. */
+  listJobs(limit: number): Promise<Array<Record<string, unknown>>>;
+}
+
 export interface Store {
   /** Where the data is, for messages (a file path, a URL). */
   readonly location: string;
+  /** A team store: what console replicas share. */
+  readonly consoleState?: SharedConsoleState;
   /** Refused with `E_LOCKED` while another run (live or stale) holds the connector. */
   beginRun(run: NewRun, options?: { takeOverStale?: boolean; now?: Date }): Promise<RunRecord>;
   /**

@@ -8,7 +8,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
-import { actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { Access, actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
@@ -27,9 +27,10 @@ import { changePage, type PositionChoice } from './pages/change.js';
 import { connectorPage, shownSinkPartitions } from './pages/connector.js';
 import { connectorsPage, connectorsTable, type ConnectorsView } from './pages/connectors.js';
 import { runPage, runsPage, snapshotPage, snapshotsPage } from './pages/history.js';
-import { jobPage } from './pages/job.js';
+import { jobPage, jobsPage } from './pages/job.js';
 import { previewPage } from './pages/preview.js';
 import { sessionRoutes } from './session-routes.js';
+import { Recovery } from './recovery.js';
 
 export interface ContextSource {
   /** How the context the console started with is shown ('' in forms). */
@@ -60,6 +61,8 @@ export interface ConsoleDeps {
   metrics?: ConsoleMetrics;
   /** Its log (made here when absent: JSON lines on stdout for a service, warnings on stderr for one person's console). */
   log?: ConsoleLog;
+  /** The integration tests' hook before a workflow step (src/cli/test-hooks.ts), handed in by `offsetctl ui`. */
+  beforeStep?: (stepId: string, runId: string) => Promise<void>;
 }
 
 export interface Console {
@@ -69,6 +72,8 @@ export interface Console {
   signIn: SignIn;
   metrics: ConsoleMetrics;
   log: ConsoleLog;
+  /** Interrupted runs of consoles found and finished or put back (startConsole starts it). */
+  recovery: Recovery;
 }
 
 type Env = { Variables: { session: Session } };
@@ -92,7 +97,14 @@ export function createConsole(deps: ConsoleDeps): Console {
       const run = end.runId ? { runId: end.runId } : {};
       log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
     },
-  });
+  }, deps.beforeStep);
+  // A team store: sessions and jobs' state are kept there, so replicas behind one load balancer share them.
+  const shared = deps.store.consoleState;
+  if (shared) {
+    sessions.share(shared, (identity) => (signIn.mode === 'link' ? Access.everything() : Access.of(identity.groups, deps.service?.grants ?? [])));
+    jobs.share(shared);
+  }
+  const recovery = new Recovery({ store: deps.store, contexts: deps.contexts, jobs, log });
   const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
@@ -182,6 +194,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       return c.html(await errorPage(c, 'Connectors', err), isRefusal(err) ? 400 : 500);
     }
     c.get('session').context = name;
+    await sessions.save(c.get('session'));
     return c.redirect('/connectors', 303);
   });
 
@@ -295,8 +308,13 @@ export function createConsole(deps: ConsoleDeps): Console {
     return c.redirect(`/jobs/${job.id}`, 303);
   });
 
+  app.get('/jobs', async (c) => {
+    const shown = (await jobs.all()).filter((job) => job.connectors.every((name) => allowed(c, 'viewer', name)));
+    return c.html(jobsPage(shown, await frame(c)));
+  });
+
   app.get('/jobs/:id', async (c) => {
-    const job = jobs.get(c.req.param('id'));
+    const job = await jobs.find(c.req.param('id'));
     if (!job) return c.html(await errorPage(c, 'Run', new OpsError('E_USAGE', 'no such job in this console (jobs live as long as the console; see Runs for the history)')), 404);
     const hidden = job.connectors.find((name) => !allowed(c, 'viewer', name));
     if (hidden !== undefined) return forbidden(c, 'viewer', hidden);
@@ -488,7 +506,9 @@ export function createConsole(deps: ConsoleDeps): Console {
   async function frame(c: Context<Env>): Promise<Omit<LayoutOptions, 'title' | 'nav'>> {
     const session = c.get('session');
     const names = await deps.contexts.names().catch(() => []);
+    const banner = recovery.banner();
     return {
+      ...(banner.length > 0 ? { banner } : {}),
       csrf: session.csrf,
       user: {
         name: session.identity.user, role: session.access.highest() ?? '', signOut: signIn.mode !== 'proxy', signOutEverywhere: signIn.mode === 'oidc',
@@ -537,7 +557,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     }, { ...base, ...(kept.error ? { error: kept.error } : {}) });
   }
 
-  return { app, sessions, jobs, signIn, metrics, log };
+  return { app, sessions, jobs, signIn, metrics, log, recovery };
 }
 
 function pageParam(c: Context): number {

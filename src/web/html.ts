@@ -33,6 +33,8 @@ export interface LayoutOptions {
   error?: string;
   /** Seconds after which the page reloads itself where JavaScript is off (a running job: app.js follows it live otherwise). */
   refreshWithoutScript?: number;
+  /** The console's own news for everyone (interrupted runs it found at start and what it did with them). */
+  banner?: string[];
 }
 
 const NAV: Array<[LayoutOptions['nav'], string, string]> = [
@@ -68,6 +70,8 @@ ${opts.refreshWithoutScript ? html`<noscript><meta http-equiv="refresh" content=
   ${opts.user ? userBox(opts.user, opts.csrf) : ''}
 </header>
 <main id="main" tabindex="-1">
+${opts.banner && opts.banner.length > 0
+    ? html`<div class="notice recovery" role="status">${opts.banner.map((line) => html`<p>${text(line)}</p>`)}</div>` : ''}
 <h1>${opts.title}</h1>
 ${opts.error ? html`<div class="error" role="alert"><strong>Refused, nothing was changed:</strong> <span class="error-text">${text(opts.error)}</span></div>` : ''}
 ${body}

@@ -2,8 +2,9 @@
 // engine's events (reduced to what the live view shows) so a page opened late, or reloaded,
 // replays them before following the new ones over Server-Sent Events.
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { redactText } from '../http/redact.js';
-import { applyAudited, applyBatch, incompleteCount, isRefusal, newBatchId, outcomeSentence, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan } from './ops-bridge.js';
+import { applyAudited, applyBatch, incompleteCount, isRefusal, newBatchId, outcomeSentence, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan, type SharedConsoleState } from './ops-bridge.js';
 
 /** How many connectors of a batch change at once from the console (the CLI's default). */
 const BATCH_CONCURRENCY = 4;
@@ -55,9 +56,45 @@ export class Jobs {
   readonly #jobs = new Map<string, Job>();
   readonly #running = new Set<Promise<void>>();
   readonly #observer: JobObserver | undefined;
+  readonly #beforeStep: ((stepId: string, runId: string) => Promise<void>) | undefined;
 
-  constructor(observer?: JobObserver) {
+  /** `beforeStep`: the integration tests' hook (pause or die before a step), handed in by the CLI's `ui`. */
+  constructor(observer?: JobObserver, beforeStep?: (stepId: string, runId: string) => Promise<void>) {
     this.#observer = observer;
+    this.#beforeStep = beforeStep;
+  }
+
+  #shared: SharedConsoleState | undefined;
+
+  /** Every job this process holds, newest first. */
+  list(): Job[] {
+    return [...this.#jobs.values()].reverse();
+  }
+
+  /** On a team store: every job's state is written there too, so other replicas show it. */
+  share(state: SharedConsoleState): void {
+    this.#shared = state;
+  }
+
+  /** A job of this process, or on a team store one another replica started (read-only: its events as recorded). */
+  async find(id: string): Promise<Job | undefined> {
+    const mine = this.#jobs.get(id);
+    if (mine || !this.#shared) return mine;
+    const data = await this.#shared.getJob(id);
+    return data ? jobOf(data) : undefined;
+  }
+
+  /** This process's jobs and, on a team store, every replica's (newest first). */
+  async all(limit = 100): Promise<Job[]> {
+    if (!this.#shared) return this.list().slice(0, limit);
+    return (await this.#shared.listJobs(limit)).map(jobOf);
+  }
+
+  /** Writes the job's state for the other replicas (a failed write is not the job's failure). */
+  #record(job: Job): void {
+    if (!this.#shared) return;
+    const { listeners: _l, controller: _c, ...data } = job;
+    void this.#shared.putJob(job.id, { ...data, replica: `${hostname()} pid ${process.pid}` }).catch(() => undefined);
   }
 
   get(id: string): Job | undefined {
@@ -73,9 +110,11 @@ export class Jobs {
         const shown = view(event, job.events.length + 1);
         if (!shown) return;
         job.events.push(shown);
+        this.#record(job);
         emit(shown);
       },
       signal: job.controller.signal,
+      ...(this.#beforeStep ? { beforeStep: this.#beforeStep } : {}),
       ...(reviewed ? { reviewed: { planDigest: reviewed.planDigest, ...(reviewed.requestId ? { requestId: reviewed.requestId } : {}) } } : {}),
     }).then((outcome) => endOf(outcome), failedEnd);
     this.#finish(job, emit, running, reviewed?.onEnd);
@@ -125,6 +164,7 @@ export class Jobs {
       controller: new AbortController(), by: audit.actor.user,
     };
     this.#jobs.set(job.id, job);
+    this.#record(job);
     this.#observer?.started(job);
     const emit = (value: JobEvent | JobEnd): void => {
       for (const listener of job.listeners) listener(value);
@@ -138,6 +178,7 @@ export class Jobs {
       const warning = await onEnd?.(end).catch((err: unknown) => `the change request's outcome could not be recorded: ${redactText((err as Error).message)}`);
       if (warning) end.warnings.push(warning);
       job.end = end;
+      this.#record(job);
       this.#observer?.ended(job, end);
       emit(end);
     });
@@ -149,14 +190,26 @@ export class Jobs {
    * Cancels every job still running, the way Ctrl-C cancels a CLI run: applyPlan stops the
    * workflow and, once the connector was stopped, puts it back (used when the server shuts down).
    */
-  cancelAll(): void {
-    for (const job of this.#jobs.values()) if (!job.end) job.controller.abort();
+  cancelAll(reason = 'the console shut down'): void {
+    // The reason is the run's account: "cancelled: the console shut down", not "cancelled by you".
+    for (const job of this.#jobs.values()) if (!job.end) job.controller.abort(reason);
+  }
+
+  /** How many jobs are still running. */
+  get running(): number {
+    return this.#running.size;
   }
 
   /** Waits for every running job (used when the server shuts down). */
   async settle(): Promise<void> {
     await Promise.allSettled([...this.#running]);
   }
+}
+
+/** A job as another replica recorded it: shown, never followed or cancelled from here. */
+function jobOf(data: Record<string, unknown>): Job {
+  const d = data as unknown as Omit<Job, 'listeners' | 'controller'>;
+  return { ...d, events: d.events ?? [], connectors: d.connectors ?? [], listeners: new Set(), controller: new AbortController() };
 }
 
 function failedEnd(err: unknown): JobEnd {

@@ -22,7 +22,7 @@ export { changeText, historyLines, statusText } from '../present/index.js';
 export type {
   ActorSource,
   ApplyOptions, AuditActor, AuditRecord, AuditScope, ConnectorInfo, ConnectorSummary, EventRecord, OffsetEntry, OperationOutcome, OpsContext, OpsEvent, Plan, ResumeAfter,
-  RunRecord, SnapshotRecord, StepRecord, Store, TargetState, TaskState,
+  RunRecord, SharedConsoleState, SnapshotRecord, StepRecord, Store, TargetState, TaskState,
 } from '../ops/index.js';
 export type { OffsetDiffEntry as PlanDiffEntry } from '../ops/index.js';
 export { isRefusal } from './refusal.js';

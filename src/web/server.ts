@@ -20,6 +20,13 @@ export interface ListenAddress {
 export interface StartOptions extends ConsoleDeps {
   listen: ListenAddress;
   tls?: { cert: string; key: string };
+  /**
+   * On a team store, how often to look for runs another console left (its replica died and its
+   * lease passed) and take them over (default 10 s). At start it looks once on any store.
+   */
+  recoveryIntervalMs?: number;
+  /** On close, how long running jobs may go on before they are cancelled (default 15 s). */
+  drainMs?: number;
 }
 
 export interface RunningConsole {
@@ -82,6 +89,9 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
   const host = wildcard ? hostname() : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${tls ? 'https' : 'http'}://${host}:${address.port}`;
   base = url;
+  // Runs a console left (this one killed, or on a team store another replica gone past its lease).
+  const shared = /^postgres(?:ql)?:/i.test(options.store.location);
+  void console.recovery.start(shared ? options.recoveryIntervalMs ?? 10_000 : undefined);
   return {
     url,
     loginUrl: console.sessions.loginToken ? `${url}/login?token=${console.sessions.loginToken}` : `${publicUrl ?? url}/`,
@@ -92,7 +102,17 @@ export async function startConsole(options: StartOptions): Promise<RunningConsol
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      console.jobs.cancelAll();
+      console.recovery.stop();
+      // The drain: no new request (so no new job) is taken; running jobs get `drainMs` to end,
+      // then are cancelled (each puts its connector back: "cancelled: the console shut down").
+      const drained = await Promise.race([
+        console.jobs.settle().then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), options.drainMs ?? 15_000).unref()),
+      ]);
+      if (!drained) {
+        console.log.warn({ event: 'drain-cancel', jobs: console.jobs.running }, 'jobs still running at the drain bound are cancelled');
+        console.jobs.cancelAll('the console shut down');
+      }
       await console.jobs.settle();
     },
   };

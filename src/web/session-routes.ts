@@ -38,7 +38,7 @@ export function sessionRoutes(app: Hono<Env>, d: SessionRouteDeps): void {
     const person = str((await c.req.parseBody()).person);
     if (!session.access.consoleAdmin()) return d.refuseChange(c, 'end sessions', undefined);
     const whose = d.sessions.live().find((s) => personKey(s.identity) === person)?.identity;
-    const ended = d.sessions.endPerson(person);
+    const ended = await d.sessions.endPerson(person);
     const name = whose?.user ?? person;
     const what = `${ended} session${ended === 1 ? '' : 's'} of ${name}`;
     d.log.info({ event: 'sessions-ended', reqId: reqIdOf(c), user: session.identity.user, ip: d.client(c), of: name, sessions: ended },

@@ -138,7 +138,7 @@ test('the sign-in rate limit: N per address and minute, then 429 with the second
   assert.equal(limit.take('a'), 0);
 });
 
-test('sessions end at logout, after the idle timeout and at their maximum age', () => {
+test('sessions end at logout, after the idle timeout and at their maximum age', async () => {
   let now = 0;
   const sessions = new Sessions({ limits: { maxAgeMs: 10_000, idleMs: 3_000 }, now: () => now });
   const identity = { user: 'alice', groups: [], via: 'oidc' as const };
@@ -153,7 +153,7 @@ test('sessions end at logout, after the idle timeout and at their maximum age', 
   for (now = 9_000; now < 19_000; now += 2_000) sessions.find(b.id);
   assert.equal(sessions.find(b.id), undefined, 'busy, but past its maximum age');
   const c = sessions.create(identity, Access.everything());
-  sessions.end(c);
+  await sessions.end(c);
   assert.equal(sessions.find(c.id), undefined);
   assert.equal(sessions.loginToken, undefined, 'a signed-in service prints no login link');
 });

@@ -59,7 +59,14 @@ async function runUi(opts: UiOptions): Promise<void> {
   const store = await openCommandStore(served.store);
   const { cliActor } = await import('../actor.js');
   const me = cliActor();
+  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const beforeStep = testHooksFromEnv();
+  const drainSeconds = secondsFromEnv('OFFSETCTL_UI_DRAIN_SECONDS', OpsError);
+  const recoverySeconds = secondsFromEnv('OFFSETCTL_UI_RECOVERY_SECONDS', OpsError);
   const running = await startConsole({
+    ...(beforeStep ? { beforeStep } : {}),
+    ...(drainSeconds !== undefined ? { drainMs: drainSeconds * 1000 } : {}),
+    ...(recoverySeconds !== undefined ? { recoveryIntervalMs: recoverySeconds * 1000 } : {}),
     store,
     listen,
     ...(tlsCert && tlsKey ? { tls: { cert: tlsCert, key: tlsKey } } : {}),
@@ -90,6 +97,15 @@ async function runUi(opts: UiOptions): Promise<void> {
   await running.close();
   for (const conn of await served.connections()) await conn.http.close();
   await store.close();
+}
+
+/** OFFSETCTL_UI_DRAIN_SECONDS / OFFSETCTL_UI_RECOVERY_SECONDS: whole seconds from 1 to 3600, or unset. */
+function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.js').OpsError): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new OpsError('E_USAGE', `${name}=${value}: expected whole seconds from 1 to 3600`, { field: name });
+  return n;
 }
 
 /** One person's console: the connection of the command line, and the config file's other contexts. */

@@ -10,6 +10,8 @@ export interface Headline {
   connector: string;
   /** Ctrl-C / SIGTERM: the operator stopped the run, nothing failed. */
   cancelledByUser: boolean;
+  /** Why it was cancelled when not by the operator ("the console shut down"): said instead of "by you". */
+  cancelledBecause?: string | undefined;
   /** The step that failed for good (retried attempts are not failures). */
   failedStep: string | undefined;
   /** The step that was running when the run ended. */
@@ -19,7 +21,9 @@ export interface Headline {
 
 /** "rewind of c failed at step rewindOffsets: …." or "rewind of c was cancelled by you during step rewindOffsets." */
 export function failureHeadline(h: Headline): string {
-  if (h.cancelledByUser) return `${h.operation} of ${h.connector} was cancelled by you during step ${h.currentStep ?? '(before the first step)'}.`;
+  const during = `during step ${h.currentStep ?? '(before the first step)'}`;
+  if (h.cancelledByUser && h.cancelledBecause) return `${h.operation} of ${h.connector} was cancelled: ${h.cancelledBecause}, ${during}.`;
+  if (h.cancelledByUser) return `${h.operation} of ${h.connector} was cancelled by you ${during}.`;
   const step = h.failedStep ?? h.currentStep;
   return `${h.operation} of ${h.connector} failed${step ? ` at step ${step}` : ''}: ${h.why}.`;
 }

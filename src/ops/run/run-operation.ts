@@ -68,6 +68,8 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     // `runs resume` finishes the recovery, never the change the operator cancelled.
     void store.updateRunContext(run.id, { cancelled: true }).catch(() => undefined);
   };
+  // A face that cancels for its own reason (a console shutting down) aborts with that reason as text.
+  const cancelledBecause = (): string | undefined => (typeof req.signal?.reason === 'string' ? req.signal.reason : undefined);
   if (req.signal?.aborted) onAbort();
   req.signal?.addEventListener('abort', onAbort, { once: true });
   let journal: RunJournal | undefined;
@@ -107,7 +109,7 @@ export async function runOperation(req: OperationRun): Promise<OperationOutcome>
     const connectorState = now?.state;
     const recovery = recoveryAsBefore(attempted, now?.text, journal.initialStateText);
     const message = [
-      failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: journal.lastFailedStep, currentStep: journal.currentStep, why }),
+      failureHeadline({ operation: spec.operation, connector: run.connector, cancelledByUser, cancelledBecause: cancelledBecause(), failedStep: journal.lastFailedStep, currentStep: journal.currentStep, why }),
       describeRecovery(recovery, journal.stopStarted || Boolean(req.resume)),
       endStateSentence(now?.text, journal.initialStateText),
       recovery && !recovery.succeeded ? `Inspect with \`offsetctl runs show ${run.id}\`; undo with \`offsetctl rollback ${run.connector}\`.` : '',
@@ -190,7 +192,8 @@ async function afterStoreFailed(req: OperationRun, journal: RunJournal | undefin
   const snapshotId = journal?.snapshotId ?? stringOrUndefined(run.context.snapshotId);
   const account = [
     failureHeadline({
-      operation: spec.operation, connector: run.connector, cancelledByUser, failedStep: undefined, currentStep: journal?.currentStep, why: redactText(err.message),
+      operation: spec.operation, connector: run.connector, cancelledByUser,
+      cancelledBecause: typeof req.signal?.reason === 'string' ? req.signal.reason : undefined, failedStep: undefined, currentStep: journal?.currentStep, why: redactText(err.message),
     }),
     changed ? changeKeptSentence(requested.length, recovery) : describeRecovery(recovery, true),
     endStateSentence(now?.text, changed ? undefined : journal?.initialStateText),

@@ -227,6 +227,23 @@ export const PG_MIGRATIONS: string[] = [
   END
   $$;
   `,
+  // 8: what several console replicas on one store share (docs/ui.md, two replicas): sessions,
+  // by the SHA-256 of their id (a reader of the table cannot use one), and jobs' state, so a job
+  // started on one replica is seen on the other. Rows past `expires_at` are ignored and swept.
+  `
+  CREATE TABLE console_sessions (
+    id_hash    text PRIMARY KEY,
+    person     text NOT NULL,
+    data       jsonb NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX console_sessions_person ON console_sessions (person);
+  CREATE TABLE console_jobs (
+    id         text PRIMARY KEY,
+    data       jsonb NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  `,
 ];
 
 /** The transaction-level advisory lock every audit insert takes, so entries chain in seq order. */

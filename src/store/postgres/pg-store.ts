@@ -15,6 +15,7 @@
 //   WAL before the promise resolves; journal lines commit asynchronously (see recordStep).
 // - Identity: the database login (session_user, authenticated by the server) goes into every
 //   actor; the client never sends a name the server records as a user.
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -26,6 +27,7 @@ import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
 import { urlKey } from '../schema.js';
 import type {
+  SharedConsoleState,
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder,
   LockRecord, NewAuditEntry, NewBatch, NewPolicy, PolicyRecord,
   NewChangeRequest, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
@@ -318,6 +320,31 @@ export class PostgresStore implements Store {
     const rows = await this.#query(`${LOCK_SELECT} WHERE l.cluster_key = $1 AND l.connector = $2`, [clusterKey, connector]);
     return rows[0] ? this.#toLock(rows[0]) : undefined;
   }
+
+  /** Console replicas' shared sessions and jobs (migration 10). */
+  readonly consoleState: SharedConsoleState = {
+    putSession: async (id, person, data, expiresAt) => {
+      await this.#query(`INSERT INTO console_sessions (id_hash, person, data, expires_at) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (id_hash) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`, [sha256(id), person, JSON.stringify(data), expiresAt.toISOString()]);
+      await this.#query('DELETE FROM console_sessions WHERE expires_at < now()');
+    },
+    getSession: async (id) => {
+      const [row] = await this.#query('SELECT data FROM console_sessions WHERE id_hash = $1 AND expires_at > now()', [sha256(id)]);
+      return row ? (row.data as Record<string, unknown>) : undefined;
+    },
+    deleteSession: async (id) => {
+      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [sha256(id)]);
+    },
+    deleteSessionsOf: async (person) => (await this.#query('DELETE FROM console_sessions WHERE person = $1 AND expires_at > now() RETURNING id_hash', [person])).length,
+    putJob: async (id, data) => {
+      await this.#query(`INSERT INTO console_jobs (id, data) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`, [id, JSON.stringify(data)]);
+    },
+    getJob: async (id) => {
+      const [row] = await this.#query('SELECT data FROM console_jobs WHERE id = $1', [id]);
+      return row ? (row.data as Record<string, unknown>) : undefined;
+    },
+    listJobs: async (limit) => (await this.#query('SELECT data FROM console_jobs ORDER BY updated_at DESC LIMIT $1', [limit])).map((r) => r.data as Record<string, unknown>),
+  };
 
   async listLocks(): Promise<LockRecord[]> {
     return (await this.#query(`${LOCK_SELECT} ORDER BY l.acquired_at`)).map((r) => this.#toLock(r));
@@ -861,4 +888,8 @@ function serverLost(err: unknown): boolean {
   const cause = err.cause as { code?: string; message?: string } | undefined;
   return /ECONNREFUSED|ECONNRESET|EPIPE|EHOSTUNREACH|ENOTFOUND|terminated|shutting down|57P0[123]|the database system is (starting up|in recovery mode)|57P03/i
     .test(`${cause?.code ?? ''} ${cause?.message ?? ''}`);
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
 }

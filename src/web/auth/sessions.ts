@@ -5,7 +5,7 @@
 // timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
 // CSRF token. Tokens are compared in constant time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ActorSource, AuditActor } from '../ops-bridge.js';
+import type { ActorSource, AuditActor, SharedConsoleState } from '../ops-bridge.js';
 import { Access } from './roles.js';
 
 export const SESSION_COOKIE = 'offsetctl_session';
@@ -54,12 +54,51 @@ export class Sessions {
   readonly #now: () => number;
   /** Who opens the login link: the user who started the console. */
   readonly #local: Identity | undefined;
+  /** A team store shared by console replicas: sessions live there (a session made on one works on the other). */
+  #shared: { state: SharedConsoleState; accessOf: (identity: Identity) => Access } | undefined;
 
   constructor(options: { loginLinkFor?: Identity; limits?: SessionLimits; now?: () => number } = { loginLinkFor: { user: 'local', groups: [], via: 'login-link' } }) {
     this.#local = options.loginLinkFor;
     this.#loginToken = options.loginLinkFor ? token() : undefined;
     this.#limits = options.limits ?? LOCAL_LIMITS;
     this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Keeps sessions in the team store too: every request reads its session there (so one ended on
+   * another replica ends here); `accessOf` makes the roles again from the identity.
+   */
+  share(state: SharedConsoleState, accessOf: (identity: Identity) => Access): void {
+    this.#shared = { state, accessOf };
+  }
+
+  /** Writes a session to the team store (after create, or when its context changed); nothing without one. */
+  async save(session: Session): Promise<void> {
+    if (!this.#shared) return;
+    const data = { csrf: session.csrf, context: session.context, identity: session.identity, createdAt: session.createdAt };
+    await this.#shared.state.putSession(session.id, personKey(session.identity), data, new Date(session.createdAt + this.#limits.maxAgeMs));
+  }
+
+  /** The session of a cookie: this process's, or on a team store the store's (which decides whether it still lives). */
+  async resolve(id: string | undefined): Promise<Session | undefined> {
+    if (!this.#shared || !id) return this.find(id);
+    const data = await this.#shared.state.getSession(id);
+    if (!data) {
+      this.#sessions.delete(id);
+      return undefined;
+    }
+    const identity = data.identity as Identity;
+    const known = this.find(id);
+    if (known) {
+      known.context = String(data.context ?? '');
+      return known;
+    }
+    const now = this.#now();
+    const session: Session = {
+      id, csrf: String(data.csrf), context: String(data.context ?? ''), identity, access: this.#shared.accessOf(identity), createdAt: Number(data.createdAt), lastSeen: now,
+    };
+    this.#sessions.set(id, session);
+    return session;
   }
 
   /** The token for the printed URL; undefined once it has been used (or in a signed-in service). */
@@ -94,8 +133,9 @@ export class Sessions {
     return undefined;
   }
 
-  end(session: Session): void {
+  async end(session: Session): Promise<void> {
     this.#sessions.delete(session.id);
+    await this.#shared?.state.deleteSession(session.id);
   }
 
   /** Every live session (the admin's Sessions page). */
@@ -105,8 +145,12 @@ export class Sessions {
   }
 
   /** Ends every session of this person (personKey); how many there were. */
-  endPerson(person: string): number {
+  async endPerson(person: string): Promise<number> {
     let ended = 0;
+    if (this.#shared) {
+      for (const [id, s] of this.#sessions) if (personKey(s.identity) === person) this.#sessions.delete(id);
+      return this.#shared.state.deleteSessionsOf(person);
+    }
     for (const [id, s] of this.#sessions) {
       if (personKey(s.identity) !== person) continue;
       this.#sessions.delete(id);

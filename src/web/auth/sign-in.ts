@@ -91,6 +91,7 @@ export class SignIn {
         const again = html`Start <code>offsetctl ui</code> again and open the URL it prints.`;
         return c.html(page('Login refused', html`<p>This login link is not valid or was already used. ${again}</p>`), 403);
       }
+      await this.sessions.save(session);
       this.#setSessionCookie(c, session);
       await this.#signedIn(c, session.identity);
       return c.redirect('/connectors', 303);
@@ -131,7 +132,7 @@ export class SignIn {
       }
       // A new sign-in ends the session it replaces (in this browser), whoever signs in now.
       const replaced = this.sessions.find(signedIn.replaces);
-      if (replaced) this.sessions.end(replaced);
+      if (replaced) await this.sessions.end(replaced);
       const session = await this.#open(c, signedIn.identity);
       if (!session) return noRole(c, signedIn.identity);
       if (signedIn.idToken) session.idToken = signedIn.idToken;
@@ -148,7 +149,7 @@ export class SignIn {
   /** The session of this request, or the answer to send instead (403 with how to sign in). */
   async authenticate(c: AnyContext): Promise<Session | Response> {
     if (this.mode === 'proxy') return this.#fromProxy(c);
-    const session = this.sessions.find(getCookie(c, SESSION_COOKIE));
+    const session = await this.sessions.resolve(getCookie(c, SESSION_COOKIE));
     if (session) return (await this.#recheck(c, session)) ?? session;
     if (this.mode === 'oidc') {
       // A page asked for without a session: sign in first, then come back to it.
@@ -172,7 +173,7 @@ export class SignIn {
       await this.#audit(session.identity, 'sign-in', 'done', `roles re-checked at the provider: ${change}; ${session.access.describe()}`);
       return undefined;
     }
-    this.sessions.end(session);
+    await this.sessions.end(session);
     const user = session.identity.user;
     this.#opts.log.info({ event: 'sign-out', reason: 'roles-recheck', user, ip: this.client(c) }, `${user} signed out: ${outcome.why}`);
     await this.#audit(session.identity, 'sign-out', 'done', `roles re-checked at the provider: ${outcome.why}`);
@@ -182,8 +183,8 @@ export class SignIn {
   /** POST /auth/logout (after the session and CSRF checks); `everywhere`: every session of this person, in every browser. */
   async logout(c: AnyContext, session: Session, everywhere = false): Promise<Response> {
     let ended = 1;
-    if (everywhere) ended = this.sessions.endPerson(personKey(session.identity));
-    else this.sessions.end(session);
+    if (everywhere) ended = await this.sessions.endPerson(personKey(session.identity));
+    else await this.sessions.end(session);
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: this.#secure(), httpOnly: true, sameSite: 'Strict' });
     const where = everywhere ? ` everywhere (${ended} session${ended === 1 ? '' : 's'})` : '';
     this.#opts.log.info({ event: 'sign-out', reqId: reqIdOf(c), user: session.identity.user, ip: this.client(c), sessions: ended },
@@ -284,6 +285,8 @@ export class SignIn {
       return undefined;
     }
     const session = this.sessions.create(identity, access);
+    // Proxy sessions stay in this process (the proxy says who it is on every request).
+    if (identity.via !== 'proxy') await this.sessions.save(session);
     this.#setSessionCookie(c, session);
     await this.#signedIn(c, identity, access.describe());
     return session;

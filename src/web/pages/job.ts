@@ -49,3 +49,11 @@ function batchTable(rows: readonly BatchRow[]): Html {
 <td>${r.message}</td></tr>`)}</tbody>
 </table>`;
 }
+
+/** Every job this console knows (on a team store, every replica's): title, who, when, how it ended. */
+export function jobsPage(jobs: Job[], frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
+  return layout({ ...frame, title: 'Jobs', nav: 'runs' }, html`
+<table class="jobs"><thead><tr><th scope="col">Job</th><th scope="col">Started</th><th scope="col">By</th><th scope="col">Status</th></tr></thead>
+<tbody>${jobs.map((job) => html`<tr><td><a href="/jobs/${encodeURIComponent(job.id)}">${job.title}</a></td><td>${time(job.startedAt)}</td>
+<td>${job.by}</td><td>${job.end ? job.end.status : 'running'}</td></tr>`)}</tbody></table>`);
+}
