@@ -319,7 +319,7 @@ test('the complete console.yaml of docs/ui.md is what the console reads', async 
   const { parseContexts } = await import('../../src/cli/config-file.js');
   const { repoRoot } = await import('../support/repo.js');
   const doc = readFileSync(join(repoRoot, 'docs', 'ui.md'), 'utf8');
-  const blocks = [...(/## Running the console for a team[\s\S]*?### Who did it/.exec(doc)?.[0] ?? '').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const blocks = [...(/## Running the console for a team[\s\S]*?### Health, metrics and logs/.exec(doc)?.[0] ?? '').matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
   assert.equal(blocks.length, 2, 'the complete example and the proxy variant');
   const raw = parse(blocks[0]!) as Record<string, unknown>;
   const contexts = parseContexts(raw.contexts, '/etc/offsetctl/console.yaml');

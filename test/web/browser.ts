@@ -49,7 +49,8 @@ export async function startUi(args: string[], env: NodeJS.ProcessEnv = {}): Prom
     child,
     output: () => out,
     stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A console a test killed (SIGKILL) has no exit code but a signal: it is gone already.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     }),
@@ -93,7 +94,8 @@ export async function startService(args: string[], env: NodeJS.ProcessEnv = {}):
   return {
     base, loginUrl: `${base}/`, child, output: () => out,
     stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // A console a test killed (SIGKILL) has no exit code but a signal: it is gone already.
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     }),
