@@ -179,7 +179,7 @@ const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
  * in OFFSETCTL_PLUGINS_SANDBOX_DIR or ~/.cache/offsetctl/sandbox-plugins: the plugins stay cached
  * there), with OFFSETCTL_REQUIRE_PLUGINS=1 so a missing plugin fails instead of skipping.
  */
-const PLUGIN_FILES = /^(sandbox-plugins|profiles-|replay-)/;
+const PLUGIN_FILES = /^(sandbox-plugins|sandbox-demo-cdc|profiles-|replay-|verify-debezium)/;
 const PLUGIN_ARGS = ['--plugin', 'debezium-postgres', '--plugin', 'debezium-jdbc-sink', '--plugin', 'iceberg-sink', '--cdc-postgres'];
 const pluginsDir = process.env.OFFSETCTL_PLUGINS_SANDBOX_DIR
   || join(process.env.XDG_CACHE_HOME?.startsWith('/') ? process.env.XDG_CACHE_HOME : join(homedir(), '.cache'), 'offsetctl', 'sandbox-plugins');
