@@ -78,13 +78,27 @@ async function slotOf(s: Source): Promise<{ restart: number; confirmed: number; 
   return { restart: Number(row!.restart), confirmed: Number(row!.confirmed), wal: Number(row!.wal) };
 }
 
-/** Inserts ids and waits until the connector's offset has moved past them. */
+/**
+ * Inserts ids and waits until the connector's committed offset is a streaming offset (not the
+ * snapshot's: its offsets may not have been flushed yet when the insert is made) past the WAL
+ * position before the insert, and has stayed the same over two reads a flush interval apart (the
+ * worker may have flushed the offset of a record in the middle of the insert's transaction).
+ */
 async function insertAndWait(s: Source, from: number, to: number): Promise<Offset> {
-  const before = (await offsetOf(s))?.lsn ?? 0;
+  const [row] = await s.sql(`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`);
+  const walBefore = Number(row!.wal);
   await s.sql(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(${from}, ${to}) g`);
-  return waitFor(`${s.name}'s offset past ids ${from}-${to}`, async () => {
+  let last: string | undefined;
+  return waitFor(`${s.name}'s offset past ids ${from}-${to}, settled`, async () => {
     const now = await offsetOf(s);
-    return now && now.lsn > before ? now : undefined;
+    if (!now || 'snapshot' in now || now.lsn <= walBefore) return undefined;
+    const seen = JSON.stringify(now);
+    if (seen !== last) {
+      last = seen;
+      await new Promise((r) => setTimeout(r, 1500));
+      return undefined;
+    }
+    return now;
   });
 }
 

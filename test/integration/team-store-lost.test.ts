@@ -88,6 +88,17 @@ async function rewindLosingStore(
   return { running, release };
 }
 
+/** Whether the lock on `connector` has a lease still running (undefined: no lock). */
+async function leaseLive(connector: string): Promise<boolean | undefined> {
+  const c = await admin();
+  try {
+    const row = (await c.query('SELECT (expires_at > now()) AS live FROM locks WHERE connector = $1', [connector])).rows[0];
+    return row === undefined ? undefined : row.live === true;
+  } finally {
+    await c.end();
+  }
+}
+
 async function locksOn(connector: string): Promise<number> {
   const c = await admin();
   try {
@@ -156,7 +167,10 @@ test('point 3: the store stops after the write: the account says the offsets cha
   assert.match(r.stderr, /could not be recorded .*`offsetctl rollback \S+` \(snapshot snap-\S+\)/);
   assert.equal((await w1.status(source.name)).connector.state, 'STOPPED');
   assert.deepEqual(sortedOffsets(await w1.offsets(source.name)).map((o) => o.offset), [{ position: 0 }], 'written, and kept');
-  // Once the store is back, bob undoes it with the advised rollback (it takes the run over).
+  // Once the store is back and alice's lease has run out (3 s from its last renewal; within it,
+  // the lock is hers and a rollback is refused E_LOCKED naming the lease's end), bob undoes it
+  // with the advised rollback (it takes the run over).
+  await waitFor('alice\'s lease to run out', async () => (await leaseLive(source.name)) === false, 30_000, 200);
   const b = operator(bob);
   const rb = await b(['rollback', source.name, '--yes']);
   assert.equal(rb.status, 0, rb.stderr);
