@@ -195,20 +195,26 @@ try { durations = JSON.parse(readFileSync(DURATIONS_FILE, 'utf8')).seconds ?? {}
 const secondsOf = (f) => durations[baseName(f)] ?? DEFAULT_SECONDS;
 
 /**
- * The lanes' queues: lane 1's files first, then every other file, longest first, to the lane with
- * the least work so far (longest-processing-time first), so the lanes end close together.
+ * The lanes' work: lane 1 runs its pinned files first; every other file waits in one queue,
+ * longest first (by the last measured seconds), and each lane takes the next file when it is free
+ * (so a lane slowed down by a loaded machine takes fewer, and the lanes end close together). The
+ * plugins' lane takes from the same queue once its own files are done (its sandbox is a whole
+ * sandbox: a broker and a Connect cluster of two workers), except the files that work on sandboxes
+ * themselves (`sandbox-*`), which assume the default one; OFFSETCTL_PLUGINS_LANE_SHARES=0 keeps it
+ * to its own files.
  */
-function planLanes(files, n) {
-  const lanes = Array.from({ length: n }, (_v, i) => ({ lane: i + 1, files: [], seconds: 0 }));
+function planQueue(files) {
   const pinned = (f) => LANE_ONE.some((p) => p.re.test(baseName(f)));
-  for (const f of files.filter(pinned)) { lanes[0].files.push(f); lanes[0].seconds += secondsOf(f); }
   const free = files.filter((f) => !pinned(f)).sort((a, b) => secondsOf(b) - secondsOf(a) || a.localeCompare(b));
-  for (const f of free) {
-    const lane = lanes.reduce((best, l) => (l.seconds < best.seconds ? l : best));
-    lane.files.push(f);
-    lane.seconds += secondsOf(f);
-  }
-  return lanes;
+  return { laneOne: files.filter(pinned), free };
+}
+const pluginsLaneShares = process.env.OFFSETCTL_PLUGINS_LANE_SHARES !== '0';
+const pluginsLaneMay = (f) => !/^sandbox-/.test(baseName(f));
+
+/** Takes the next file from the shared queue that `may` allows, or undefined. */
+function take(queue, may = () => true) {
+  const at = queue.findIndex(may);
+  return at < 0 ? undefined : queue.splice(at, 1)[0];
 }
 
 const measured = {};
@@ -302,13 +308,12 @@ if (wantIntegration) {
     });
     if (ready) {
       try {
-        const lanes = planLanes(files.filter((f) => !PLUGIN_FILES.test(baseName(f))), laneCount);
-        console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s), each on a Connect cluster of its own ===`);
+        const { laneOne, free: queue } = planQueue(files.filter((f) => !PLUGIN_FILES.test(baseName(f))));
+        const sharing = pluginsLaneShares && laneCount > 1 && pluginFiles.length > 0;
+        console.log(`\n=== integration: ${files.length} files in ${laneCount} lane(s)${pluginFiles.length > 0 ? ' and the plugins\' lane' : ''}, each on a Connect cluster of its own ===`);
         console.log(`lane 1 keeps: ${LANE_ONE.map((p) => `${p.re.source} (${p.why})`).join('; ')}`);
-        for (const l of lanes) {
-          const list = l.files.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ');
-          console.log(`lane ${l.lane} (${laneClusterName(l.lane)}): ${l.files.length} files, ~${l.seconds} s last measured: ${list}`);
-        }
+        console.log(`lane 1 (main) first: ${laneOne.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ')}`);
+        console.log(`then every lane${sharing ? ' (the plugins\' lane too, after its own files)' : ''} takes the next of ${queue.length} files, longest first: ${queue.map((f) => `${baseName(f)} ${secondsOf(f)}`).join(', ')}`);
         const began = Date.now();
         integrationBegan = began;
         const ended = {};
@@ -319,12 +324,18 @@ if (wantIntegration) {
             if (pluginsReady) await runFile(f, 'plugins', pluginEnv);
             else { totals.fail += 1; failures.push(`[lane plugins] ${baseName(f)}: the plugins' sandbox did not start`); }
           }
+          // Then the shared queue, on the plugins' sandbox (no plugin needed, none required).
+          for (let f = sharing && pluginsReady ? take(queue, pluginsLaneMay) : undefined; f; f = take(queue, pluginsLaneMay)) {
+            await runFile(f, 'plugins', { OFFSETCTL_SANDBOX_DIR: pluginsDir });
+          }
           ended.plugins = Math.round((Date.now() - began) / 1000);
         };
-        await Promise.all([...lanes.map(async (l) => {
-          for (const f of l.files) await runFile(f, l.lane);
-          ended[l.lane] = Math.round((Date.now() - began) / 1000);
-        }), pluginLane()]);
+        const lane = async (k) => {
+          if (k === 1) for (const f of laneOne) await runFile(f, 1);
+          for (let f = take(queue); f; f = take(queue)) await runFile(f, k);
+          ended[k] = Math.round((Date.now() - began) / 1000);
+        };
+        await Promise.all([...Array.from({ length: laneCount }, (_v, i) => lane(i + 1)), pluginLane()]);
         const each = Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ');
         console.log(`\nintegration lanes took ${each} (${Math.round((Date.now() - began) / 1000)} s in all)`);
         if (args.has('--record-durations')) {
