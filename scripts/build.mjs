@@ -101,7 +101,7 @@ await bundleCjs('yaml-bundle.cjs', "module.exports = require('yaml');");
 // and not installed.
 await build({
   stdin: {
-    contents: "const pg = require('pg'); module.exports = { Pool: pg.Pool, pgpass: require('pgpass') };",
+    contents: "const pg = require('pg'); module.exports = { Pool: pg.Pool, Client: pg.Client, pgpass: require('pgpass') };",
     resolveDir: root,
     sourcefile: 'pg-bundle.cjs',
     loader: 'js',

@@ -45,8 +45,10 @@ test('the sandbox team store: two operator logins from its pgpass file, password
       }
     }
   }
-  // Without the pgpass file the server asks for a password: the logins are real ones.
-  const refused = await runCli(['store', 'status', '--store', team.urls.bob], { env: { ...env, PGPASSFILE: join(dir, 'none') } });
+  // Without the pgpass file the server asks for a password: the logins are real ones. The refusal
+  // ends the connection itself: it once stayed open until the server's authentication_timeout
+  // (60 s), and the CLI exited only then (the 20 s limit is a hang check: SIGTERM, status 143).
+  const refused = await runCli(['store', 'status', '--store', team.urls.bob], { env: { ...env, PGPASSFILE: join(dir, 'none') }, timeoutMs: 20_000 });
   assert.equal(refused.status, 2, refused.stdout);
   assert.match(refused.stderr, /PGPASSWORD|pgpass|--store-password-env/);
 

@@ -30,15 +30,51 @@ export interface PgModule {
   pgpass: PgPass;
 }
 
+/** pg's own module: its Pool, and the Client class a Pool makes connections with. */
+interface PgPackage {
+  Pool: PgModule['Pool'];
+  Client: new (config: Record<string, unknown>) => PgConnecting;
+  pgpass: PgPass;
+}
+interface PgConnecting {
+  connect(callback?: (err?: Error) => void): Promise<void> | undefined;
+  end(): Promise<void>;
+}
+
 let loaded: PgModule | undefined;
 
 export function loadPg(): PgModule {
   if (loaded) return loaded;
+  let pg: PgPackage | undefined;
   try {
-    const bundled = requireCjs('./pg-bundle.cjs') as Partial<PgModule>;
-    if (typeof bundled.Pool === 'function' && typeof bundled.pgpass === 'function') return (loaded = bundled as PgModule);
+    const bundled = requireCjs('./pg-bundle.cjs') as Partial<PgPackage>;
+    if (typeof bundled.Pool === 'function' && typeof bundled.Client === 'function' && typeof bundled.pgpass === 'function') pg = bundled as PgPackage;
   } catch {
     // not the bundle: the packages below
   }
-  return (loaded = { Pool: (requireCjs('pg') as PgModule).Pool, pgpass: requireCjs('pgpass') as PgPass });
+  pg ??= { ...(requireCjs('pg') as Pick<PgPackage, 'Pool' | 'Client'>), pgpass: requireCjs('pgpass') as PgPass };
+  return (loaded = { Pool: poolEndingFailedConnects(pg), pgpass: pg.pgpass });
+}
+
+/**
+ * A Pool whose connections end their socket when the connect fails. pg leaves a connection
+ * whose sign-in failed on the client's side (no password to give, a password function that
+ * threw) open; the server then closes it only at its authentication_timeout (60 s by default),
+ * and a CLI that refused with exit 2 waited that minute to exit. pg-pool takes the Client class
+ * to use as its `Client` option.
+ */
+function poolEndingFailedConnects(pg: PgPackage): PgModule['Pool'] {
+  const Base = pg.Client;
+  class EndingClient extends Base {
+    override connect(callback?: (err?: Error) => void): Promise<void> | undefined {
+      if (callback) return super.connect((err) => { if (err) this.end().catch(() => undefined); callback(err); });
+      return (super.connect() as Promise<void>).catch((err: unknown) => { this.end().catch(() => undefined); throw err; });
+    }
+  }
+  const Pool = pg.Pool;
+  return class extends Pool {
+    constructor(config: Record<string, unknown>) {
+      super({ Client: EndingClient, ...config });
+    }
+  };
 }
