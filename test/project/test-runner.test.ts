@@ -2,7 +2,7 @@
 // one unit file and five integration files, a build script that does nothing and a `bin/offsetctl`
 // that says the sandbox runs with the lanes' clusters. Shown: the integration files run in two
 // lanes at once, one file at a time per lane, each told its lane (OFFSETCTL_LANE); a move file is
-// kept in lane 1; the rest are balanced by the durations table; a test that fails is counted
+// kept in lane 1; the rest wait in one queue, longest first by the durations table; a test that fails is counted
 // failed once, and its file is not run again. Uses: real child processes (node --test), no Kafka.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -71,13 +71,17 @@ test('integration files run in two lanes at once, one at a time per lane, each t
     const r = runTests(dir, [], { MEET: '1' });
     assert.equal(r.status, 0, r.out);
     assert.match(r.out, /^11 passed, 0 failed, 0 skipped$/m);
-    // Lane 1's own first, then longest first to the least-loaded lane: a to lane 2 (0 s against
-    // move-x's 1), b and c to lane 1, d to lane 2.
-    assert.match(r.out, /^lane 1 \(main\): 3 files, ~101 s last measured: move-x 1, b 90, c 10$/m);
-    assert.match(r.out, /^lane 2 \(lane-2\): 2 files, ~105 s last measured: a 100, d 5$/m);
+    // Lane 1's own first; the rest wait in one queue, longest first by the durations table, and
+    // a lane takes the next when it is free: lane 2 takes a at once (lane 1 runs move-x), lane 1
+    // takes b after move-x; c and d go to whichever lane is free first.
+    assert.match(r.out, /^lane 1 \(main\) first: move-x 1$/m);
+    assert.match(r.out, /^then every lane takes the next of 4 files, longest first: a 100, b 90, c 10, d 5$/m);
     const ran = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Ran);
     const lane = (f: string) => ran.find((x) => x.file === `${f}.test.js`)?.lane;
-    assert.deepEqual(['move-x', 'b', 'c', 'a', 'd'].map(lane), ['1', '1', '1', '2', '2']);
+    const began = (f: string) => ran.find((x) => x.file === `${f}.test.js`)?.began ?? Number.NaN;
+    assert.deepEqual(['move-x', 'b', 'a'].map(lane), ['1', '1', '2']);
+    assert.deepEqual(ran.map((x) => x.file).sort(), ['a', 'b', 'c', 'd', 'move-x'].map((f) => `${f}.test.js`), 'each file ran once');
+    assert.ok(began('move-x') < began('b'), `lane 1 ran its own file first: ${JSON.stringify(ran)}`);
     const overlap = (x: Ran, y: Ran) => x.began < y.ended && y.began < x.ended;
     for (const x of ran) {
       for (const y of ran) if (x !== y && x.lane === y.lane) assert.ok(!overlap(x, y), `${x.file} and ${y.file} overlapped in lane ${x.lane}`);
@@ -109,7 +113,7 @@ test('a test that fails is failed: counted once, listed, exit 1, and its file is
     const r = runTests(dir);
     assert.equal(r.status, 1, r.out);
     assert.match(r.out, /^10 passed, 1 failed, 0 skipped$/m);
-    assert.match(r.out, /failed tests \(1\):\n {2}\[lane 1\] second \(test\/integration\/c\.test\.js:\d+:\d+\): always/);
+    assert.match(r.out, /failed tests \(1\):\n {2}\[lane [12]\] second \(test\/integration\/c\.test\.js:\d+:\d+\): always/);
     const ran = readFileSync(log, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as Ran).file);
     assert.equal(ran.filter((f) => f === 'c.test.js').length, 1, 'c ran once');
   } finally {
