@@ -9,6 +9,7 @@
 //   --integration       integration tests only
 //   --lanes N           integration lanes (default 2, or OFFSETCTL_TEST_LANES); 1 runs every file one by one
 //   --no-build          use dist/ and bin/ as they are (CI's Node legs, after the main job built them)
+//   --node-leg          with --unit: only the unit files of what differs between Node versions (NODE_LEG)
 //   --record-durations  write each integration file's measured seconds into scripts/test-durations.json
 //   NAME ...            only the integration files whose name (without .test.js) is given
 // OFFSETCTL_KEEP_SANDBOX=1 leaves a sandbox this script started running.
@@ -151,7 +152,27 @@ function runSuite(name, files, concurrency) {
   totals.skipped += c.skipped;
 }
 
-if (wantUnit) runSuite('unit', all.filter((f) => !isIntegration(f)), 2);
+/**
+ * What differs between Node versions, for CI's Node 22/24/26 legs (`--unit --node-leg`): the
+ * store's SQLite driver (node:sqlite from 22.13, better-sqlite3 before) and the pg driver, the
+ * CLI's launcher and start-up (compile cache, the ES module bundle, signals, pipes), the HTTP
+ * client (Node's fetch and undici), the Kafka client, the console's HTTP(S) server, the sandbox's
+ * processes, and the engine package installed with npm. The rest of the unit suite (the engine's
+ * expressions and criteria, ops' plans, the renderers, fuzzing) is plain JavaScript that every
+ * Node runs alike: the default job runs it.
+ */
+const NODE_LEG = [
+  /[\\/]dist[\\/]test[\\/](cli|store|web)[\\/]/,
+  /[\\/]dist[\\/]src[\\/](store|http|kafka|sandbox)[\\/]/,
+  /[\\/]dist[\\/]src[\\/]cli[\\/][^\\/]+\.test\.js$/,
+  /[\\/]dist[\\/]test[\\/]project[\\/](engine-package|test-runner)\.test\.js$/,
+  /[\\/]dist[\\/]test[\\/]engine[\\/]cli\.test\.js$/,
+];
+const nodeLeg = args.has('--node-leg');
+if (wantUnit) {
+  const unit = all.filter((f) => !isIntegration(f)).filter((f) => !nodeLeg || NODE_LEG.some((re) => re.test(f)));
+  runSuite(nodeLeg ? 'unit (what differs between Node versions)' : 'unit', unit, 2);
+}
 
 /**
  * Integration files that run in lane 1, and why: each uses something only lane 1 has. Nothing
