@@ -98,14 +98,16 @@ export function createConsole(deps: ConsoleDeps): Console {
       log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
     },
   }, deps.beforeStep);
-  // A team store: sessions and jobs' state are kept there, so replicas behind one load balancer share them.
+  const plans = new PlanStore();
+  // A team store: sessions, jobs' state, previews and failed sign-ins are kept there, so replicas behind one load balancer share them.
   const shared = deps.store.consoleState;
   if (shared) {
     sessions.share(shared, (identity) => (signIn.mode === 'link' ? Access.everything() : Access.of(identity.groups, deps.service?.grants ?? [])));
     jobs.share(shared);
+    plans.share(shared);
+    signIn.share(shared);
   }
   const recovery = new Recovery({ store: deps.store, contexts: deps.contexts, jobs, log });
-  const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
   const hsts = deps.secure || deps.service?.publicUrl?.protocol === 'https:';
@@ -247,7 +249,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter });
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
-      const id = plans.put(plan, session.id, session.context);
+      const id = await plans.put(plan, session.id, session.context);
       return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (!isRefusal(err)) throw err;
@@ -268,12 +270,12 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     // No operator grant in this context at all: refused before the plan is even looked up.
     // The audit names the plan's connector; the answer does not (the plan is someone else's).
-    if (!allowed(c, 'operator')) return refuseChange(c, 'apply', plans.connectorOf(c.req.param('id')), false);
-    const held = plans.get(c.req.param('id'), session.id);
+    if (!allowed(c, 'operator')) return refuseChange(c, 'apply', await plans.connectorOf(c.req.param('id')), false);
+    const held = await plans.get(c.req.param('id'), session.id);
     const gone = new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again');
     if (!held) {
       // Someone else's plan id: the same answer (nothing says it exists), but an entry in the audit.
-      const others = plans.connectorOf(c.req.param('id'));
+      const others = await plans.connectorOf(c.req.param('id'));
       if (others !== undefined) {
         const why = `${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`;
         const probe = Object.assign(new Error(why), { code: 'E_FORBIDDEN' });
@@ -293,7 +295,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (held.context !== session.context) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'the context changed since this preview: preview again')), 400);
     // The grant may have been for another connector than the one this plan changes.
     if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
-    plans.take(c.req.param('id'));
+    // Taken once: a second click, or the same plan confirmed through another replica meanwhile, finds it gone.
+    if (!(await plans.take(c.req.param('id')))) return c.html(await errorPage(c, 'Apply', gone), 400);
     const ctx = await opsContext(c);
     if (await approvalRequired(c, held.plan)) {
       // Four-eyes: the previewed plan becomes a change request someone else approves; nothing changes now.
@@ -361,7 +364,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
+      return c.html(previewPage(plan, await plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
       return c.html(await errorPage(c, `Run ${c.req.param('id')}`, err), isRefusal(err) ? 400 : 502);
@@ -394,7 +397,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // The rollback plan is a read: its diff is the snapshot against the current offsets.
       const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id });
       view.plan = plan;
-      view.planId = plans.put(plan, session.id, session.context);
+      view.planId = await plans.put(plan, session.id, session.context);
     } catch (err) {
       view.planError = message(err);
     }

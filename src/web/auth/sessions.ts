@@ -33,6 +33,8 @@ export interface Session {
   idToken?: string;
   /** OpenID Connect: the access token (server-side only), to read the person's groups again at the provider. */
   accessToken?: string;
+  /** OpenID Connect: the provider's session id (the ID token's sid), which a back-channel logout may name. */
+  providerSid?: string;
   /** When the groups were last read at the provider. */
   rolesCheckedAt?: number;
   /** The provider's userinfo accepted this session's access token once (a later refusal means revoked or expired). */
@@ -75,7 +77,10 @@ export class Sessions {
   /** Writes a session to the team store (after create, or when its context changed); nothing without one. */
   async save(session: Session): Promise<void> {
     if (!this.#shared) return;
-    const data = { csrf: session.csrf, context: session.context, identity: session.identity, createdAt: session.createdAt };
+    const data = {
+      csrf: session.csrf, context: session.context, identity: session.identity, createdAt: session.createdAt,
+      ...(session.providerSid ? { sid: session.providerSid } : {}),
+    };
     await this.#shared.state.putSession(session.id, personKey(session.identity), data, new Date(session.createdAt + this.#limits.maxAgeMs));
   }
 
@@ -96,6 +101,7 @@ export class Sessions {
     const now = this.#now();
     const session: Session = {
       id, csrf: String(data.csrf), context: String(data.context ?? ''), identity, access: this.#shared.accessOf(identity), createdAt: Number(data.createdAt), lastSeen: now,
+      ...(typeof data.sid === 'string' ? { providerSid: data.sid } : {}),
     };
     this.#sessions.set(id, session);
     return session;
@@ -157,6 +163,17 @@ export class Sessions {
       ended++;
     }
     return ended;
+  }
+
+  /** Ends every session opened in this session of the identity provider (back-channel logout by sid); how many there were. */
+  async endProviderSession(sid: string): Promise<number> {
+    let ended = 0;
+    for (const [id, s] of this.#sessions) {
+      if (s.providerSid !== sid) continue;
+      this.#sessions.delete(id);
+      ended++;
+    }
+    return this.#shared ? this.#shared.state.deleteSessionsWithSid(sid) : ended;
   }
 
   /** Seconds the cookie may live: the session's maximum age. */
