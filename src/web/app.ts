@@ -10,14 +10,14 @@ import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
 import { Access, actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
-import { html, layout, type Html, type LayoutOptions } from './html.js';
+import { html, layout, type ContextBadge, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
 import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  approvalRule, auditRefusal, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  approvalRule, auditRefusal, clusterRequiresApproval, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
@@ -43,7 +43,7 @@ export interface ContextSource {
    * '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. `kafka`:
    * the context's Kafka access (log positions, sink positions); absent means none configured.
    */
-  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required' }>;
+  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required'; production?: true }>;
 }
 
 export interface ConsoleDeps {
@@ -99,6 +99,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     },
   }, deps.beforeStep);
   const plans = new PlanStore();
+  /** Per context: whether a team policy requires approval on its cluster, and when that was looked up (the header's badge). */
+  const policyChecks = new Map<string, { at: number; requires: boolean }>();
   // A team store: sessions, jobs' state, previews and failed sign-ins are kept there, so replicas behind one load balancer share them.
   const shared = deps.store.consoleState;
   if (shared) {
@@ -520,15 +522,41 @@ export function createConsole(deps: ConsoleDeps): Console {
       contexts: {
         current: session.context,
         options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)),
+        badges: await contextBadges(session.context),
       },
     };
   }
 
-  /** A service's context that requires approval says so in the switcher (its contexts are resolved at start: no cost). */
+  /**
+   * The header's badges for a context, on every page: production (`production: true` in its
+   * config), approval required (its config, or a team policy on its cluster). The policy is looked
+   * up at most every 30 s per context (a GET / to its worker and a store read); a context that
+   * cannot be reached shows what its config says.
+   */
+  async function contextBadges(name: string): Promise<ContextBadge[]> {
+    const resolved = await deps.contexts.resolve(name).catch(() => undefined);
+    if (!resolved) return [];
+    const badges: ContextBadge[] = [];
+    if (resolved.production) badges.push({ kind: 'production', why: 'This context is a production cluster (production: true in its config)' });
+    if (resolved.approval === 'required') badges.push({ kind: 'approval', why: 'Changes here become change requests someone else approves (approval: required)' });
+    else if (await policyRequiresApproval(name, resolved)) badges.push({ kind: 'approval', why: 'A team policy requires approval for changes on this cluster' });
+    return badges;
+  }
+
+  async function policyRequiresApproval(name: string, resolved: { url: string; http: HttpSender }): Promise<boolean> {
+    const known = policyChecks.get(name);
+    if (known && known.at > Date.now() - 30_000) return known.requires;
+    const requires = await clusterRequiresApproval({ url: resolved.url, http: resolved.http, store: deps.store }).catch(() => known?.requires ?? false);
+    policyChecks.set(name, { at: Date.now(), requires });
+    return requires;
+  }
+
+  /** A service's context that is production, or requires approval, says so in the switcher (its contexts are resolved at start: no cost). */
   async function badged(o: { value: string; label: string }): Promise<{ value: string; label: string }> {
     if (!deps.service) return o;
-    const approval = await deps.contexts.resolve(o.value).then((r) => r.approval, () => undefined);
-    return approval === 'required' ? { ...o, label: `${o.label} · approval required` } : o;
+    const flags = await deps.contexts.resolve(o.value).catch(() => undefined);
+    const marks = [...(flags?.production ? ['production'] : []), ...(flags?.approval === 'required' ? ['approval required'] : [])];
+    return marks.length > 0 ? { ...o, label: `${o.label} · ${marks.join(' · ')}` } : o;
   }
 
   async function errorPage(c: Context<Env>, title: string, err: unknown): Promise<Html> {

@@ -4,7 +4,9 @@
 // through A count toward the limit on B; and OpenID Connect back-channel logout: a real
 // oidc-provider over HTTPS tells replica B that alice's session at the provider ended, and her
 // console session, made on A, is gone on both; a logout token signed with a foreign key is refused
-// and audited, and ends nothing.
+// and audited, and ends nothing. The same consoles show, in the header of every page, that their
+// context is production (production: true in console.yaml) and that a team policy requires approval
+// on its cluster (issue 33, point 9).
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -123,7 +125,7 @@ test('failed sign-ins through replica A count toward the limit on replica B', { 
   assert.ok(Number(onB.headers.get('retry-after')) >= 1);
 });
 
-test('back-channel logout: the provider ends alice\'s session there and her console session, made on A, is gone on A and B; a forged token is refused', {
+test('production and approval badges in the header on every page; back-channel logout: the provider ends alice\'s session and her console session, made on A, is gone on A and B; a forged token is refused', {
   timeout: 240_000,
 }, async () => {
   const dir = tempDir('uishr-oidc');
@@ -144,6 +146,7 @@ store-password-env: CONSOLE_PG
 contexts:
   orders:
     url: ${rest.baseUrl}
+    production: true
 sign-in:
   oidc:
     issuer: ${provider.issuer}
@@ -157,6 +160,11 @@ roles:
   writeFileSync(join(dir, 'a.yaml'), yaml(portA, 'a-state'));
   writeFileSync(join(dir, 'b.yaml'), yaml(portB, 'b-state'));
   const env = { [SECRET_ENV]: provider.clientSecret, CONSOLE_PG: db.owner.password, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined };
+  // A team policy on this cluster (for connectors no test here has): the header's approval badge.
+  const admin = { OFFSETCTL_CONFIG: join(dir, 'admin.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: db.owner.password };
+  assert.equal((await runCli(['config', 'set-context', 'orders', '--url', rest.baseUrl, '--store', db.url], { env: admin })).status, 0);
+  const policy = await runCli(['policy', 'set', 'orders', '--require-approval', '--connectors', '^uishr-none-', '--state-dir', join(dir, 'admin-state')], { env: admin });
+  assert.equal(policy.status, 0, policy.stderr);
   const a = await startService(['--config', join(dir, 'a.yaml')], env);
   started.push(a);
   const b = await startService(['--config', join(dir, 'b.yaml')], env);
@@ -166,6 +174,14 @@ roles:
   await signInAt(page, a.base, 'alice');
   // Cookies are not kept apart by port: the browser brings A's session cookie to B, which finds it in the store.
   assert.equal((await page.goto(`${b.base}/connectors`))?.status(), 200, 'the session made on A works on B');
+  // The header says, on every page, that this context is production and that a policy requires approval on its cluster.
+  for (const path of ['/connectors', '/runs', '/snapshots', '/changes', '/audit', '/jobs']) {
+    await page.goto(`${a.base}${path}`);
+    assert.equal(await page.textContent('header.top #context-production'), 'production', path);
+    assert.equal(await page.textContent('header.top #context-approval'), 'approval required', path);
+    assert.match(await page.getAttribute('#context-approval', 'title') ?? '', /team policy requires approval/, path);
+  }
+  assert.match(await page.textContent('#context-select option[selected]') ?? '', /^orders \(.*\) · production$/);
 
   await page.goto(`${provider.issuer}/session/end`);
   await page.click('button:has-text("Yes, sign me out")');
