@@ -17,7 +17,8 @@ import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  approvalRule, auditRefusal, clusterRequiresApproval, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  approvalRule, auditRefusal, clusterRequiresApproval,
+  listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
@@ -366,7 +367,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      return c.html(previewPage(plan, await plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
+      const id = await plans.put(plan, session.id, session.context);
+      return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
       return c.html(await errorPage(c, `Run ${c.req.param('id')}`, err), isRefusal(err) ? 400 : 502);
@@ -538,8 +540,11 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!resolved) return [];
     const badges: ContextBadge[] = [];
     if (resolved.production) badges.push({ kind: 'production', why: 'This context is a production cluster (production: true in its config)' });
-    if (resolved.approval === 'required') badges.push({ kind: 'approval', why: 'Changes here become change requests someone else approves (approval: required)' });
-    else if (await policyRequiresApproval(name, resolved)) badges.push({ kind: 'approval', why: 'A team policy requires approval for changes on this cluster' });
+    if (resolved.approval === 'required') {
+      badges.push({ kind: 'approval', why: 'Changes here become change requests someone else approves (approval: required)' });
+    } else if (await policyRequiresApproval(name, resolved)) {
+      badges.push({ kind: 'approval', why: 'A team policy requires approval for changes on this cluster' });
+    }
     return badges;
   }
 

@@ -100,8 +100,9 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
 }
 
 function contextBadges(badges: ContextBadge[]): Html {
-  return html`<p class="context-badges">${badges.map((b) => html`<span class="badge ${b.kind === 'production' ? 'bad' : 'warn'}" id="context-${b.kind}" title="${b.why}">${
-    b.kind === 'production' ? 'production' : 'approval required'}</span>`)}</p>`;
+  const one = (b: ContextBadge): Html => html`<span class="badge ${b.kind === 'production' ? 'bad' : 'warn'}" id="context-${b.kind}" title="${b.why}">${
+    b.kind === 'production' ? 'production' : 'approval required'}</span>`;
+  return html`<p class="context-badges">${badges.map(one)}</p>`;
 }
 
 function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {

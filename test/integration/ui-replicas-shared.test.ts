@@ -83,8 +83,8 @@ function postForm(url: string, form: Record<string, string>): Promise<{ status: 
 async function auditOf(action: string): Promise<Array<{ outcome: string; message?: string; actor: { user: string; subject?: string } }>> {
   const out = await runCli(['audit', '--store', db.url, '-o', 'json'], { env: { PGPASSWORD: db.owner.password, OFFSETCTL_STORE: undefined } });
   assert.equal(out.status, 0, out.stderr);
-  return out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string; actor: { user: string; subject?: string } })
-    .filter((e) => e.action === action);
+  type Entry = { action: string; outcome: string; message?: string; actor: { user: string; subject?: string } };
+  return out.stdout.trim().split('\n').map((l) => JSON.parse(l) as Entry).filter((e) => e.action === action);
 }
 
 test('a preview made through replica A is confirmed and applied through replica B with the same session, and runs once', { timeout: 180_000 }, async () => {
@@ -125,7 +125,8 @@ test('failed sign-ins through replica A count toward the limit on replica B', { 
   assert.ok(Number(onB.headers.get('retry-after')) >= 1);
 });
 
-test('production and approval badges in the header on every page; back-channel logout: the provider ends alice\'s session and her console session, made on A, is gone on A and B; a forged token is refused', {
+test('production and approval badges in the header on every page; back-channel logout: the provider ends alice\'s session '
+  + 'and her console session, made on A, is gone on A and B; a forged token is refused', {
   timeout: 240_000,
 }, async () => {
   const dir = tempDir('uishr-oidc');
@@ -163,7 +164,8 @@ roles:
   // A team policy on this cluster (for connectors no test here has): the header's approval badge.
   const admin = { OFFSETCTL_CONFIG: join(dir, 'admin.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: db.owner.password };
   assert.equal((await runCli(['config', 'set-context', 'orders', '--url', rest.baseUrl, '--store', db.url], { env: admin })).status, 0);
-  const policy = await runCli(['policy', 'set', 'orders', '--require-approval', '--connectors', '^uishr-none-', '--state-dir', join(dir, 'admin-state')], { env: admin });
+  const policyArgs = ['policy', 'set', 'orders', '--require-approval', '--connectors', '^uishr-none-', '--state-dir', join(dir, 'admin-state')];
+  const policy = await runCli(policyArgs, { env: admin });
   assert.equal(policy.status, 0, policy.stderr);
   const a = await startService(['--config', join(dir, 'a.yaml')], env);
   started.push(a);
@@ -208,6 +210,8 @@ roles:
   assert.equal((await page.goto(`${a.base}/connectors`))?.status(), 200, 'her session lives on');
   const refusals = (await auditOf('sign-out')).filter((e) => e.outcome === 'refused');
   assert.equal(refusals.length, 2, JSON.stringify(refusals));
-  assert.match(refusals[0]!.message ?? '', /^\[invalid-logout-token\] back-channel logout: the logout token was refused: .*signature.*\(client 127\.0\.0\.1\)$/i);
+  const why = /^\[invalid-logout-token\] back-channel logout: the logout token was refused: .*signature.*\(client 127\.0\.0\.1\)$/i;
+  assert.match(refusals[0]!.message ?? '', why,
+    'the refusal says why, and from where');
   assert.ok(!JSON.stringify(refusals).includes(forged), 'the token itself is not in the audit');
 });

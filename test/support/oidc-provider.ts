@@ -66,7 +66,7 @@ export async function startOidcProvider(redirectUri: string | string[], users: R
     },
     cookies: { keys: [`test-cookie-key-${Math.random().toString(36).slice(2)}`] },
     features: { devInteractions: { enabled: true }, ...(options.backchannelLogout ? { backchannelLogout: { enabled: true } } : {}) },
-    ...(backchannel ? { fetch: (url: string, init: Record<string, unknown>) => backchannel.fetch(url, { ...init, dispatcher: backchannel.agent } as never) } : {}),
+    ...(backchannel ? { fetch: (url: string, init: object) => backchannel.fetch(url, { ...init, dispatcher: backchannel.agent } as never) } : {}),
     ...(options.jwks ? { jwks: options.jwks } : {}),
   });
   // oidc-provider's own warnings about development settings are expected here.

@@ -345,7 +345,9 @@ export class PostgresStore implements Store {
     },
     listJobs: async (limit) => (await this.#query('SELECT data FROM console_jobs ORDER BY updated_at DESC LIMIT $1', [limit])).map((r) => r.data as Record<string, unknown>),
     // Migration 9: back-channel logout by the provider's session id, previews, failed sign-ins.
-    deleteSessionsWithSid: async (sid) => (await this.#query("DELETE FROM console_sessions WHERE data->>'sid' = $1 AND expires_at > now() RETURNING id_hash", [sid])).length,
+    deleteSessionsWithSid: async (sid) => (
+      await this.#query("DELETE FROM console_sessions WHERE data->>'sid' = $1 AND expires_at > now() RETURNING id_hash", [sid])
+    ).length,
     putPreview: async (id, sessionId, context, plan, expiresAt) => {
       await this.#query('INSERT INTO console_previews (id, session_hash, context, plan, expires_at) VALUES ($1, $2, $3, $4, $5)',
         [id, sha256(sessionId), context, JSON.stringify(plan), expiresAt.toISOString()]);

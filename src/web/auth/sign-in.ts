@@ -179,15 +179,19 @@ export class SignIn {
       const why = err instanceof SignInError ? err.message : `the logout token could not be checked: ${redactText((err as Error).message)}`;
       await this.#failures.count(`backchannel ${address}`);
       this.#opts.log.warn({ event: 'backchannel-logout-refused', reqId: reqIdOf(c), ip: address }, `back-channel logout refused from ${address}: ${why}`);
-      await this.#audit({ user: 'unknown', groups: [], via: 'oidc', issuer: oidc.issuer }, 'sign-out', 'refused', `[invalid-logout-token] back-channel logout: ${why} (client ${address})`);
+      const unknown: Identity = { user: 'unknown', groups: [], via: 'oidc', issuer: oidc.issuer };
+      await this.#audit(unknown, 'sign-out', 'refused', `[invalid-logout-token] back-channel logout: ${why} (client ${address})`);
       const unavailable = err instanceof SignInError && err.reason === 'provider-unavailable';
       return c.json({ error: unavailable ? 'temporarily_unavailable' : 'invalid_request', error_description: why }, unavailable ? 503 : 400);
     }
-    const identity: Identity = { user: who.subject ?? 'unknown', groups: [], via: 'oidc', issuer: who.issuer, ...(who.subject ? { subject: who.subject } : {}) };
+    const identity: Identity = {
+      user: who.subject ?? 'unknown', groups: [], via: 'oidc', issuer: who.issuer, ...(who.subject ? { subject: who.subject } : {}),
+    };
     const ended = who.sid ? await this.sessions.endProviderSession(who.sid) : await this.sessions.endPerson(personKey(identity));
     const what = `${ended} session${ended === 1 ? '' : 's'} ended`;
     const of = who.sid ? 'of its session' : `of subject ${who.subject}`;
-    this.#opts.log.info({ event: 'sign-out', reason: 'backchannel-logout', subject: who.subject, sessions: ended, ip: address }, `back-channel logout ${of}: ${what}`);
+    const line = { event: 'sign-out', reason: 'backchannel-logout', subject: who.subject, sessions: ended, ip: address };
+    this.#opts.log.info(line, `back-channel logout ${of}: ${what}`);
     await this.#audit(identity, 'sign-out', 'done', `back-channel logout from the identity provider ${of}: ${what} (client ${address})`);
     return c.body(null, 200);
   }
@@ -294,8 +298,10 @@ export class SignIn {
     if ((this.#limitAudited.get(key) ?? 0) <= now - 60_000) {
       this.#limitAudited.set(key, now);
       if (this.#limitAudited.size > 10_000) for (const [k, at] of this.#limitAudited) if (at <= now - 60_000) this.#limitAudited.delete(k);
-      await this.#audit({ user: 'unknown', groups: [], via: flow === 'link' ? 'login-link' : 'oidc' }, 'sign-in', 'refused',
-        `[rate-limited] too many failed ${flow === 'backchannel' ? 'back-channel logouts' : 'sign-ins'} from ${address} in a minute (sign-in.rate-limit ${this.#failures.perMinute}); refused for ${wait} s`);
+      const what = flow === 'backchannel' ? 'back-channel logouts' : 'sign-ins';
+      const who: Identity = { user: 'unknown', groups: [], via: flow === 'link' ? 'login-link' : 'oidc' };
+      await this.#audit(who, flow === 'backchannel' ? 'sign-out' : 'sign-in', 'refused',
+        `[rate-limited] too many failed ${what} from ${address} in a minute (sign-in.rate-limit ${this.#failures.perMinute}); refused for ${wait} s`);
     }
     return tooMany(c, wait);
   }
