@@ -6,7 +6,7 @@
 // console session, made on A, is gone on both; a logout token signed with a foreign key is refused
 // and audited, and ends nothing. The same consoles show, in the header of every page, that their
 // context is production (production: true in console.yaml) and that a team policy requires approval
-// on its cluster (issue 33, point 9).
+// on its cluster (issue 33, point 9). A sign-in started on B finishes on A (the flow is in the store).
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -137,8 +137,8 @@ test('production and approval badges in the header on every page; back-channel l
   provider = await startOidcProvider([`https://127.0.0.1:${portA}/auth/callback`, `https://127.0.0.1:${portB}/auth/callback`], users, {
     backchannelLogout: { uri: `https://127.0.0.1:${portB}/auth/backchannel-logout`, ca: readFileSync(join(dir, 'cert.pem'), 'utf8') },
   });
-  const yaml = (port: number, state: string): string => `listen: 127.0.0.1:${port}
-tls:
+  const yaml = (port: number, state: string, extra = ''): string => `listen: 127.0.0.1:${port}
+${extra}tls:
   cert: cert.pem
   key: key.pem
 state-dir: ${state}
@@ -159,7 +159,9 @@ roles:
     role: operator
 `;
   writeFileSync(join(dir, 'a.yaml'), yaml(portA, 'a-state'));
-  writeFileSync(join(dir, 'b.yaml'), yaml(portB, 'b-state'));
+  // B's public URL is A's (as if behind a balancer that sent the provider's redirect back elsewhere):
+  // a sign-in started on B finishes on A.
+  writeFileSync(join(dir, 'b.yaml'), yaml(portB, 'b-state', `public-url: https://127.0.0.1:${portA}\n`));
   const env = { [SECRET_ENV]: provider.clientSecret, CONSOLE_PG: db.owner.password, OFFSETCTL_STORE: undefined, PGPASSWORD: undefined };
   // A team policy on this cluster (for connectors no test here has): the header's approval badge.
   const admin = { OFFSETCTL_CONFIG: join(dir, 'admin.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: db.owner.password };
@@ -169,11 +171,19 @@ roles:
   assert.equal(policy.status, 0, policy.stderr);
   const a = await startService(['--config', join(dir, 'a.yaml')], env);
   started.push(a);
-  const b = await startService(['--config', join(dir, 'b.yaml')], env);
+  const b = { ...(await startService(['--config', join(dir, 'b.yaml')], env)), base: `https://127.0.0.1:${portB}` };
   started.push(b);
   browser = await launchChromium();
   const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
-  await signInAt(page, a.base, 'alice');
+  // Signing in starts on B (/auth/login) and the provider sends the browser back to A (/auth/callback): A finds the flow in the store.
+  assert.equal((await page.goto(`${b.base}/connectors`))?.status(), 403);
+  await page.click('a:has-text("Sign in")');
+  await page.fill('input[name=login]', 'alice');
+  await page.fill('input[name=password]', 'any password: the development login accepts it');
+  await page.click('button[type=submit]');
+  await page.click('button:has-text("Continue")');
+  await page.waitForURL(`${a.base}/connectors`, { timeout: 30_000 })
+    .catch(async () => assert.fail(`the sign-in started on B did not finish on A: ${(await page.textContent('main'))?.slice(0, 500)}`));
   // Cookies are not kept apart by port: the browser brings A's session cookie to B, which finds it in the store.
   assert.equal((await page.goto(`${b.base}/connectors`))?.status(), 200, 'the session made on A works on B');
   // The header says, on every page, that this context is production and that a policy requires approval on its cluster.

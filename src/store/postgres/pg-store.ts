@@ -335,6 +335,9 @@ export class PostgresStore implements Store {
     deleteSession: async (id) => {
       await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [sha256(id)]);
     },
+    deleteSessionByHash: async (idHash) => {
+      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [idHash]);
+    },
     deleteSessionsOf: async (person) => (await this.#query('DELETE FROM console_sessions WHERE person = $1 AND expires_at > now() RETURNING id_hash', [person])).length,
     putJob: async (id, data) => {
       await this.#query(`INSERT INTO console_jobs (id, data) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`, [id, JSON.stringify(data)]);
@@ -358,6 +361,15 @@ export class PostgresStore implements Store {
       return row ? { ownSession: row.session_hash === sha256(sessionId), context: String(row.context), plan: row.plan as Record<string, unknown> } : undefined;
     },
     takePreview: async (id) => (await this.#query('DELETE FROM console_previews WHERE id = $1 AND expires_at > now() RETURNING id', [id])).length === 1,
+    putSignInFlow: async (id, data, expiresAt) => {
+      await this.#query('INSERT INTO console_sign_in_flows (id_hash, data, expires_at) VALUES ($1, $2, $3)',
+        [sha256(id), JSON.stringify(data), expiresAt.toISOString()]);
+      await this.#query('DELETE FROM console_sign_in_flows WHERE expires_at < now()');
+    },
+    takeSignInFlow: async (id) => {
+      const [row] = await this.#query('DELETE FROM console_sign_in_flows WHERE id_hash = $1 AND expires_at > now() RETURNING data', [sha256(id)]);
+      return row ? (row.data as Record<string, unknown>) : undefined;
+    },
     addSignInFailure: async (key, windowSeconds) => {
       await this.#query('INSERT INTO console_sign_in_failures (key) VALUES ($1)', [key]);
       await this.#query('DELETE FROM console_sign_in_failures WHERE at < clock_timestamp() - make_interval(secs => $1)', [windowSeconds]);

@@ -9,8 +9,9 @@
 import type * as Jose from 'jose';
 import type * as Oidc from 'openid-client';
 import { redactText } from '../../http/redact.js';
-import { token, type Identity } from './sessions.js';
+import { sessionHash, token, type Identity } from './sessions.js';
 import type { OidcConfig } from './service-config.js';
+import type { SharedConsoleState } from '../ops-bridge.js';
 import { isLoopbackHost } from './service-config.js';
 
 const FLOW_TTL_MS = 10 * 60_000;
@@ -27,6 +28,8 @@ interface Flow {
   at: number;
   /** The session this browser had when it started signing in: the new one replaces it. */
   replaces?: string;
+  /** The same as its hash, in a flow kept in the team store (which never holds a live session's id). */
+  replacesHash?: string;
 }
 
 export class OidcSignIn {
@@ -34,6 +37,8 @@ export class OidcSignIn {
   readonly #redirectUri: () => string;
   readonly #flows = new Map<string, Flow>();
   #client: Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> | undefined;
+  /** A team store: sign-ins in progress are kept there (the provider's redirect back may reach another replica). */
+  #shared: SharedConsoleState | undefined;
   /** The provider's key set for logout tokens (jose fetches it, and again for a key id it does not know). */
   #jwks: ReturnType<typeof Jose.createRemoteJWKSet> | undefined;
 
@@ -41,6 +46,10 @@ export class OidcSignIn {
   constructor(config: OidcConfig, redirectUri: () => string) {
     this.#config = config;
     this.#redirectUri = redirectUri;
+  }
+
+  share(state: SharedConsoleState): void {
+    this.#shared = state;
   }
 
   get issuer(): string {
@@ -53,11 +62,15 @@ export class OidcSignIn {
     this.#expire();
     const flow: Flow = {
       verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now(),
-      ...(replaces ? { replaces } : {}),
+      ...(replaces ? (this.#shared ? { replacesHash: sessionHash(replaces) } : { replaces }) : {}),
     };
     const flowId = token();
-    this.#flows.set(flowId, flow);
-    while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
+    if (this.#shared) {
+      await this.#shared.putSignInFlow(flowId, { ...flow }, new Date(flow.at + FLOW_TTL_MS));
+    } else {
+      this.#flows.set(flowId, flow);
+      while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
+    }
     const url = lib.buildAuthorizationUrl(config, {
       redirect_uri: this.#redirectUri(), scope: this.#config.scopes.join(' '),
       code_challenge: await lib.calculatePKCECodeChallenge(flow.verifier), code_challenge_method: 'S256',
@@ -72,10 +85,8 @@ export class OidcSignIn {
    * SignInError with a message for people (no token, code or secret in it).
    */
   async finish(flowId: string | undefined, query: string): Promise<SignedIn> {
-    this.#expire();
-    const flow = flowId ? this.#flows.get(flowId) : undefined;
+    const flow = await this.#takeFlow(flowId);
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
-    this.#flows.delete(flowId!);
     const params = new URLSearchParams(query);
     if (params.get('error')) {
       const detail = params.get('error_description') ? ` (${params.get('error_description')})` : '';
@@ -126,6 +137,7 @@ export class OidcSignIn {
       // The provider's session at sign-in: a back-channel logout may name it rather than the person.
       ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}),
       ...(flow.replaces ? { replaces: flow.replaces } : {}),
+      ...(flow.replacesHash ? { replacesHash: flow.replacesHash } : {}),
       ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
       ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
       userinfoWorked,
@@ -227,6 +239,16 @@ export class OidcSignIn {
     return this.#client;
   }
 
+  /** The flow this id names, taken out (spent whatever happens next): this process's, or the team store's. */
+  async #takeFlow(flowId: string | undefined): Promise<Flow | undefined> {
+    if (!flowId) return undefined;
+    if (this.#shared) return (await this.#shared.takeSignInFlow(flowId)) as Flow | undefined;
+    this.#expire();
+    const flow = this.#flows.get(flowId);
+    this.#flows.delete(flowId);
+    return flow;
+  }
+
   #expire(): void {
     const now = Date.now();
     for (const [id, f] of this.#flows) if (now - f.at > FLOW_TTL_MS) this.#flows.delete(id);
@@ -241,8 +263,9 @@ export type RefusalReason = 'flow' | 'provider-refused' | 'provider-unavailable'
 export interface SignedIn {
   identity: Identity;
   next: string;
-  /** The session this browser had, which the new one replaces. */
+  /** The session this browser had, which the new one replaces (or its hash, from the team store). */
   replaces?: string;
+  replacesHash?: string;
   /** The provider's session id (the ID token's sid claim). */
   sid?: string;
   idToken?: string;

@@ -4,7 +4,7 @@
 // a cookie (HttpOnly, SameSite=Strict, Secure under TLS). It ends at logout, after the idle
 // timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
 // CSRF token. Tokens are compared in constant time.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ActorSource, AuditActor, SharedConsoleState } from '../ops-bridge.js';
 import { Access } from './roles.js';
 
@@ -144,6 +144,12 @@ export class Sessions {
     await this.#shared?.state.deleteSession(session.id);
   }
 
+  /** Ends the session whose id has this hash (sessionHash), here and in the team store. */
+  async endByHash(idHash: string): Promise<void> {
+    for (const id of this.#sessions.keys()) if (sessionHash(id) === idHash) this.#sessions.delete(id);
+    await this.#shared?.state.deleteSessionByHash(idHash);
+  }
+
   /** Every live session (the admin's Sessions page). */
   live(): Session[] {
     this.#expire();
@@ -224,6 +230,11 @@ export function storeActor(identity: Identity): ActorSource {
       ...(identity.groups.length > 0 ? { groups: [...identity.groups] } : {}),
     },
   };
+}
+
+/** A session id as the team store keys it (SHA-256, hex): what a reader of the store sees instead of the id. */
+export function sessionHash(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
 }
 
 export function token(): string {

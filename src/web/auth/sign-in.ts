@@ -75,6 +75,7 @@ export class SignIn {
   /** On a team store: failed sign-ins are counted there, so the limit holds across console replicas. */
   share(state: SharedConsoleState): void {
     this.#failures.share(state);
+    this.#oidc?.share(state);
   }
 
   /** The client's address: the TCP peer, or what a trusted proxy says it was reached from. */
@@ -113,7 +114,7 @@ export class SignIn {
       try {
         // The provider's redirect back is cross-site: the SameSite=Strict session cookie does not
         // come with it. The session this browser has now is noted here, and ended when the new one opens.
-        const current = this.sessions.find(getCookie(c, SESSION_COOKIE));
+        const current = await this.sessions.resolve(getCookie(c, SESSION_COOKIE));
         const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')), current?.id);
         setCookie(c, FLOW_COOKIE, flowId, { httpOnly: true, secure: true, sameSite: 'Lax', path: '/auth/', maxAge: 600 });
         return c.redirect(url, 303);
@@ -143,6 +144,7 @@ export class SignIn {
       // A new sign-in ends the session it replaces (in this browser), whoever signs in now.
       const replaced = this.sessions.find(signedIn.replaces);
       if (replaced) await this.sessions.end(replaced);
+      if (signedIn.replacesHash) await this.sessions.endByHash(signedIn.replacesHash);
       const session = await this.#open(c, signedIn.identity, (s) => {
         if (signedIn.sid) s.providerSid = signedIn.sid;
       });
