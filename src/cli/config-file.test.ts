@@ -66,6 +66,10 @@ test('unknown fields and wrong types are refused, naming the field', async () =>
   await assert.rejects(loadConfig(path), (err) => refused(err, /contexts\.prod\.usr: unknown field/));
   writeFileSync(path, 'contexts:\n  prod:\n    url: http://a:8083\n    insecure: "yes"\n');
   await assert.rejects(loadConfig(path), (err) => refused(err, /contexts\.prod\.insecure must be true or false/));
+  writeFileSync(path, 'contexts:\n  prod:\n    url: http://a:8083\n    production: "yes"\n');
+  await assert.rejects(loadConfig(path), (err) => refused(err, /contexts\.prod\.production must be true or false/));
+  writeFileSync(path, 'contexts:\n  prod:\n    url: http://a:8083\n    production: true\n');
+  assert.equal((await loadConfig(path)).contexts.prod?.production, true);
   writeFileSync(path, 'contexts:\n  prod:\n    user: ops\n');
   await assert.rejects(loadConfig(path), (err) => refused(err, /contexts\.prod\.url is missing/));
   writeFileSync(path, 'contexts: [\n');

@@ -29,6 +29,8 @@ export interface ConnectionContext extends KafkaContextFields {
   storePasswordEnv?: string;
   /** `required`: every change through this context becomes a change request another person approves (docs/reviewed-changes.md). */
   approval?: 'required';
+  /** `true`: a production cluster; the console shows a production badge in its header while this context is selected. */
+  production?: boolean;
   /**
    * Debezium PostgreSQL sources: a read-only login to each one's source database, by connector-name
    * pattern (a regular expression, matched like --selector): `{"^orders-": "postgres://ro@db/app"}`.
@@ -58,6 +60,7 @@ const FILE_KEYS = {
   store: 'store',
   'store-password-env': 'storePasswordEnv',
   approval: 'approval',
+  production: 'production',
   'source-db': 'sourceDb',
   ...KAFKA_FILE_KEYS,
 } as const satisfies Record<string, keyof ConnectionContext>;
@@ -205,6 +208,9 @@ function parseContext(raw: unknown, at: string, path: string): ConnectionContext
     if (field === 'insecure') {
       if (typeof value !== 'boolean') throw new OpsError('E_CONFIG', `${path}: ${at}.insecure must be true or false`, { field: `${at}.insecure` });
       ctx.insecure = value;
+    } else if (field === 'production') {
+      if (typeof value !== 'boolean') throw new OpsError('E_CONFIG', `${path}: ${at}.production must be true or false`, { field: `${at}.production` });
+      ctx.production = value;
     } else if (field === 'approval') {
       if (value !== 'required') throw new OpsError('E_CONFIG', `${path}: ${at}.approval must be required (or left out): with approval: required every change becomes a change request`, { field: `${at}.approval` });
       ctx.approval = value;

@@ -410,12 +410,30 @@ export interface SharedConsoleState {
   putSession(id: string, person: string, data: Record<string, unknown>, expiresAt: Date): Promise<void>;
   getSession(id: string): Promise<Record<string, unknown> | undefined>;
   deleteSession(id: string): Promise<void>;
+  /** Ends the session whose id has this SHA-256 (hex): the one a sign-in replaces, known to a sign-in in progress only so. */
+  deleteSessionByHash(idHash: string): Promise<void>;
   /** Ends every session of one person; how many there were. */
   deleteSessionsOf(person: string): Promise<number>;
   putJob(id: string, data: Record<string, unknown>): Promise<void>;
   getJob(id: string): Promise<Record<string, unknown> | undefined>;
   /** Newest first. */
   listJobs(limit: number): Promise<Array<Record<string, unknown>>>;
+  /** Ends every live session whose data has this provider session id (`sid`, back-channel logout); how many. */
+  deleteSessionsWithSid(sid: string): Promise<number>;
+  /** A previewed plan waiting for its confirmation, made in session `sessionId` (kept as its SHA-256). */
+  putPreview(id: string, sessionId: string, context: string, plan: Record<string, unknown>, expiresAt: Date): Promise<void>;
+  /** A live preview: whether `sessionId` made it, its context and plan. */
+  getPreview(id: string, sessionId: string): Promise<{ ownSession: boolean; context: string; plan: Record<string, unknown> } | undefined>;
+  /** Takes a preview out (a plan runs once, whichever replica applies it): false when it was gone already. */
+  takePreview(id: string): Promise<boolean>;
+  /** An OpenID sign-in in progress (kept by the SHA-256 of its flow id), until `expiresAt`. */
+  putSignInFlow(id: string, data: Record<string, unknown>, expiresAt: Date): Promise<void>;
+  /** Takes a sign-in in progress out (it is finished once, on whichever replica): undefined when unknown, taken or expired. */
+  takeSignInFlow(id: string): Promise<Record<string, unknown> | undefined>;
+  /** Counts a failed sign-in under `key` (flow and client address); rows older than `windowSeconds` are swept. */
+  addSignInFailure(key: string, windowSeconds: number): Promise<void>;
+  /** The failed sign-ins under `key` in the last `windowSeconds`, and the seconds until the oldest leaves the window (the store's clock). */
+  signInFailures(key: string, windowSeconds: number): Promise<{ count: number; retryAfterSeconds: number }>;
 }
 
 export interface Store {

@@ -10,14 +10,15 @@ import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
 import { Access, actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { auditPage, auditLines, type AuditView } from './pages/audit.js';
-import { html, layout, type Html, type LayoutOptions } from './html.js';
+import { html, layout, type ContextBadge, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
 import { Jobs } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  approvalRule, auditRefusal, listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
+  approvalRule, auditRefusal, clusterRequiresApproval,
+  listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
@@ -43,7 +44,7 @@ export interface ContextSource {
    * '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. `kafka`:
    * the context's Kafka access (log positions, sink positions); absent means none configured.
    */
-  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required' }>;
+  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required'; production?: true }>;
 }
 
 export interface ConsoleDeps {
@@ -98,14 +99,18 @@ export function createConsole(deps: ConsoleDeps): Console {
       log.info({ event: 'job-ended', job: job.id, title: job.title, user: job.by, status: end.status, ...run }, `${job.title} ${end.status}`);
     },
   }, deps.beforeStep);
-  // A team store: sessions and jobs' state are kept there, so replicas behind one load balancer share them.
+  const plans = new PlanStore();
+  /** Per context: whether a team policy requires approval on its cluster, and when that was looked up (the header's badge). */
+  const policyChecks = new Map<string, { at: number; requires: boolean }>();
+  // A team store: sessions, jobs' state, previews and failed sign-ins are kept there, so replicas behind one load balancer share them.
   const shared = deps.store.consoleState;
   if (shared) {
     sessions.share(shared, (identity) => (signIn.mode === 'link' ? Access.everything() : Access.of(identity.groups, deps.service?.grants ?? [])));
     jobs.share(shared);
+    plans.share(shared);
+    signIn.share(shared);
   }
   const recovery = new Recovery({ store: deps.store, contexts: deps.contexts, jobs, log });
-  const plans = new PlanStore();
   const app = new Hono<Env>();
   const assets = loadAssets();
   const hsts = deps.secure || deps.service?.publicUrl?.protocol === 'https:';
@@ -247,7 +252,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter });
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
-      const id = plans.put(plan, session.id, session.context);
+      const id = await plans.put(plan, session.id, session.context);
       return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (!isRefusal(err)) throw err;
@@ -268,12 +273,12 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     // No operator grant in this context at all: refused before the plan is even looked up.
     // The audit names the plan's connector; the answer does not (the plan is someone else's).
-    if (!allowed(c, 'operator')) return refuseChange(c, 'apply', plans.connectorOf(c.req.param('id')), false);
-    const held = plans.get(c.req.param('id'), session.id);
+    if (!allowed(c, 'operator')) return refuseChange(c, 'apply', await plans.connectorOf(c.req.param('id')), false);
+    const held = await plans.get(c.req.param('id'), session.id);
     const gone = new OpsError('E_PREFLIGHT', 'this preview expired or was already applied: preview again');
     if (!held) {
       // Someone else's plan id: the same answer (nothing says it exists), but an entry in the audit.
-      const others = plans.connectorOf(c.req.param('id'));
+      const others = await plans.connectorOf(c.req.param('id'));
       if (others !== undefined) {
         const why = `${session.identity.user} tried to apply a plan previewed in another session (${c.req.param('id')}); refused, nothing changed`;
         const probe = Object.assign(new Error(why), { code: 'E_FORBIDDEN' });
@@ -293,7 +298,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (held.context !== session.context) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'the context changed since this preview: preview again')), 400);
     // The grant may have been for another connector than the one this plan changes.
     if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
-    plans.take(c.req.param('id'));
+    // Taken once: a second click, or the same plan confirmed through another replica meanwhile, finds it gone.
+    if (!(await plans.take(c.req.param('id')))) return c.html(await errorPage(c, 'Apply', gone), 400);
     const ctx = await opsContext(c);
     if (await approvalRequired(c, held.plan)) {
       // Four-eyes: the previewed plan becomes a change request someone else approves; nothing changes now.
@@ -361,7 +367,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      return c.html(previewPage(plan, plans.put(plan, session.id, session.context), session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
+      const id = await plans.put(plan, session.id, session.context);
+      return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
       return c.html(await errorPage(c, `Run ${c.req.param('id')}`, err), isRefusal(err) ? 400 : 502);
@@ -394,7 +401,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // The rollback plan is a read: its diff is the snapshot against the current offsets.
       const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id });
       view.plan = plan;
-      view.planId = plans.put(plan, session.id, session.context);
+      view.planId = await plans.put(plan, session.id, session.context);
     } catch (err) {
       view.planError = message(err);
     }
@@ -517,15 +524,44 @@ export function createConsole(deps: ConsoleDeps): Console {
       contexts: {
         current: session.context,
         options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)),
+        badges: await contextBadges(session.context),
       },
     };
   }
 
-  /** A service's context that requires approval says so in the switcher (its contexts are resolved at start: no cost). */
+  /**
+   * The header's badges for a context, on every page: production (`production: true` in its
+   * config), approval required (its config, or a team policy on its cluster). The policy is looked
+   * up at most every 30 s per context (a GET / to its worker and a store read); a context that
+   * cannot be reached shows what its config says.
+   */
+  async function contextBadges(name: string): Promise<ContextBadge[]> {
+    const resolved = await deps.contexts.resolve(name).catch(() => undefined);
+    if (!resolved) return [];
+    const badges: ContextBadge[] = [];
+    if (resolved.production) badges.push({ kind: 'production', why: 'This context is a production cluster (production: true in its config)' });
+    if (resolved.approval === 'required') {
+      badges.push({ kind: 'approval', why: 'Changes here become change requests someone else approves (approval: required)' });
+    } else if (await policyRequiresApproval(name, resolved)) {
+      badges.push({ kind: 'approval', why: 'A team policy requires approval for changes on this cluster' });
+    }
+    return badges;
+  }
+
+  async function policyRequiresApproval(name: string, resolved: { url: string; http: HttpSender }): Promise<boolean> {
+    const known = policyChecks.get(name);
+    if (known && known.at > Date.now() - 30_000) return known.requires;
+    const requires = await clusterRequiresApproval({ url: resolved.url, http: resolved.http, store: deps.store }).catch(() => known?.requires ?? false);
+    policyChecks.set(name, { at: Date.now(), requires });
+    return requires;
+  }
+
+  /** A service's context that is production, or requires approval, says so in the switcher (its contexts are resolved at start: no cost). */
   async function badged(o: { value: string; label: string }): Promise<{ value: string; label: string }> {
     if (!deps.service) return o;
-    const approval = await deps.contexts.resolve(o.value).then((r) => r.approval, () => undefined);
-    return approval === 'required' ? { ...o, label: `${o.label} · approval required` } : o;
+    const flags = await deps.contexts.resolve(o.value).catch(() => undefined);
+    const marks = [...(flags?.production ? ['production'] : []), ...(flags?.approval === 'required' ? ['approval required'] : [])];
+    return marks.length > 0 ? { ...o, label: `${o.label} · ${marks.join(' · ')}` } : o;
   }
 
   async function errorPage(c: Context<Env>, title: string, err: unknown): Promise<Html> {

@@ -28,13 +28,20 @@ export interface LayoutOptions {
   csrf?: string;
   /** Who is signed in (shown with a sign-out button where the console can sign people out). */
   user?: { name: string; role: string; signOut: boolean; signOutEverywhere?: boolean; admin?: boolean };
-  contexts?: { current: string; options: Array<{ value: string; label: string }> };
+  contexts?: { current: string; options: Array<{ value: string; label: string }>; badges?: ContextBadge[] };
   /** Shown under the heading with role=alert. */
   error?: string;
   /** Seconds after which the page reloads itself where JavaScript is off (a running job: app.js follows it live otherwise). */
   refreshWithoutScript?: number;
   /** The console's own news for everyone (interrupted runs it found at start and what it did with them). */
   banner?: string[];
+}
+
+/** What the selected context is: a production cluster, or one where changes need someone else's approval. */
+export interface ContextBadge {
+  kind: 'production' | 'approval';
+  /** Why, for the tooltip. */
+  why: string;
 }
 
 const NAV: Array<[LayoutOptions['nav'], string, string]> = [
@@ -67,6 +74,7 @@ ${opts.refreshWithoutScript ? html`<noscript><meta http-equiv="refresh" content=
     <ul>${NAV.map(([key, href, label]) => html`<li><a href="${href}"${key === opts.nav ? raw(' aria-current="page"') : ''}>${label}</a></li>`)}</ul>
   </nav>
   ${opts.contexts && opts.csrf ? contextSwitcher(opts.contexts, opts.csrf) : ''}
+  ${opts.contexts?.badges && opts.contexts.badges.length > 0 ? contextBadges(opts.contexts.badges) : ''}
   ${opts.user ? userBox(opts.user, opts.csrf) : ''}
 </header>
 <main id="main" tabindex="-1">
@@ -89,6 +97,12 @@ function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf:
   </select>
   <button type="submit">Switch</button>
 </form>`;
+}
+
+function contextBadges(badges: ContextBadge[]): Html {
+  const one = (b: ContextBadge): Html => html`<span class="badge ${b.kind === 'production' ? 'bad' : 'warn'}" id="context-${b.kind}" title="${b.why}">${
+    b.kind === 'production' ? 'production' : 'approval required'}</span>`;
+  return html`<p class="context-badges">${badges.map(one)}</p>`;
 }
 
 function userBox(user: NonNullable<LayoutOptions['user']>, csrf: string | undefined): Html {

@@ -184,6 +184,12 @@ export async function listAudit(ctx: OpsContext, filter: { connector?: string; s
   return ctx.store.listAudit({ ...filter, clusterKeys: keys, withoutCluster: true });
 }
 
+/** Whether a team policy requires approval for some change on this context's cluster (one GET / to the worker, one store read). */
+export async function clusterRequiresApproval(ctx: OpsContext): Promise<boolean> {
+  const keys = lookupKeys(await clusterIdentity(new WorkerRoot(ctx.http, ctx.url)));
+  return (await ctx.store.listPolicies({ clusterKeys: keys })).some((p) => p.requireApproval);
+}
+
 /** An unknown id is a refusal naming the field, as planRollback/planResume make it. */
 async function notFoundAsRefusal<T>(read: Promise<T>, field: string): Promise<T> {
   try {

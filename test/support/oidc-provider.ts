@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { Agent, fetch as undiciFetch } from 'undici';
 
 export interface TestUser {
   /** Absent: the account has no e-mail (the claim is not released). */
@@ -31,6 +32,12 @@ export interface ProviderOptions {
    * tokens are signed by a key its key set does not have (what a forged token looks like).
    */
   publishJwks?: { keys: object[] };
+  /**
+   * Back-channel logout (its feature on, this client's backchannel_logout_uri, sid required): the
+   * provider POSTs a logout token there when a session ends at it; `ca` is the console's
+   * certificate, trusted for that call only (oidc-provider otherwise refuses loopback addresses).
+   */
+  backchannelLogout?: { uri: string; ca: string };
 }
 
 export async function startOidcProvider(redirectUri: string | string[], users: Record<string, TestUser>, options: ProviderOptions = {}): Promise<RunningProvider> {
@@ -39,10 +46,12 @@ export async function startOidcProvider(redirectUri: string | string[], users: R
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'offsetctl-console';
   const clientSecret = `test-client-secret-${Math.random().toString(36).slice(2)}-0123456789`;
+  const backchannel = options.backchannelLogout ? { fetch: undiciFetch, agent: new Agent({ connect: { ca: options.backchannelLogout.ca } }) } : undefined;
   const provider = new Provider(issuer, {
     clients: [{
       client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri].flat(),
       grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic',
+      ...(options.backchannelLogout ? { backchannel_logout_uri: options.backchannelLogout.uri, backchannel_logout_session_required: true } : {}),
     }],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'] },
     scopes: ['openid', 'email', 'groups'],
@@ -56,7 +65,8 @@ export async function startOidcProvider(redirectUri: string | string[], users: R
       };
     },
     cookies: { keys: [`test-cookie-key-${Math.random().toString(36).slice(2)}`] },
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, ...(options.backchannelLogout ? { backchannelLogout: { enabled: true } } : {}) },
+    ...(backchannel ? { fetch: (url: string, init: object) => backchannel.fetch(url, { ...init, dispatcher: backchannel.agent } as never) } : {}),
     ...(options.jwks ? { jwks: options.jwks } : {}),
   });
   // oidc-provider's own warnings about development settings are expected here.

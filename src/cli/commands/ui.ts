@@ -132,7 +132,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
     contexts: {
       initialLabel: initial.contextName ? `${initial.contextName} (${initial.url})` : initial.url,
       names: async () => Object.keys((await loadConfig(configPath())).contexts).filter((n) => n !== initial.contextName).sort(),
-      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required' }> => {
+      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required'; production?: true }> => {
         if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial) };
         let conn = others.get(name);
         if (!conn) {
@@ -206,7 +206,10 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   };
 }
 
-/** A context with `approval: required`: the console turns its changes into change requests, as the CLI does. */
-function approvalOf(conn: Connection): { approval?: 'required' } {
-  return conn.approval === 'required' ? { approval: 'required' } : {};
+/**
+ * A context with `approval: required`: the console turns its changes into change requests, as the
+ * CLI does. With `production: true` the console's header says so.
+ */
+function approvalOf(conn: Connection): { approval?: 'required'; production?: true } {
+  return { ...(conn.approval === 'required' ? { approval: 'required' } : {}), ...(conn.context?.production === true ? { production: true } : {}) };
 }

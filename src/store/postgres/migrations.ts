@@ -244,6 +244,33 @@ export const PG_MIGRATIONS: string[] = [
     updated_at timestamptz NOT NULL DEFAULT now()
   );
   `,
+  // 9: the rest of what console replicas share: previews waiting for their typed confirmation (a
+  // plan previewed through one replica is applied through the other; taken once, by a DELETE),
+  // the failed sign-ins of the last minute per flow and client address (the rate limit counts
+  // them on every replica), OpenID sign-ins in progress (by the SHA-256 of the flow cookie: the
+  // provider's redirect back may reach another replica), and the provider's session id (sid) of a
+  // session, in its data, for OpenID Connect back-channel logout. Rows past their time are ignored
+  // and swept.
+  `
+  CREATE TABLE console_previews (
+    id           text PRIMARY KEY,
+    session_hash text NOT NULL,
+    context      text NOT NULL,
+    plan         jsonb NOT NULL,
+    expires_at   timestamptz NOT NULL
+  );
+  CREATE TABLE console_sign_in_failures (
+    key text NOT NULL,
+    at  timestamptz NOT NULL DEFAULT clock_timestamp()
+  );
+  CREATE INDEX console_sign_in_failures_key ON console_sign_in_failures (key, at);
+  CREATE TABLE console_sign_in_flows (
+    id_hash    text PRIMARY KEY,
+    data       jsonb NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX console_sessions_sid ON console_sessions ((data->>'sid'));
+  `,
 ];
 
 /** The transaction-level advisory lock every audit insert takes, so entries chain in seq order. */

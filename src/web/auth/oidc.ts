@@ -6,16 +6,19 @@
 // verifier, state, nonce and where to go afterwards. That place is a path on this console, chosen
 // when the flow starts and checked to be local, never read from the callback: the callback
 // cannot redirect anywhere else.
+import type * as Jose from 'jose';
 import type * as Oidc from 'openid-client';
 import { redactText } from '../../http/redact.js';
-import { token, type Identity } from './sessions.js';
+import { sessionHash, token, type Identity } from './sessions.js';
 import type { OidcConfig } from './service-config.js';
+import type { SharedConsoleState } from '../ops-bridge.js';
 import { isLoopbackHost } from './service-config.js';
 
 const FLOW_TTL_MS = 10 * 60_000;
 /** How far the provider's clock may be ahead of ours (openid-client's own tolerance for exp). */
 const CLOCK_TOLERANCE_S = 30;
 const MAX_FLOWS = 1000;
+const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 interface Flow {
   verifier: string;
@@ -25,6 +28,8 @@ interface Flow {
   at: number;
   /** The session this browser had when it started signing in: the new one replaces it. */
   replaces?: string;
+  /** The same as its hash, in a flow kept in the team store (which never holds a live session's id). */
+  replacesHash?: string;
 }
 
 export class OidcSignIn {
@@ -32,11 +37,19 @@ export class OidcSignIn {
   readonly #redirectUri: () => string;
   readonly #flows = new Map<string, Flow>();
   #client: Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> | undefined;
+  /** A team store: sign-ins in progress are kept there (the provider's redirect back may reach another replica). */
+  #shared: SharedConsoleState | undefined;
+  /** The provider's key set for logout tokens (jose fetches it, and again for a key id it does not know). */
+  #jwks: ReturnType<typeof Jose.createRemoteJWKSet> | undefined;
 
   /** `redirectUri`: `<public url>/auth/callback`, known once the server listens. */
   constructor(config: OidcConfig, redirectUri: () => string) {
     this.#config = config;
     this.#redirectUri = redirectUri;
+  }
+
+  share(state: SharedConsoleState): void {
+    this.#shared = state;
   }
 
   get issuer(): string {
@@ -49,11 +62,15 @@ export class OidcSignIn {
     this.#expire();
     const flow: Flow = {
       verifier: lib.randomPKCECodeVerifier(), state: lib.randomState(), nonce: lib.randomNonce(), next: localPath(next), at: Date.now(),
-      ...(replaces ? { replaces } : {}),
+      ...(replaces ? (this.#shared ? { replacesHash: sessionHash(replaces) } : { replaces }) : {}),
     };
     const flowId = token();
-    this.#flows.set(flowId, flow);
-    while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
+    if (this.#shared) {
+      await this.#shared.putSignInFlow(flowId, { ...flow }, new Date(flow.at + FLOW_TTL_MS));
+    } else {
+      this.#flows.set(flowId, flow);
+      while (this.#flows.size > MAX_FLOWS) this.#flows.delete(this.#flows.keys().next().value as string);
+    }
     const url = lib.buildAuthorizationUrl(config, {
       redirect_uri: this.#redirectUri(), scope: this.#config.scopes.join(' '),
       code_challenge: await lib.calculatePKCECodeChallenge(flow.verifier), code_challenge_method: 'S256',
@@ -68,10 +85,8 @@ export class OidcSignIn {
    * SignInError with a message for people (no token, code or secret in it).
    */
   async finish(flowId: string | undefined, query: string): Promise<SignedIn> {
-    this.#expire();
-    const flow = flowId ? this.#flows.get(flowId) : undefined;
+    const flow = await this.#takeFlow(flowId);
     if (!flow) throw new SignInError('this sign-in was not started in this browser, or took longer than 10 minutes; sign in again', 'flow');
-    this.#flows.delete(flowId!);
     const params = new URLSearchParams(query);
     if (params.get('error')) {
       const detail = params.get('error_description') ? ` (${params.get('error_description')})` : '';
@@ -119,7 +134,10 @@ export class OidcSignIn {
     return {
       identity: { user, groups: groupsOf(all[this.#config.groupsClaim]), via: 'oidc', issuer: claims.iss, subject: claims.sub },
       next: flow.next,
+      // The provider's session at sign-in: a back-channel logout may name it rather than the person.
+      ...(typeof claims.sid === 'string' && claims.sid !== '' ? { sid: claims.sid } : {}),
       ...(flow.replaces ? { replaces: flow.replaces } : {}),
+      ...(flow.replacesHash ? { replacesHash: flow.replacesHash } : {}),
       ...(tokens.id_token ? { idToken: tokens.id_token } : {}),
       ...(tokens.access_token ? { accessToken: tokens.access_token } : {}),
       userinfoWorked,
@@ -159,6 +177,42 @@ export class OidcSignIn {
     }
   }
 
+  /**
+   * A back-channel logout token (OpenID Connect Back-Channel Logout 1.0, 2.6), checked with jose:
+   * its signature against the provider's key set (jwks_uri), iss, aud (this client), iat (present,
+   * not ahead of our clock, not older than 10 minutes), the back-channel logout event, no nonce
+   * (an ID token is not a logout token), and a sub or a sid. Throws SignInError saying which
+   * check failed (never the token).
+   */
+  async verifyLogoutToken(logoutToken: string): Promise<{ issuer: string; subject?: string; sid?: string }> {
+    const { config } = await this.#discover();
+    const meta = config.serverMetadata();
+    const refuse = (why: string): never => {
+      throw new SignInError(`the logout token was refused: ${why}`, 'invalid-logout-token');
+    };
+    if (!meta.jwks_uri) refuse('the identity provider publishes no key set (jwks_uri)');
+    const jose = await import('jose');
+    this.#jwks ??= jose.createRemoteJWKSet(new URL(meta.jwks_uri!));
+    let claims: Record<string, unknown>;
+    try {
+      ({ payload: claims } = await jose.jwtVerify(logoutToken, this.#jwks, {
+        issuer: meta.issuer, audience: this.#config.clientId, requiredClaims: ['iat'], maxTokenAge: '10m', clockTolerance: CLOCK_TOLERANCE_S,
+        algorithms: meta.id_token_signing_alg_values_supported?.filter((alg) => alg !== 'none') ?? ['RS256'],
+      }));
+    } catch (err) {
+      return refuse(redactText(causes(err)));
+    }
+    if ((claims.iat as number) - Date.now() / 1000 > CLOCK_TOLERANCE_S) refuse('it was issued in the future (iat)');
+    const events = claims.events as Record<string, unknown> | undefined;
+    const event = events?.[LOGOUT_EVENT];
+    if (!event || typeof event !== 'object' || Array.isArray(event)) refuse(`its events claim has no ${LOGOUT_EVENT} member`);
+    if (claims.nonce !== undefined) refuse('it has a nonce (an ID token is not a logout token)');
+    const subject = typeof claims.sub === 'string' && claims.sub !== '' ? claims.sub : undefined;
+    const sid = typeof claims.sid === 'string' && claims.sid !== '' ? claims.sid : undefined;
+    if (!subject && !sid) refuse('it names neither a subject (sub) nor a session (sid)');
+    return { issuer: String(claims.iss), ...(subject ? { subject } : {}), ...(sid ? { sid } : {}) };
+  }
+
   /** Discovery once; a provider that did not answer is asked again on the next sign-in. */
   #discover(): Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> {
     if (!this.#client) {
@@ -185,6 +239,16 @@ export class OidcSignIn {
     return this.#client;
   }
 
+  /** The flow this id names, taken out (spent whatever happens next): this process's, or the team store's. */
+  async #takeFlow(flowId: string | undefined): Promise<Flow | undefined> {
+    if (!flowId) return undefined;
+    if (this.#shared) return (await this.#shared.takeSignInFlow(flowId)) as Flow | undefined;
+    this.#expire();
+    const flow = this.#flows.get(flowId);
+    this.#flows.delete(flowId);
+    return flow;
+  }
+
   #expire(): void {
     const now = Date.now();
     for (const [id, f] of this.#flows) if (now - f.at > FLOW_TTL_MS) this.#flows.delete(id);
@@ -193,14 +257,17 @@ export class OidcSignIn {
 
 /** Why a sign-in was refused: a short code for the audit, the log and the metrics. */
 export type RefusalReason = 'flow' | 'provider-refused' | 'provider-unavailable' | 'invalid-token' | 'userinfo' | 'missing-claim' | 'unverified-email'
-  | 'no-role' | 'rate-limited' | 'untrusted-proxy' | 'no-user';
+  | 'no-role' | 'rate-limited' | 'untrusted-proxy' | 'no-user' | 'invalid-logout-token';
 
 /** A finished sign-in: who, where to go, and what the session keeps on the server. */
 export interface SignedIn {
   identity: Identity;
   next: string;
-  /** The session this browser had, which the new one replaces. */
+  /** The session this browser had, which the new one replaces (or its hash, from the team store). */
   replaces?: string;
+  replacesHash?: string;
+  /** The provider's session id (the ID token's sid claim). */
+  sid?: string;
   idToken?: string;
   accessToken?: string;
   /** The provider's userinfo answered this access token (so a later refusal means it was revoked or expired). */

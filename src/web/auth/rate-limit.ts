@@ -5,6 +5,8 @@
 // separate, more generous count (each start holds server memory for ten minutes). The address is
 // the real client's (behind a trusted proxy, the one it names: sign-in.ts). Memory stays bounded:
 // keys without a recent event are forgotten.
+import type { SharedConsoleState } from '../ops-bridge.js';
+
 export class RateLimit {
   readonly #hits = new Map<string, number[]>();
 
@@ -39,5 +41,35 @@ export class RateLimit {
     if (hits.length > 0) this.#hits.set(key, hits);
     else this.#hits.delete(key);
     return hits;
+  }
+}
+
+/**
+ * The failed sign-ins' count: this process's RateLimit, or on a team store the store's (migration
+ * 9), so failures through one console replica count toward the limit on every other one (a loop
+ * spread over replicas by a load balancer meets one limit).
+ */
+export class SignInFailures {
+  readonly #local: RateLimit;
+  #shared: SharedConsoleState | undefined;
+
+  constructor(readonly perMinute: number) {
+    this.#local = new RateLimit(perMinute);
+  }
+
+  share(state: SharedConsoleState): void {
+    this.#shared = state;
+  }
+
+  /** Seconds to wait when this key already reached the limit in the last minute, else 0. */
+  async wait(key: string): Promise<number> {
+    if (!this.#shared) return this.#local.wait(key);
+    const { count, retryAfterSeconds } = await this.#shared.signInFailures(key, 60);
+    return count >= this.perMinute ? retryAfterSeconds : 0;
+  }
+
+  async count(key: string): Promise<void> {
+    if (this.#shared) await this.#shared.addSignInFailure(key, 60);
+    else this.#local.count(key);
   }
 }

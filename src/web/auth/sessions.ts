@@ -4,7 +4,7 @@
 // a cookie (HttpOnly, SameSite=Strict, Secure under TLS). It ends at logout, after the idle
 // timeout, or at its maximum age, whichever comes first. Every POST also needs the session's
 // CSRF token. Tokens are compared in constant time.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ActorSource, AuditActor, SharedConsoleState } from '../ops-bridge.js';
 import { Access } from './roles.js';
 
@@ -33,6 +33,8 @@ export interface Session {
   idToken?: string;
   /** OpenID Connect: the access token (server-side only), to read the person's groups again at the provider. */
   accessToken?: string;
+  /** OpenID Connect: the provider's session id (the ID token's sid), which a back-channel logout may name. */
+  providerSid?: string;
   /** When the groups were last read at the provider. */
   rolesCheckedAt?: number;
   /** The provider's userinfo accepted this session's access token once (a later refusal means revoked or expired). */
@@ -75,7 +77,10 @@ export class Sessions {
   /** Writes a session to the team store (after create, or when its context changed); nothing without one. */
   async save(session: Session): Promise<void> {
     if (!this.#shared) return;
-    const data = { csrf: session.csrf, context: session.context, identity: session.identity, createdAt: session.createdAt };
+    const data = {
+      csrf: session.csrf, context: session.context, identity: session.identity, createdAt: session.createdAt,
+      ...(session.providerSid ? { sid: session.providerSid } : {}),
+    };
     await this.#shared.state.putSession(session.id, personKey(session.identity), data, new Date(session.createdAt + this.#limits.maxAgeMs));
   }
 
@@ -96,6 +101,7 @@ export class Sessions {
     const now = this.#now();
     const session: Session = {
       id, csrf: String(data.csrf), context: String(data.context ?? ''), identity, access: this.#shared.accessOf(identity), createdAt: Number(data.createdAt), lastSeen: now,
+      ...(typeof data.sid === 'string' ? { providerSid: data.sid } : {}),
     };
     this.#sessions.set(id, session);
     return session;
@@ -138,6 +144,12 @@ export class Sessions {
     await this.#shared?.state.deleteSession(session.id);
   }
 
+  /** Ends the session whose id has this hash (sessionHash), here and in the team store. */
+  async endByHash(idHash: string): Promise<void> {
+    for (const id of this.#sessions.keys()) if (sessionHash(id) === idHash) this.#sessions.delete(id);
+    await this.#shared?.state.deleteSessionByHash(idHash);
+  }
+
   /** Every live session (the admin's Sessions page). */
   live(): Session[] {
     this.#expire();
@@ -157,6 +169,17 @@ export class Sessions {
       ended++;
     }
     return ended;
+  }
+
+  /** Ends every session opened in this session of the identity provider (back-channel logout by sid); how many there were. */
+  async endProviderSession(sid: string): Promise<number> {
+    let ended = 0;
+    for (const [id, s] of this.#sessions) {
+      if (s.providerSid !== sid) continue;
+      this.#sessions.delete(id);
+      ended++;
+    }
+    return this.#shared ? this.#shared.state.deleteSessionsWithSid(sid) : ended;
   }
 
   /** Seconds the cookie may live: the session's maximum age. */
@@ -207,6 +230,11 @@ export function storeActor(identity: Identity): ActorSource {
       ...(identity.groups.length > 0 ? { groups: [...identity.groups] } : {}),
     },
   };
+}
+
+/** A session id as the team store keys it (SHA-256, hex): what a reader of the store sees instead of the id. */
+export function sessionHash(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
 }
 
 export function token(): string {

@@ -10,13 +10,15 @@
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { bodyLimit } from 'hono/body-limit';
+import { redactText } from '../../http/redact.js';
 import { html, raw, type Html } from '../html.js';
 import { actorOf, personKey, SESSION_COOKIE, Sessions, type Identity, type Session } from './sessions.js';
-import type { Store } from '../ops-bridge.js';
+import type { SharedConsoleState, Store } from '../ops-bridge.js';
 import { OidcSignIn, SignInError, localPath, type RefusalReason, type SignedIn } from './oidc.js';
 import { forwardedClient, headerGroups, unmapped } from './proxy.js';
 import { reqIdOf, type ConsoleLog, type ConsoleMetrics } from '../observe/index.js';
-import { RateLimit } from './rate-limit.js';
+import { RateLimit, SignInFailures } from './rate-limit.js';
 import { recheckRoles } from './recheck.js';
 import { Access } from './roles.js';
 import type { ServiceConfig } from './service-config.js';
@@ -48,8 +50,8 @@ export class SignIn {
   readonly sessions: Sessions;
   readonly #opts: SignInOptions;
   readonly #oidc: OidcSignIn | undefined;
-  /** Failed sign-ins per flow and address. */
-  readonly #failures: RateLimit;
+  /** Failed sign-ins per flow and address (on a team store, counted there for every replica). */
+  readonly #failures: SignInFailures;
   /** OpenID flows started per address. */
   readonly #starts: RateLimit;
   /** Behind the proxy: the one session of each identity (user and groups as the proxy says them). */
@@ -66,8 +68,14 @@ export class SignIn {
       ? new Sessions({ limits: { maxAgeMs: service.session.maxAgeMs, idleMs: service.session.idleMs } })
       : new Sessions({ loginLinkFor: opts.localIdentity ?? { user: 'local', groups: [], via: 'login-link' } });
     this.#oidc = service?.signIn.kind === 'oidc' ? new OidcSignIn(service.signIn.oidc, () => `${opts.publicUrl()}/auth/callback`) : undefined;
-    this.#failures = new RateLimit(service?.signInPerMinute ?? 10);
+    this.#failures = new SignInFailures(service?.signInPerMinute ?? 10);
     this.#starts = new RateLimit((service?.signInPerMinute ?? 10) * STARTS_PER_FAILURE);
+  }
+
+  /** On a team store: failed sign-ins are counted there, so the limit holds across console replicas. */
+  share(state: SharedConsoleState): void {
+    this.#failures.share(state);
+    this.#oidc?.share(state);
   }
 
   /** The client's address: the TCP peer, or what a trusted proxy says it was reached from. */
@@ -106,7 +114,7 @@ export class SignIn {
       try {
         // The provider's redirect back is cross-site: the SameSite=Strict session cookie does not
         // come with it. The session this browser has now is noted here, and ended when the new one opens.
-        const current = this.sessions.find(getCookie(c, SESSION_COOKIE));
+        const current = await this.sessions.resolve(getCookie(c, SESSION_COOKIE));
         const { url, flowId } = await this.#oidc.start(localPath(c.req.query('next')), current?.id);
         setCookie(c, FLOW_COOKIE, flowId, { httpOnly: true, secure: true, sameSite: 'Lax', path: '/auth/', maxAge: 600 });
         return c.redirect(url, 303);
@@ -114,6 +122,9 @@ export class SignIn {
         return c.html(page('Sign-in unavailable', html`<p>${err instanceof SignInError ? err.message : 'the identity provider could not be reached'}</p>`), 502);
       }
     });
+
+    // The provider calls this itself (no browser, no cookie, no CSRF token): the logout token is the proof.
+    app.post('/auth/backchannel-logout', bodyLimit({ maxSize: 64 * 1024 }), (c) => (this.#oidc ? this.#backchannelLogout(c) : c.notFound()));
 
     app.get('/auth/callback', async (c) => {
       if (!this.#oidc) return c.notFound();
@@ -133,7 +144,10 @@ export class SignIn {
       // A new sign-in ends the session it replaces (in this browser), whoever signs in now.
       const replaced = this.sessions.find(signedIn.replaces);
       if (replaced) await this.sessions.end(replaced);
-      const session = await this.#open(c, signedIn.identity);
+      if (signedIn.replacesHash) await this.sessions.endByHash(signedIn.replacesHash);
+      const session = await this.#open(c, signedIn.identity, (s) => {
+        if (signedIn.sid) s.providerSid = signedIn.sid;
+      });
       if (!session) return noRole(c, signedIn.identity);
       if (signedIn.idToken) session.idToken = signedIn.idToken;
       if (signedIn.accessToken) session.accessToken = signedIn.accessToken;
@@ -144,6 +158,44 @@ export class SignIn {
       // that moves on by itself is a same-site navigation.
       return c.html(page('Signed in', html`<meta http-equiv="refresh" content="0;url=${signedIn.next}"><p>Signed in as ${signedIn.identity.user}. <a href="${signedIn.next}">Continue</a></p>`));
     });
+  }
+
+  /**
+   * POST /auth/backchannel-logout (OpenID Connect Back-Channel Logout 1.0): the provider says a
+   * person's session there ended. A logout token that passes every check (oidc.ts) ends the
+   * console sessions of that provider session (sid) or else of that person (sub), on every replica
+   * of a team store (sessions live there); either way the audit has it. Failures count toward the
+   * address's limit like failed sign-ins.
+   */
+  async #backchannelLogout(c: AnyContext): Promise<Response> {
+    const oidc = this.#oidc!;
+    const limited = await this.#limited(c, 'backchannel');
+    if (limited) return limited;
+    const address = this.client(c);
+    const form = await c.req.parseBody();
+    let who: Awaited<ReturnType<OidcSignIn['verifyLogoutToken']>>;
+    try {
+      if (typeof form.logout_token !== 'string' || form.logout_token === '') throw new SignInError('the request has no logout_token', 'invalid-logout-token');
+      who = await oidc.verifyLogoutToken(form.logout_token);
+    } catch (err) {
+      const why = err instanceof SignInError ? err.message : `the logout token could not be checked: ${redactText((err as Error).message)}`;
+      await this.#failures.count(`backchannel ${address}`);
+      this.#opts.log.warn({ event: 'backchannel-logout-refused', reqId: reqIdOf(c), ip: address }, `back-channel logout refused from ${address}: ${why}`);
+      const unknown: Identity = { user: 'unknown', groups: [], via: 'oidc', issuer: oidc.issuer };
+      await this.#audit(unknown, 'sign-out', 'refused', `[invalid-logout-token] back-channel logout: ${why} (client ${address})`);
+      const unavailable = err instanceof SignInError && err.reason === 'provider-unavailable';
+      return c.json({ error: unavailable ? 'temporarily_unavailable' : 'invalid_request', error_description: why }, unavailable ? 503 : 400);
+    }
+    const identity: Identity = {
+      user: who.subject ?? 'unknown', groups: [], via: 'oidc', issuer: who.issuer, ...(who.subject ? { subject: who.subject } : {}),
+    };
+    const ended = who.sid ? await this.sessions.endProviderSession(who.sid) : await this.sessions.endPerson(personKey(identity));
+    const what = `${ended} session${ended === 1 ? '' : 's'} ended`;
+    const of = who.sid ? 'of its session' : `of subject ${who.subject}`;
+    const line = { event: 'sign-out', reason: 'backchannel-logout', subject: who.subject, sessions: ended, ip: address };
+    this.#opts.log.info(line, `back-channel logout ${of}: ${what}`);
+    await this.#audit(identity, 'sign-out', 'done', `back-channel logout from the identity provider ${of}: ${what} (client ${address})`);
+    return c.body(null, 200);
   }
 
   /** The session of this request, or the answer to send instead (403 with how to sign in). */
@@ -235,9 +287,9 @@ export class SignIn {
   }
 
   /** 429 (and the attempt in the log, the metrics, and once a minute per address the audit) when this flow failed too often from the client's address. */
-  async #limited(c: AnyContext, flow: 'link' | 'oidc'): Promise<Response | undefined> {
+  async #limited(c: AnyContext, flow: 'link' | 'oidc' | 'backchannel'): Promise<Response | undefined> {
     const address = this.client(c);
-    const wait = this.#failures.wait(`${flow} ${address}`);
+    const wait = await this.#failures.wait(`${flow} ${address}`);
     if (wait === 0) return undefined;
     this.#opts.metrics.signIns.inc({ via: flow === 'link' ? 'login-link' : 'oidc', outcome: 'refused', reason: 'rate-limited' });
     const line = { event: 'sign-in-refused', reason: 'rate-limited', flow, reqId: reqIdOf(c), ip: address };
@@ -248,8 +300,10 @@ export class SignIn {
     if ((this.#limitAudited.get(key) ?? 0) <= now - 60_000) {
       this.#limitAudited.set(key, now);
       if (this.#limitAudited.size > 10_000) for (const [k, at] of this.#limitAudited) if (at <= now - 60_000) this.#limitAudited.delete(k);
-      await this.#audit({ user: 'unknown', groups: [], via: flow === 'link' ? 'login-link' : 'oidc' }, 'sign-in', 'refused',
-        `[rate-limited] too many failed sign-ins from ${address} in a minute (sign-in.rate-limit ${this.#failures.perMinute}); refused for ${wait} s`);
+      const what = flow === 'backchannel' ? 'back-channel logouts' : 'sign-ins';
+      const who: Identity = { user: 'unknown', groups: [], via: flow === 'link' ? 'login-link' : 'oidc' };
+      await this.#audit(who, flow === 'backchannel' ? 'sign-out' : 'sign-in', 'refused',
+        `[rate-limited] too many failed ${what} from ${address} in a minute (sign-in.rate-limit ${this.#failures.perMinute}); refused for ${wait} s`);
     }
     return tooMany(c, wait);
   }
@@ -257,7 +311,7 @@ export class SignIn {
   /** A refused sign-in: counted against the address, logged, counted in the metrics and audited with its reason and the client's address. */
   async #refuse(c: AnyContext, flow: 'link' | 'oidc' | 'proxy', identity: Identity, reason: RefusalReason, why: string): Promise<void> {
     const address = this.client(c);
-    this.#failures.count(`${flow} ${address}`);
+    await this.#failures.count(`${flow} ${address}`);
     this.#opts.metrics.signIns.inc({ via: identity.via, outcome: 'refused', reason });
     this.#opts.log.warn({
       event: 'sign-in-refused', reason, flow, reqId: reqIdOf(c), ip: address,
@@ -277,7 +331,7 @@ export class SignIn {
   }
 
   /** A session for a user with at least one role; undefined (and a refused sign-in in the audit) without one. */
-  async #open(c: AnyContext, identity: Identity): Promise<Session | undefined> {
+  async #open(c: AnyContext, identity: Identity, prepare?: (session: Session) => void): Promise<Session | undefined> {
     const access = Access.of(identity.groups, this.#opts.service?.grants ?? []);
     if (!access.highest()) {
       const why = `no role: none of the groups (${identity.groups.join(', ') || 'none'}) has a grant in the console's roles`;
@@ -285,6 +339,7 @@ export class SignIn {
       return undefined;
     }
     const session = this.sessions.create(identity, access);
+    prepare?.(session);
     // Proxy sessions stay in this process (the proxy says who it is on every request).
     if (identity.via !== 'proxy') await this.sessions.save(session);
     this.#setSessionCookie(c, session);
