@@ -13,7 +13,7 @@ import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
-import { Jobs } from './jobs.js';
+import { Jobs, type Job } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, ofContextCluster, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
@@ -351,14 +351,14 @@ export function createConsole(deps: ConsoleDeps): Console {
   });
 
   app.get('/jobs', async (c) => {
-    const here = (await opsContext(c)).url;
-    const shown = (await jobs.all()).filter((job) => job.clusterUrl === here && job.connectors.every((name) => allowed(c, 'viewer', name)));
+    const here = await jobHere(c);
+    const shown = (await jobs.all()).filter((job) => here(job) && job.connectors.every((name) => allowed(c, 'viewer', name)));
     return c.html(jobsPage(shown, await frame(c)));
   });
 
   app.get('/jobs/:id', async (c) => {
     const job = await jobs.find(c.req.param('id'));
-    if (job && job.clusterUrl !== (await opsContext(c)).url) return notHere(c, 'Run', `job ${job.id}`);
+    if (job && !(await jobHere(c))(job)) return notHere(c, 'Run', `job ${job.id}`);
     if (!job) return c.html(await errorPage(c, 'Run', new OpsError('E_USAGE', 'no such job in this console (jobs live as long as the console; see Runs for the history)')), 404);
     const hidden = job.connectors.find((name) => !allowed(c, 'viewer', name));
     if (hidden !== undefined) return forbidden(c, 'viewer', hidden);
@@ -367,7 +367,7 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   app.get('/jobs/:id/events', async (c) => {
     const job = jobs.get(c.req.param('id'));
-    if (!job || job.clusterUrl !== (await opsContext(c)).url) return c.text('no such job in this context', 404);
+    if (!job || !(await jobHere(c))(job)) return c.text('no such job in this context', 404);
     if (!job.connectors.every((name) => allowed(c, 'viewer', name))) return c.text('forbidden', 403);
     return streamJob(c, job);
   });
@@ -514,6 +514,13 @@ export function createConsole(deps: ConsoleDeps): Console {
   /** The user's role suffices for this connector (none named: for some connector) in the selected context. */
   function allowed(c: Context<Env>, need: Role, connector?: string): boolean {
     return c.get('session').access.may(need, contextName(c.get('context')), connector);
+  }
+
+  /** A job is the context's it was started in (one of an older console, which did not say: its cluster URL's). */
+  async function jobHere(c: Context<Env>): Promise<(job: Job) => boolean> {
+    const here = contextName(c.get('context'));
+    const url = (await opsContext(c)).url;
+    return (job) => (job.context !== undefined || here === '' ? (job.context ?? '') === here : job.clusterUrl === url);
   }
 
   /** An id of another context's cluster in this context's address: refused as if it did not exist (nothing of it shown). */
