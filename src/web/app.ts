@@ -182,7 +182,8 @@ export function createConsole(deps: ConsoleDeps): Console {
       c.set('context', await lastChoice(c.get('session')));
       if (isConsoleWide(path)) return next();
       if (c.req.method === 'POST') {
-        return c.html(await errorPage(c, 'Refused', new OpsError('E_USAGE', `${path}: this address names no context (they start with /ctx/<context>/): reload the page and try again`)), 400);
+        const why = `${path}: this address names no context (they start with /ctx/<context>/): reload the page and try again`;
+        return c.html(await errorPage(c, 'Refused', new OpsError('E_USAGE', why)), 400);
       }
       const search = new URL(c.req.url).search;
       return c.redirect(`${contextBase(segmentOf(c.get('context')))}${path === '/' ? '/connectors' : path}${search}`, 303);
@@ -191,7 +192,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     if (context === undefined) {
       c.set('context', await lastChoice(c.get('session')));
       const known = [segmentOf(''), ...(await deps.contexts.names())].map((n) => JSON.stringify(n)).join(', ');
-      return c.html(await errorPage(c, 'No such context', new OpsError('E_USAGE', `context ${JSON.stringify(segment)} is not one of this console's: ${known}`)), 404);
+      const why = `context ${JSON.stringify(segment)} is not one of this console's: ${known}`;
+      return c.html(await errorPage(c, 'No such context', new OpsError('E_USAGE', why)), 404);
     }
     c.set('context', context);
     await next();
@@ -332,7 +334,10 @@ export function createConsole(deps: ConsoleDeps): Console {
       return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why, await approvalRequired(c, held.plan)), 400);
     }
     // A preview is one context's: applied under another context's address, it is refused.
-    if (held.context !== c.get('context')) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', `this preview was made in another context than ${contextName(c.get('context')) || 'this one'}: preview again here`)), 400);
+    if (held.context !== c.get('context')) {
+      const why = `this preview was made in another context than ${contextName(c.get('context')) || 'this one'}: preview again here`;
+      return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', why)), 400);
+    }
     // The grant may have been for another connector than the one this plan changes.
     if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
     plans.take(c.req.param('id'));
@@ -401,7 +406,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     try {
       const run = await getRun(ctx, c.req.param('id'));
       if (!(await ofContextCluster(ctx))(run)) {
-        await audit(c, { action: 'resume', connector: run.connector }, new OpsError('E_USAGE', `run ${run.id} is not of context ${contextName(c.get('context')) || 'this context'}: refused, nothing changed`));
+        const why = `run ${run.id} is not of context ${contextName(c.get('context')) || 'this context'}: refused, nothing changed`;
+        await audit(c, { action: 'resume', connector: run.connector }, new OpsError('E_USAGE', why));
         return notHere(c, `Run ${run.id}`, `run ${run.id}`);
       }
       connector = run.connector;

@@ -43,7 +43,8 @@ export function contextBase(segment: string): string {
  * scripts, sign-in and sign-out) or need none (the switcher itself, who is signed in).
  */
 export function isConsoleWide(path: string): boolean {
-  return path.startsWith('/assets/') || path.startsWith('/auth/') || path === '/favicon.ico' || path === '/context' || path === '/sessions' || path.startsWith('/sessions/');
+  if (path.startsWith('/assets/') || path.startsWith('/auth/') || path.startsWith('/sessions/')) return true;
+  return path === '/favicon.ico' || path === '/context' || path === '/sessions';
 }
 
 // The attributes our templates put local paths in. Every interpolated value is escaped by the html

@@ -466,7 +466,7 @@ roles:
     assert.equal(spoofed.status, 403);
     assert.match(spoofed.body, /through its sign-in proxy only/);
     assert.doesNotMatch(spoofed.body, /mallory/);
-    const viaProxy = await getFrom('127.0.0.1', `${proxied.base}/audit`, headers);
+    const viaProxy = await getFrom('127.0.0.1', `${proxied.base}/ctx/sandbox/audit`, headers);
     assert.equal(viaProxy.status, 200);
     assert.match(viaProxy.body, /mallory@example\.com/);
     await waitFor('the refusal logged', async () => /refused a request from 127\.0\.0\.2/.test(proxied.output()), 10_000);
