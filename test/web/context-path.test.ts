@@ -107,3 +107,25 @@ test('a run of another context\'s cluster and a preview made in another context 
   assert.equal(resume.status, 404);
   assert.ok((await store.listAudit()).some((e) => e.outcome === 'refused' && e.action === 'resume' && /is not of context/.test(e.message ?? '')), 'the attempt is audited');
 });
+
+test('a change request is its context\'s: named in another context, or made without one on another cluster, it is refused and not listed here', async () => {
+  const store = openStore(mkdtempSync(join(tmpdir(), 'offsetctl-ctx-unit-')));
+  const request = (clusterUrl: string, connector: string, contextName?: string) => store.createChangeRequest({
+    clusterUrl, clusterKey: `url:${clusterUrl}`, operation: 'reset', connectors: [connector], plan: {}, digest: 'd',
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(), ...(contextName ? { contextName } : {}),
+  });
+  const named = await request(URLS['']!, 'named-other', 'other');
+  const elsewhere = await request(URLS.other!, 'made-on-other');
+  const here = await request(URLS['']!, 'made-here');
+  const ui = makeConsole(store);
+  const { cookie } = await login(ui);
+  const status = async (path: string) => (await ui.app.request(path, { headers: { cookie } })).status;
+  assert.equal(await status(`/ctx/other/changes/${named.id}`), 200, 'under the context it names');
+  assert.equal(await status(`/ctx/-/changes/${named.id}`), 404);
+  assert.equal(await status(`/ctx/other/changes/${elsewhere.id}`), 200, 'no context named: its cluster\'s');
+  assert.equal(await status(`/ctx/-/changes/${elsewhere.id}`), 404);
+  assert.equal(await status(`/ctx/-/changes/${here.id}`), 200);
+  const list = await (await ui.app.request('/ctx/-/changes', { headers: { cookie } })).text();
+  assert.ok(list.includes(here.id) && !list.includes(named.id) && !list.includes(elsewhere.id), 'the list is this context\'s');
+  assert.ok(list.includes(`href="/ctx/-/changes/${here.id}"`));
+});
