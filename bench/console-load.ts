@@ -78,9 +78,9 @@ roles:
       const env = { PGPASSWORD: pg.adminPassword, OFFSETCTL_STORE: undefined };
       while (replicas.length < count) replicas.push(await startReplica(join(dir, 'console.yaml'), env));
       const users = await signIn(replicas);
-      const page = await load(users, replicas, seconds, (u, r) => fetch(`${r.base}/connectors`, { headers: u.headers }));
+      const page = await load(users, replicas, seconds, (u, r) => fetch(`${r.base}/ctx/sandbox/connectors`, { headers: u.headers }));
       const preview = await load(users, replicas, seconds, (u, r) =>
-        fetch(`${r.base}/connectors/${encodeURIComponent(name)}/preview`, {
+        fetch(`${r.base}/ctx/sandbox/connectors/${encodeURIComponent(name)}/preview`, {
           method: 'POST',
           headers: { ...u.headers, 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ mode: 'json', offsets, csrf: u.csrf.get(r.base)! }).toString(),
@@ -127,7 +127,7 @@ async function signIn(replicas: Replica[]): Promise<User[]> {
   for (let i = 0; i < USERS; i++) {
     const user: User = { headers: { 'X-Forwarded-Email': `user-${i}@example.com`, 'X-Forwarded-Groups': 'platform' }, csrf: new Map() };
     for (const r of replicas) {
-      const html = await (await fetch(`${r.base}/connectors`, { headers: user.headers })).text();
+      const html = await (await fetch(`${r.base}/ctx/sandbox/connectors`, { headers: user.headers })).text();
       const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
       if (!csrf) throw new Error(`no CSRF token for ${user.headers['X-Forwarded-Email']} on ${r.base}`);
       user.csrf.set(r.base, csrf);

@@ -13,15 +13,16 @@ import { auditPage, auditLines, type AuditView } from './pages/audit.js';
 import { html, layout, type ContextBadge, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
-import { Jobs } from './jobs.js';
+import { Jobs, type Job } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
-  connectorInfo, connectorOffsets, getRun, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
+  connectorInfo, connectorOffsets, getRun, ofContextCluster, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
   approvalRule, auditRefusal, clusterRequiresApproval,
   listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
+import { contextBase, isConsoleWide, linksInContext, locationInContext, routedPath, splitContextPath, switchTarget, UNNAMED_SEGMENT } from './context-path.js';
 import { accessLog, ConsoleMetrics, reqIdOf, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
 import { changeRoutes } from './changes-routes.js';
 import { changePage, type PositionChoice } from './pages/change.js';
@@ -38,6 +39,8 @@ export interface ContextSource {
   initialLabel: string;
   /** Its name in the roles (a service's default context); absent: unnamed (the login-link console, where roles do not apply). */
   initialName?: string;
+  /** Its name in addresses (/ctx/<name>/…) when it is not initialName: the login-link console's --context. Neither: `-`. */
+  initialPath?: string;
   /** Other contexts from the config file. */
   names(): Promise<string[]>;
   /**
@@ -77,7 +80,8 @@ export interface Console {
   recovery: Recovery;
 }
 
-type Env = { Variables: { session: Session } };
+/** `context`: the one in the address ('' the starting one; context-path.ts). */
+type Env = { Variables: { session: Session; context: string } };
 
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -111,7 +115,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     signIn.share(shared);
   }
   const recovery = new Recovery({ store: deps.store, contexts: deps.contexts, jobs, log });
-  const app = new Hono<Env>();
+  // Routes see paths without /ctx/<context>: the context middleware below takes it from the address.
+  const app = new Hono<Env>({ getPath: routedPath });
   const assets = loadAssets();
   const hsts = deps.secure || deps.service?.publicUrl?.protocol === 'https:';
 
@@ -171,6 +176,43 @@ export function createConsole(deps: ConsoleDeps): Console {
     await next();
   });
 
+  // The context is the address's (context-path.ts). An address without one (a bookmark from before
+  // contexts were in addresses) leads to the same page in the context the person last chose with
+  // the switcher: that is what the address showed them then. A form posted without one is refused:
+  // a change is authorised against the context it names, never an implicit one.
+  app.use('*', async (c, next) => {
+    const { segment } = splitContextPath(new URL(c.req.url).pathname);
+    const path = c.req.path;
+    if (segment === undefined) {
+      c.set('context', await lastChoice(c.get('session')));
+      if (isConsoleWide(path)) return next();
+      if (c.req.method === 'POST') {
+        const why = `${path}: this address names no context (they start with /ctx/<context>/): reload the page and try again`;
+        return c.html(await errorPage(c, 'Refused', new OpsError('E_USAGE', why)), 400);
+      }
+      const search = new URL(c.req.url).search;
+      return c.redirect(`${contextBase(segmentOf(c.get('context')))}${path === '/' ? '/connectors' : path}${search}`, 303);
+    }
+    const context = await contextOfSegment(segment);
+    if (context === undefined) {
+      c.set('context', await lastChoice(c.get('session')));
+      const known = [segmentOf(''), ...(await deps.contexts.names())].map((n) => JSON.stringify(n)).join(', ');
+      const why = `context ${JSON.stringify(segment)} is not one of this console's: ${known}`;
+      return c.html(await errorPage(c, 'No such context', new OpsError('E_USAGE', why)), 404);
+    }
+    c.set('context', context);
+    await next();
+    // This page's links and redirects stay in its context.
+    const base = contextBase(segmentOf(context));
+    const location = c.res.headers.get('location');
+    if (location) c.res.headers.set('location', locationInContext(location, base));
+    if ((c.res.headers.get('content-type') ?? '').startsWith('text/html')) {
+      const headers = new Headers(c.res.headers);
+      headers.delete('content-length');
+      c.res = new Response(linksInContext(await c.res.text(), base), { status: c.res.status, headers });
+    }
+  });
+
   app.post('/auth/logout', (c) => signIn.logout(c, c.get('session')));
   app.post('/auth/logout-everywhere', (c) => signIn.logout(c, c.get('session'), true));
 
@@ -189,7 +231,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     const form = await c.req.parseBody();
     const given = typeof form.context === 'string' ? form.context : '';
     // The starting context is '' in the forms, and may also be asked for by its own name.
-    const name = given !== '' && given === deps.contexts.initialName ? '' : given;
+    const name = given !== '' && (given === deps.contexts.initialName || given === deps.contexts.initialPath) ? '' : given;
     const known = ['', ...(await deps.contexts.names())];
     if (!known.includes(name)) return c.html(await errorPage(c, 'Connectors', new OpsError('E_CONFIG', `context ${JSON.stringify(name)} not found in the config file`, { field: 'context' })), 400);
     if (!c.get('session').access.may('viewer', contextName(name))) return forbidden(c, 'viewer', undefined, contextName(name));
@@ -200,7 +242,8 @@ export function createConsole(deps: ConsoleDeps): Console {
     }
     c.get('session').context = name;
     await sessions.save(c.get('session'));
-    return c.redirect('/connectors', 303);
+    // The same page in the other context (or the list it belongs to: context-path.ts).
+    return c.redirect(`${contextBase(segmentOf(name))}${switchTarget(typeof form.page === 'string' ? form.page : '')}`, 303);
   });
 
   app.get('/connectors', async (c) => c.html(connectorsPage(await connectorsView(c), await frame(c))));
@@ -252,7 +295,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter });
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
-      const id = await plans.put(plan, session.id, session.context);
+      const id = await plans.put(plan, session.id, c.get('context'));
       return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (!isRefusal(err)) throw err;
@@ -295,7 +338,11 @@ export function createConsole(deps: ConsoleDeps): Console {
         : `you typed ${JSON.stringify(typed)}, not the connector's name ${JSON.stringify(held.plan.connector)}`;
       return c.html(previewPage(held.plan, c.req.param('id'), session.csrf, await frame(c), why, await approvalRequired(c, held.plan)), 400);
     }
-    if (held.context !== session.context) return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', 'the context changed since this preview: preview again')), 400);
+    // A preview is one context's: applied under another context's address, it is refused.
+    if (held.context !== c.get('context')) {
+      const why = `this preview was made in another context than ${contextName(c.get('context')) || 'this one'}: preview again here`;
+      return c.html(await errorPage(c, 'Apply', new OpsError('E_PREFLIGHT', why)), 400);
+    }
     // The grant may have been for another connector than the one this plan changes.
     if (!allowed(c, 'operator', held.plan.connector)) return refuseChange(c, held.plan.operation, held.plan.connector);
     // Taken once: a second click, or the same plan confirmed through another replica meanwhile, finds it gone.
@@ -315,21 +362,23 @@ export function createConsole(deps: ConsoleDeps): Console {
   });
 
   app.get('/jobs', async (c) => {
-    const shown = (await jobs.all()).filter((job) => job.connectors.every((name) => allowed(c, 'viewer', name)));
+    const here = await jobHere(c);
+    const shown = (await jobs.all()).filter((job) => here(job) && job.connectors.every((name) => allowed(c, 'viewer', name)));
     return c.html(jobsPage(shown, await frame(c)));
   });
 
   app.get('/jobs/:id', async (c) => {
     const job = await jobs.find(c.req.param('id'));
+    if (job && !(await jobHere(c))(job)) return notHere(c, 'Run', `job ${job.id}`);
     if (!job) return c.html(await errorPage(c, 'Run', new OpsError('E_USAGE', 'no such job in this console (jobs live as long as the console; see Runs for the history)')), 404);
     const hidden = job.connectors.find((name) => !allowed(c, 'viewer', name));
     if (hidden !== undefined) return forbidden(c, 'viewer', hidden);
     return c.html(jobPage(job, await frame(c)));
   });
 
-  app.get('/jobs/:id/events', (c) => {
+  app.get('/jobs/:id/events', async (c) => {
     const job = jobs.get(c.req.param('id'));
-    if (!job) return c.text('no such job', 404);
+    if (!job || !(await jobHere(c))(job)) return c.text('no such job in this context', 404);
     if (!job.connectors.every((name) => allowed(c, 'viewer', name))) return c.text('forbidden', 403);
     return streamJob(c, job);
   });
@@ -350,6 +399,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     } catch (err) {
       return c.html(await errorPage(c, `Run ${id}`, err), 404);
     }
+    if (!(await ofContextCluster(ctx))(run)) return notHere(c, `Run ${id}`, `run ${id}`);
     if (!allowed(c, 'viewer', run.connector)) return forbidden(c, 'viewer', run.connector);
     const [steps, events] = await Promise.all([runSteps(ctx, id), runEvents(ctx, id)]);
     return c.html(runPage(run, steps, events, c.get('session').csrf, await frame(c)));
@@ -360,14 +410,20 @@ export function createConsole(deps: ConsoleDeps): Console {
     const session = c.get('session');
     let connector: string | undefined;
     try {
-      connector = (await getRun(ctx, c.req.param('id'))).connector;
+      const run = await getRun(ctx, c.req.param('id'));
+      if (!(await ofContextCluster(ctx))(run)) {
+        const why = `run ${run.id} is not of context ${contextName(c.get('context')) || 'this context'}: refused, nothing changed`;
+        await audit(c, { action: 'resume', connector: run.connector }, new OpsError('E_USAGE', why));
+        return notHere(c, `Run ${run.id}`, `run ${run.id}`);
+      }
+      connector = run.connector;
     } catch {
       // An unknown id: planResume below refuses it with the store's message.
     }
     if (!allowed(c, 'operator', connector)) return refuseChange(c, 'resume', connector);
     try {
       const plan = await planResume(ctx, { runId: c.req.param('id') });
-      const id = await plans.put(plan, session.id, session.context);
+      const id = await plans.put(plan, session.id, c.get('context'));
       return c.html(previewPage(plan, id, session.csrf, await frame(c), undefined, await approvalRequired(c, plan)));
     } catch (err) {
       if (isRefusal(err)) await audit(c, { action: 'resume', ...(connector ? { connector } : {}) }, err);
@@ -391,6 +447,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     } catch (err) {
       return c.html(await errorPage(c, `Snapshot ${id}`, err), 404);
     }
+    if (!(await ofContextCluster(ctx))(snapshot)) return notHere(c, `Snapshot ${id}`, `snapshot ${id}`);
     if (!allowed(c, 'viewer', snapshot.connector)) return forbidden(c, 'viewer', snapshot.connector);
     const view: Parameters<typeof snapshotPage>[0] = { snapshot, page: pageParam(c), csrf: session.csrf };
     if (!allowed(c, 'operator', snapshot.connector)) {
@@ -401,7 +458,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       // The rollback plan is a read: its diff is the snapshot against the current offsets.
       const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id });
       view.plan = plan;
-      view.planId = await plans.put(plan, session.id, session.context);
+      view.planId = await plans.put(plan, session.id, c.get('context'));
     } catch (err) {
       view.planError = message(err);
     }
@@ -419,7 +476,12 @@ export function createConsole(deps: ConsoleDeps): Console {
   changeRoutes(app, {
     store: deps.store, jobs, opsContext, frame, errorPage, refuseChange,
     mayIn: (c, need, context, connector) => c.get('session').access.may(need, context, connector),
-    sessionContext: (c) => contextName(c.get('session').context),
+    sessionContext: (c) => contextName(c.get('context')),
+    ofThisContext: async (c) => {
+      const cluster = await ofContextCluster(await opsContext(c));
+      const here = contextName(c.get('context'));
+      return (r) => (r.contextName !== undefined ? r.contextName === here : cluster(r));
+    },
     actor: (c, role) => actorOf(c.get('session').identity, role),
   });
 
@@ -436,24 +498,53 @@ export function createConsole(deps: ConsoleDeps): Console {
    * (ops/audit/policy.ts): a confirmed change becomes a change request.
    */
   async function approvalRequired(c: Context<Env>, plan?: Plan): Promise<boolean> {
-    if ((await deps.contexts.resolve(c.get('session').context)).approval === 'required') return true;
+    if ((await deps.contexts.resolve(c.get('context'))).approval === 'required') return true;
     if (plan === undefined || plan.runId !== undefined) return false;
     return (await approvalRule(deps.store, { clusterKey: plan.clusterKey, connector: plan.connector, action: plan.operation })) !== undefined;
   }
 
-  /** The context's name in the roles: the session's choice, '' being the console's starting one. */
+  /** A context's segment in addresses: its name; the starting one's name, else `-` (a login link's --url). */
+  function segmentOf(context: string): string {
+    return context || deps.contexts.initialPath || deps.contexts.initialName || UNNAMED_SEGMENT;
+  }
+
+  /** The context an address's segment names ('' the starting one), undefined for none of this console's. */
+  async function contextOfSegment(segment: string): Promise<string | undefined> {
+    if (segment === segmentOf('')) return '';
+    return (await deps.contexts.names()).includes(segment) ? segment : undefined;
+  }
+
+  /** The switcher's last choice, while the console still has that context. */
+  async function lastChoice(session: Session): Promise<string> {
+    return session.context === '' || (await deps.contexts.names().catch((): string[] => [])).includes(session.context) ? session.context : '';
+  }
+
+  /** The context's name in the roles: the address's, '' being the console's starting one. */
   function contextName(selected: string): string {
     return selected || deps.contexts.initialName || '';
   }
 
   /** The user's role suffices for this connector (none named: for some connector) in the selected context. */
   function allowed(c: Context<Env>, need: Role, connector?: string): boolean {
-    return c.get('session').access.may(need, contextName(c.get('session').context), connector);
+    return c.get('session').access.may(need, contextName(c.get('context')), connector);
+  }
+
+  /** A job is the context's it was started in (one of an older console, which did not say: its cluster URL's). */
+  async function jobHere(c: Context<Env>): Promise<(job: Job) => boolean> {
+    const here = contextName(c.get('context'));
+    const url = (await opsContext(c)).url;
+    return (job) => (job.context !== undefined || here === '' ? (job.context ?? '') === here : job.clusterUrl === url);
+  }
+
+  /** An id of another context's cluster in this context's address: refused as if it did not exist (nothing of it shown). */
+  async function notHere(c: Context<Env>, title: string, what: string): Promise<Response> {
+    const where = contextName(c.get('context')) || 'this context';
+    return c.html(await errorPage(c, title, new OpsError('E_PREFLIGHT', `no ${what} in context ${where}: it is not of this context's cluster`)), 404);
   }
 
   async function forbidden(c: Context<Env>, need: Role, connector?: string, context?: string): Promise<Response> {
     const session = c.get('session');
-    const where = context ?? contextName(session.context);
+    const where = context ?? contextName(c.get('context'));
     const what = connector ? `${connector} on ${where || 'this context'}` : (where || 'this context');
     const why = `${session.identity.user} may not ${need === 'viewer' ? 'see' : 'change'} ${what}: your role is ${session.access.describe()}`;
     return c.html(layout({ ...(await frame(c)), title: 'Forbidden', nav: 'none', error: why }, html``), 403);
@@ -462,7 +553,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   /** A change the user's role does not allow: 403, nothing read or changed, and the attempt in the audit. */
   async function refuseChange(c: Context<Env>, action: string, connector: string | undefined, named = true): Promise<Response> {
     const session = c.get('session');
-    const where = contextName(session.context);
+    const where = contextName(c.get('context'));
     const err = Object.assign(new Error(`${session.identity.user} may not ${action} ${(named && connector) || 'connectors'} on ${where || 'this context'}: the role is ${session.access.describe()}`), { code: 'E_FORBIDDEN' });
     const about = { action, ...(connector ? { connector } : {}), context: where };
     log.warn({ event: 'forbidden', reqId: reqIdOf(c), user: session.identity.user, ip: signIn.client(c), ...about }, err.message);
@@ -472,14 +563,14 @@ export function createConsole(deps: ConsoleDeps): Console {
 
   function auditScope(c: Context<Env>, role?: string): { actor: ReturnType<typeof actorOf>; context?: string } {
     const session = c.get('session');
-    const where = contextName(session.context);
+    const where = contextName(c.get('context'));
     return { actor: actorOf(session.identity, role), ...(where ? { context: where } : {}) };
   }
 
   async function audit(c: Context<Env>, what: { action: string; connector?: string }, err: unknown): Promise<void> {
     let url: string | undefined;
     try {
-      url = (await deps.contexts.resolve(c.get('session').context)).url;
+      url = (await deps.contexts.resolve(c.get('context'))).url;
     } catch {
       // The context cannot be resolved: the entry still says who tried what.
     }
@@ -497,7 +588,7 @@ export function createConsole(deps: ConsoleDeps): Console {
       return { entries: [], ...(connector ? { connector } : {}), since: sinceText, error: `since: not a time (${JSON.stringify(sinceText)}); use a date and time such as 2026-11-30T09:00Z` };
     }
     const session = c.get('session');
-    const admin = session.access.mayAll('admin', contextName(session.context));
+    const admin = session.access.mayAll('admin', contextName(c.get('context')));
     // An admin sees the whole trail; others the entries of this context's cluster about connectors
     // they may see here, and their own entries about no connector (signing in and out).
     const all: AuditRecord[] = await listAudit(ctx, { ...(connector ? { connector } : {}), ...(since ? { since } : {}), limit: 1000 }, { thisCluster: !admin });
@@ -506,7 +597,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   }
 
   async function opsContext(c: Context<Env>): Promise<WebContext> {
-    const { url, http, kafka } = await deps.contexts.resolve(c.get('session').context);
+    const { url, http, kafka } = await deps.contexts.resolve(c.get('context'));
     return { url, http, store: deps.store, ...(kafka ? { kafka } : {}) };
   }
 
@@ -522,7 +613,8 @@ export function createConsole(deps: ConsoleDeps): Console {
         admin: signIn.mode !== 'link' && session.access.consoleAdmin(),
       },
       contexts: {
-        current: session.context,
+        current: c.get('context'),
+        page: `${c.req.path}${new URL(c.req.url).search}`,
         options: await Promise.all([{ value: '', label: deps.contexts.initialLabel }, ...names.map((n) => ({ value: n, label: n }))].map(badged)),
         badges: await contextBadges(session.context),
       },

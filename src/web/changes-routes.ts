@@ -16,7 +16,7 @@ import { changeRequestPage, changesPage } from './pages/changes.js';
 import { str } from './forms.js';
 import { redactText } from '../http/redact.js';
 
-type Env = { Variables: { session: Session } };
+type Env = { Variables: { session: Session; context: string } };
 type C = Context<Env>;
 
 export interface ChangeRouteDeps {
@@ -27,8 +27,10 @@ export interface ChangeRouteDeps {
   errorPage(c: C, title: string, err: unknown): Promise<Html>;
   /** The role check of app.ts, in a named context. */
   mayIn(c: C, need: 'viewer' | 'operator', context: string, connector?: string): boolean;
-  /** The context name a request is checked in when it names none (the session's). */
+  /** The context name a request is checked in when it names none (the address's). */
   sessionContext(c: C): string;
+  /** Which requests are of the address's context: those naming it, and those naming none made on its cluster. */
+  ofThisContext(c: C): Promise<(r: ChangeRequestRecord) => boolean>;
   /** 403 and an audit entry for a change the role does not allow. */
   refuseChange(c: C, action: string, connector: string | undefined): Promise<Response>;
   actor(c: C, role?: string): AuditActor;
@@ -45,7 +47,8 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
 
   app.get('/changes', async (c) => {
     const all = await d.store.listChangeRequests({ limit: 200 });
-    return c.html(changesPage(all.filter((r) => mayAll(c, 'viewer', r)), await d.frame(c)));
+    const here = await d.ofThisContext(c);
+    return c.html(changesPage(all.filter((r) => here(r) && mayAll(c, 'viewer', r)), await d.frame(c)));
   });
 
   app.get('/changes/:id', async (c) => {
@@ -107,7 +110,11 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
 
   async function load(c: C): Promise<ChangeRequestRecord | Response> {
     try {
-      return await d.store.getChangeRequest(c.req.param('id') ?? '');
+      const found = await d.store.getChangeRequest(c.req.param('id') ?? '');
+      if ((await d.ofThisContext(c))(found)) return found;
+      // Another context's request under this context's address: as if it did not exist.
+      const where = d.sessionContext(c) || 'this context';
+      return c.html(await d.errorPage(c, 'Change request', new OpsError('E_PREFLIGHT', `no change request ${found.id} in context ${where}`)), 404);
     } catch (err) {
       if ((err as { code?: string }).code !== 'E_NOT_FOUND') throw err;
       return c.html(await d.errorPage(c, 'Change request', err), 404);

@@ -28,7 +28,8 @@ export interface LayoutOptions {
   csrf?: string;
   /** Who is signed in (shown with a sign-out button where the console can sign people out). */
   user?: { name: string; role: string; signOut: boolean; signOutEverywhere?: boolean; admin?: boolean };
-  contexts?: { current: string; options: Array<{ value: string; label: string }>; badges?: ContextBadge[] };
+  /** `page`: the page shown, which the switcher opens in the other context (context-path.ts). */
+  contexts?: { current: string; options: Array<{ value: string; label: string }>; badges?: ContextBadge[]; page?: string };
   /** Shown under the heading with role=alert. */
   error?: string;
   /** Seconds after which the page reloads itself where JavaScript is off (a running job: app.js follows it live otherwise). */
@@ -91,6 +92,7 @@ ${body}
 function contextSwitcher(contexts: NonNullable<LayoutOptions['contexts']>, csrf: string): Html {
   return html`<form class="context" method="post" action="/context">
   <input type="hidden" name="csrf" value="${csrf}">
+  ${contexts.page ? html`<input type="hidden" name="page" value="${contexts.page}">` : ''}
   <label for="context-select">Context</label>
   <select id="context-select" name="context">
     ${contexts.options.map((o) => html`<option value="${o.value}"${o.value === contexts.current ? raw(' selected') : ''}>${o.label}</option>`)}

@@ -36,6 +36,8 @@ export interface Job {
   /** Every connector the job changes: a viewer of the job must be allowed each. */
   connectors: string[];
   clusterUrl: string;
+  /** The named context it was started in (the audit's): its page is that context's. */
+  context?: string;
   startedAt: string;
   events: JobEvent[];
   end?: JobEnd;
@@ -161,7 +163,7 @@ export class Jobs {
   #open(title: string, connectors: string[], clusterUrl: string, audit: AuditScope): { job: Job; emit: (value: JobEvent | JobEnd) => void } {
     const job: Job = {
       id: `job-${randomBytes(6).toString('hex')}`, title, connectors, clusterUrl, startedAt: new Date().toISOString(), events: [], listeners: new Set(),
-      controller: new AbortController(), by: audit.actor.user,
+      controller: new AbortController(), by: audit.actor.user, ...(audit.context ? { context: audit.context } : {}),
     };
     this.#jobs.set(job.id, job);
     this.#record(job);

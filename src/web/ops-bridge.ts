@@ -147,6 +147,15 @@ async function ofThisCluster(ctx: OpsContext): Promise<{ clusterKeys: string[] }
   return identity.kafkaClusterId ? { clusterKeys: lookupKeys(identity) } : { clusterUrl: ctx.url };
 }
 
+/**
+ * Whether a run, snapshot or change request is of the context's cluster, by the lists' rule: an id
+ * of another context's cluster in an address is refused as if it did not exist.
+ */
+export async function ofContextCluster(ctx: OpsContext): Promise<(row: { clusterUrl: string; clusterKey: string }) => boolean> {
+  const scope = await ofThisCluster(ctx);
+  return 'clusterKeys' in scope ? (row) => scope.clusterKeys.includes(row.clusterKey) : (row) => row.clusterUrl === ctx.url;
+}
+
 export async function listRuns(ctx: OpsContext, filter: { connector?: string; limit?: number } = {}): Promise<RunRecord[]> {
   return ctx.store.listRuns({ ...(await ofThisCluster(ctx)), ...filter });
 }

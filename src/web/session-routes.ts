@@ -9,7 +9,7 @@ import type { Store } from './ops-bridge.js';
 import { reqIdOf, type ConsoleLog } from './observe/index.js';
 import { byPerson, sessionsPage } from './pages/sessions.js';
 
-type Env = { Variables: { session: Session } };
+type Env = { Variables: { session: Session; context: string } };
 type C = Context<Env>;
 
 export interface SessionRouteDeps {

@@ -109,22 +109,23 @@ test('the console on the team store: a confirmed change a policy covers becomes 
   try {
     const login = await fetch(ui.loginUrl, { redirect: 'manual' });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const page = await (await fetch(`${ui.base}/connectors/${encodeURIComponent(source.name)}/change`, { headers: { cookie } })).text();
+    // The starting connection of a console started with --url: /ctx/-/.
+    const page = await (await fetch(`${ui.base}/ctx/-/connectors/${encodeURIComponent(source.name)}/change`, { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
     const form = (fields: Record<string, string>): URLSearchParams => new URLSearchParams({ csrf, ...fields });
-    const preview = await (await fetch(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, {
+    const preview = await (await fetch(`${ui.base}/ctx/-/connectors/${encodeURIComponent(source.name)}/preview`, {
       method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: form({ mode: 'json', resumeAfter: 'auto', offsets: target(source.file, 0) }),
     })).text();
     assert.match(preview, /Request approval/);
-    const planId = /action="\/plans\/([^/"]+)\/apply"/.exec(preview)?.[1];
+    const planId = /action="\/ctx\/-\/plans\/([^/"]+)\/apply"/.exec(preview)?.[1];
     assert.ok(planId, preview.slice(0, 2000));
     const before = sortedOffsets(await cluster.offsets(source.name));
-    const applied = await fetch(`${ui.base}/plans/${planId}/apply`, {
+    const applied = await fetch(`${ui.base}/ctx/-/plans/${planId}/apply`, {
       method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: form({ confirm: source.name }),
     });
     assert.equal(applied.status, 303);
-    assert.match(applied.headers.get('location') ?? '', /^\/changes\/chg-/);
+    assert.match(applied.headers.get('location') ?? '', /^\/ctx\/-\/changes\/chg-/);
     assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), before, 'nothing changed');
   } finally {
     await ui.stop();

@@ -192,14 +192,14 @@ roles:
     return { status: res.status, body: await res.text(), location: res.headers.get('location') ?? '' };
   };
   try {
-    const change = await send(`/connectors/${encodeURIComponent(source.name)}/change`);
+    const change = await send(`/ctx/prod/connectors/${encodeURIComponent(source.name)}/change`);
     assert.equal(change.status, 200, change.body);
     const csrf = /name="csrf" value="([^"]+)"/.exec(change.body)?.[1] ?? '';
-    const preview = await send(`/connectors/${encodeURIComponent(source.name)}/preview`, { csrf, mode: 'json', offsets: target(source.file, 1), resumeAfter: 'never' });
+    const preview = await send(`/ctx/prod/connectors/${encodeURIComponent(source.name)}/preview`, { csrf, mode: 'json', offsets: target(source.file, 1), resumeAfter: 'never' });
     assert.equal(preview.status, 200, preview.body);
-    const planId = /action="\/plans\/([^/"]+)\/apply"/.exec(preview.body)?.[1];
+    const planId = /action="\/ctx\/prod\/plans\/([^/"]+)\/apply"/.exec(preview.body)?.[1];
     assert.ok(planId, preview.body);
-    const applied = await send(`/plans/${planId}/apply`, { csrf, confirm: source.name });
+    const applied = await send(`/ctx/prod/plans/${planId}/apply`, { csrf, confirm: source.name });
     assert.equal(applied.status, 303, applied.body);
     let job = '';
     await waitFor('the console\'s rewind to end', async () => /data-status="(succeeded|failed|refused)"/.test(job = (await send(applied.location)).body), 90_000);

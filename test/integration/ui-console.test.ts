@@ -66,7 +66,7 @@ test('requests without the session, with a spent login token or without the CSRF
 
   const login = await page.goto(ui.loginUrl);
   assert.equal(login?.status(), 200);
-  assert.equal(new URL(page.url()).pathname, '/connectors', 'login redirects to the connectors page');
+  assert.match(new URL(page.url()).pathname, /^\/ctx\/[^/]+\/connectors$/, 'login redirects to the connectors page of the starting context');
   assert.ok(!page.url().includes('token'), `the token must leave the address bar: ${page.url()}`);
   const [cookie] = await browser.cookies(ui.base);
   assert.equal(cookie?.httpOnly, true);
@@ -241,7 +241,7 @@ test('roll back from the history page, guarded by the typed name', { timeout: 18
   await page.goto(`${ui.base}/runs`);
   const after = await page.$$eval('main table tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent?.trim())));
   assert.deepEqual(after.map((r) => [r[2], r[3]]), [['rewind', 'succeeded']]);
-  await page.click(`main table tbody tr:first-child a[href^="/runs/"]`);
+  await page.click(`main table tbody tr:first-child a[href*="/runs/"]`);
   assert.match(await page.textContent('main') ?? '', /step\.finished rewindOffsets/);
   await shot('08-run');
   await page.goto(`${ui.base}/snapshots`);
@@ -265,7 +265,7 @@ test('an interrupted run (its CLI process killed) is resumed from the run page',
   const first = await page.$$eval('main table tbody tr:first-child td', (tds) => tds.map((td) => td.textContent?.trim()));
   assert.equal(first[1], pipeline.source);
   assert.equal(first[3], 'interrupted');
-  await page.click('main table tbody tr:first-child a[href^="/runs/"]');
+  await page.click('main table tbody tr:first-child a[href*="/runs/"]');
   await page.click('button:text-is("Preview resume")');
   assert.match(await page.textContent('h1') ?? '', /Resume run/);
   await page.fill('#confirm', pipeline.source);

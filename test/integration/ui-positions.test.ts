@@ -247,7 +247,8 @@ test('a FileStreamSource is offered the two positions offsetctl can compute (ear
 
   // A kind the form does not offer, sent anyway (a crafted request), is refused with the reason and changes nothing.
   const csrf = await page.getAttribute('input[name=csrf]', 'value');
-  const refused = await page.request.post(`${ui.base}/connectors/${encodeURIComponent(source.name)}/preview`, { form: { csrf: csrf ?? '', mode: 'position', position: 'time', time: '2026-01-01T00:00:00Z' } });
+  const here = page.url().replace(/\/connectors\/.*$/, '');
+  const refused = await page.request.post(`${here}/connectors/${encodeURIComponent(source.name)}/preview`, { form: { csrf: csrf ?? '', mode: 'position', position: 'time', time: '2026-01-01T00:00:00Z' } });
   assert.equal(refused.status(), 400);
   assert.match(await refused.text(), /only earliest, latest can be computed for it/);
   assert.equal(JSON.stringify(await cluster.offsets(source.name)), before);

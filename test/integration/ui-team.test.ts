@@ -98,6 +98,9 @@ after(async () => {
   await cluster?.cleanup();
 });
 
+/** The connectors page of a context (/ctx/<context>/connectors), where a sign-in lands. */
+const CONNECTORS = /\/ctx\/[^/]+\/connectors$/;
+
 /** Signs in through the provider's own pages, as a person would: the console's Sign in link, login, consent. */
 async function signIn(page: Page, login: string): Promise<void> {
   const first = await page.goto(`${ui.base}/connectors`);
@@ -107,7 +110,7 @@ async function signIn(page: Page, login: string): Promise<void> {
   const form = page.locator('input[name=login]');
   const back = await Promise.race([
     form.waitFor({ timeout: 30_000 }).then(() => false),
-    page.waitForURL(`${ui.base}/connectors`, { timeout: 30_000 }).then(() => true),
+    page.waitForURL(CONNECTORS, { timeout: 30_000 }).then(() => true),
   ]);
   if (back) return;
   await page.fill('input[name=login]', login);
@@ -117,16 +120,18 @@ async function signIn(page: Page, login: string): Promise<void> {
   const consent = page.locator('button:has-text("Continue")');
   await Promise.race([
     consent.waitFor({ timeout: 30_000 }).then(() => consent.click()),
-    page.waitForURL(`${ui.base}/connectors`, { timeout: 30_000 }),
+    page.waitForURL(CONNECTORS, { timeout: 30_000 }),
   ]);
-  await page.waitForURL(`${ui.base}/connectors`, { timeout: 30_000 });
+  await page.waitForURL(CONNECTORS, { timeout: 30_000 });
 }
 
 /** A POST from the signed-in page itself (same origin, the session's cookie and CSRF token): what a crafted request can do. */
 async function forge(page: Page, path: string, fields: Record<string, string>): Promise<number> {
   return page.evaluate(async ({ path, fields }) => {
     const csrf = (document.querySelector('input[name=csrf]') as HTMLInputElement | null)?.value ?? '';
-    const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
+    // Sent in the context of the page it is sent from, as the page's own forms are.
+    const here = /^\/ctx\/[^/]+/.exec(location.pathname)?.[0] ?? '';
+    const res = await fetch(path.startsWith('/ctx/') ? path : `${here}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
     return res.status;
   }, { path, fields });
 }
@@ -178,8 +183,8 @@ test('a viewer sees offsets, but his forged apply of a previewed plan gets 403 a
   await alicePage.goto(`${ui.base}/connectors/${encodeURIComponent(orders.name)}/change`);
   await alicePage.fill('textarea[name=offsets]', JSON.stringify({ offsets: [{ partition: { filename: orders.file }, offset: { position: 0 } }] }));
   await alicePage.click('form:has(textarea[name=offsets]) button[type=submit]');
-  await alicePage.waitForSelector('form[action^="/plans/"]');
-  const action = await alicePage.getAttribute('form[action^="/plans/"]', 'action');
+  await alicePage.waitForSelector('form[action*="/plans/"]');
+  const action = await alicePage.getAttribute('form[action*="/plans/"]', 'action');
   const planId = /\/plans\/([^/]+)\/apply/.exec(action ?? '')?.[1];
   assert.ok(planId, action ?? '');
 
@@ -192,7 +197,7 @@ test('a viewer sees offsets, but his forged apply of a previewed plan gets 403 a
   assert.equal((await cluster.status(orders.name)).connector.state, 'RUNNING');
   // The plan is still alice's to apply: bob's attempt did not spend it.
   await alicePage.fill('input[name=confirm]', orders.name);
-  await alicePage.click('form[action^="/plans/"] button[type=submit]');
+  await alicePage.click('form[action*="/plans/"] button[type=submit]');
   await alicePage.waitForSelector('[data-status]', { timeout: 90_000 });
   await alicePage.waitForFunction(() => /succeeded|failed|refused/.test(document.querySelector('[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 90_000 });
   assert.equal(await alicePage.getAttribute('[data-status]', 'data-status'), 'succeeded', await alicePage.textContent('main') ?? '');
@@ -242,7 +247,7 @@ test('a rollback from the console is recorded under the signed-in user: its run,
   const page = await alice.newPage();
   await page.goto(`${ui.base}/snapshots/${encodeURIComponent(snapshot.id)}`);
   await page.fill('input[name=confirm]', orders.name);
-  await page.click('form[action^="/plans/"] button[type=submit]');
+  await page.click('form[action*="/plans/"] button[type=submit]');
   await page.waitForURL(/\/jobs\/|\/runs\//, { timeout: 30_000 }).catch(() => undefined);
   const ended = await page.waitForFunction(() => /succeeded|failed|refused/.test(document.querySelector('[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 90_000 }).then(() => true, () => false);
   assert.ok(ended, `the rollback did not end on ${page.url()}: ${(await page.textContent('main'))?.slice(0, 1500)}`);
@@ -330,7 +335,7 @@ test('where a context requires approval, alice\'s change becomes a request; her 
   await alicePage.click('form:has(textarea[name=offsets]) button[type=submit]');
   assert.match(await alicePage.textContent('#approval-note') ?? '', /requires approval: confirming records a change request/);
   await alicePage.fill('input[name=confirm]', orders.name);
-  await alicePage.click('form[action^="/plans/"] button[type=submit]');
+  await alicePage.click('form[action*="/plans/"] button[type=submit]');
   await alicePage.waitForURL(/\/changes\/chg-/);
   const id = /\/changes\/(chg-[^/?#]+)/.exec(alicePage.url())![1]!;
   assert.equal(await alicePage.textContent('#request-status'), 'pending');
@@ -461,7 +466,7 @@ roles:
     assert.equal(spoofed.status, 403);
     assert.match(spoofed.body, /through its sign-in proxy only/);
     assert.doesNotMatch(spoofed.body, /mallory/);
-    const viaProxy = await getFrom('127.0.0.1', `${proxied.base}/audit`, headers);
+    const viaProxy = await getFrom('127.0.0.1', `${proxied.base}/ctx/sandbox/audit`, headers);
     assert.equal(viaProxy.status, 200);
     assert.match(viaProxy.body, /mallory@example\.com/);
     await waitFor('the refusal logged', async () => /refused a request from 127\.0\.0\.2/.test(proxied.output()), 10_000);

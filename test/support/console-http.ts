@@ -26,18 +26,21 @@ export async function userWith(base: string, cookie: string): Promise<ConsoleUse
   const html = await page.text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
   if (!csrf) throw new Error(`no CSRF token on ${base}/connectors (${page.status}): ${html.slice(0, 300)}`);
-  return make(base, cookie, csrf);
+  // The old address redirected to the context's (/ctx/<context>/connectors): paths are sent in that context.
+  const context = /^\/ctx\/[^/]+/.exec(new URL(page.url).pathname)?.[0] ?? '';
+  return make(base, cookie, csrf, context);
 }
 
-function make(base: string, cookie: string, csrf: string): ConsoleUser {
+function make(base: string, cookie: string, csrf: string, context: string): ConsoleUser {
+  const at = (path: string): string => `${base}${path.startsWith('/ctx/') ? '' : context}${path}`;
   const user: ConsoleUser = {
     base, cookie, csrf,
     get: async (path) => {
-      const res = await fetch(`${base}${path}`, { headers: { cookie }, redirect: 'manual' });
+      const res = await fetch(at(path), { headers: { cookie }, redirect: 'manual' });
       return { status: res.status, text: await res.text() };
     },
     post: async (path, form) => {
-      const res = await fetch(`${base}${path}`, {
+      const res = await fetch(at(path), {
         method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ ...form, csrf }).toString(),
       });
@@ -45,13 +48,13 @@ function make(base: string, cookie: string, csrf: string): ConsoleUser {
     },
     rewind: async (connector, offsets) => {
       const preview = await user.post(`/connectors/${encodeURIComponent(connector)}/preview`, { mode: 'json', offsets: JSON.stringify(offsets) });
-      const apply = /action="(\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
+      const apply = /action="((?:\/ctx\/[^/"]+)?\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
       if (preview.status !== 200 || !apply) throw new Error(`preview of ${connector} answered ${preview.status}: ${preview.text.slice(0, 500)}`);
       const applied = await user.post(apply, { confirm: connector });
-      if (applied.status !== 303 || !applied.location?.startsWith('/jobs/')) throw new Error(`apply answered ${applied.status}: ${applied.text.slice(0, 500)}`);
-      return applied.location;
+      if (applied.status !== 303 || !/^(\/ctx\/[^/]+)?\/jobs\//.test(applied.location ?? '')) throw new Error(`apply answered ${applied.status}: ${applied.text.slice(0, 500)}`);
+      return applied.location ?? '';
     },
-    at: (other) => make(other, cookie, csrf),
+    at: (other) => make(other, cookie, csrf, context),
   };
   return user;
 }

@@ -182,7 +182,7 @@ function proxyConsole() {
   const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
   const as = async (user: string, groups: string, address = '127.0.0.1'): Promise<{ headers: Record<string, string>; csrf: string }> => {
     const headers = { 'x-forwarded-email': user, 'x-forwarded-groups': groups };
-    const res = await ui.app.request('/runs', { headers }, from(address));
+    const res = await ui.app.request('/ctx/prod/runs', { headers }, from(address));
     assert.equal(res.status, 200, `${user} from ${address}: ${await res.clone().text()}`);
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0]!;
     const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())?.[1] ?? '';
@@ -193,13 +193,13 @@ function proxyConsole() {
 
 test('proxy mode: the header is believed only from the proxy\'s address', async () => {
   const { ui, from, as } = proxyConsole();
-  const spoofed = await ui.app.request('/runs', { headers: { 'x-forwarded-email': 'admin@example.com', 'x-forwarded-groups': 'platform' } }, from('127.0.0.2'));
+  const spoofed = await ui.app.request('/ctx/prod/runs', { headers: { 'x-forwarded-email': 'admin@example.com', 'x-forwarded-groups': 'platform' } }, from('127.0.0.2'));
   assert.equal(spoofed.status, 403);
   assert.match(await spoofed.text(), /through its sign-in proxy only/);
-  assert.equal((await ui.app.request('/runs', {}, from('127.0.0.1'))).status, 403, 'no user header');
+  assert.equal((await ui.app.request('/ctx/prod/runs', {}, from('127.0.0.1'))).status, 403, 'no user header');
   const { headers } = await as('bob@example.com', 'support');
   // The same cookie with another user in the header is not bob's session any more.
-  const other = await ui.app.request('/runs', { headers: { ...headers, 'x-forwarded-email': 'eve@example.com', 'x-forwarded-groups': '' } }, from('127.0.0.1'));
+  const other = await ui.app.request('/ctx/prod/runs', { headers: { ...headers, 'x-forwarded-email': 'eve@example.com', 'x-forwarded-groups': '' } }, from('127.0.0.1'));
   assert.equal(other.status, 403);
   assert.match(await other.text(), /none of your groups/);
 });
@@ -207,31 +207,31 @@ test('proxy mode: the header is believed only from the proxy\'s address', async 
 test('proxy mode: a viewer\'s forged apply and an operator\'s change outside its pattern get 403, are audited, and read nothing', async () => {
   const { ui, store, from, as } = proxyConsole();
   const viewer = await as('bob@example.com', 'support');
-  const forged = await ui.app.request('/plans/plan-anything/apply', {
+  const forged = await ui.app.request('/ctx/prod/plans/plan-anything/apply', {
     method: 'POST', headers: { ...viewer.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${viewer.csrf}&confirm=orders-1`,
   }, from('127.0.0.1'));
   assert.equal(forged.status, 403);
   assert.match(await forged.text(), /bob@example\.com may not change/);
   const operator = await as('alice@example.com', 'team-orders');
-  const outside = await ui.app.request('/connectors/billing-1/preview', {
+  const outside = await ui.app.request('/ctx/prod/connectors/billing-1/preview', {
     method: 'POST', headers: { ...operator.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf=${operator.csrf}&mode=reset`,
   }, from('127.0.0.1'));
   assert.equal(outside.status, 403, 'refused before the (unreachable) cluster is asked: a read would have answered 502');
-  assert.equal((await ui.app.request('/connectors/billing-1/change', { headers: operator.headers }, from('127.0.0.1'))).status, 403);
+  assert.equal((await ui.app.request('/ctx/prod/connectors/billing-1/change', { headers: operator.headers }, from('127.0.0.1'))).status, 403);
   // Without the CSRF token the viewer's POST does not even reach the role check.
-  const noCsrf = await ui.app.request('/plans/x/apply', { method: 'POST', headers: { ...viewer.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=x' }, from('127.0.0.1'));
+  const noCsrf = await ui.app.request('/ctx/prod/plans/x/apply', { method: 'POST', headers: { ...viewer.headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'confirm=x' }, from('127.0.0.1'));
   assert.equal(noCsrf.status, 403);
   const entries = await store.listAudit();
   const refusals = entries.filter((e) => e.outcome === 'refused').map((e) => [e.actor.user, e.actor.via, e.action, e.connector ?? '', e.context]);
   assert.deepEqual(refusals, [['alice@example.com', 'proxy', 'reset', 'billing-1', 'prod'], ['bob@example.com', 'proxy', 'apply', '', 'prod']]);
   assert.deepEqual(entries.filter((e) => e.action === 'sign-in').map((e) => e.actor.user).sort(), ['alice@example.com', 'bob@example.com']);
   // The audit page shows bob his own refusal (no connector) and the viewable entries; the export is JSON lines.
-  const page = await ui.app.request('/audit', { headers: viewer.headers }, from('127.0.0.1'));
+  const page = await ui.app.request('/ctx/prod/audit', { headers: viewer.headers }, from('127.0.0.1'));
   assert.equal(page.status, 200);
   const body = await page.text();
   assert.match(body, /bob@example\.com may not apply/);
   assert.match(body, /alice@example\.com may not reset billing-1/, 'billing-1 is viewable to bob');
-  const lines = (await (await ui.app.request('/audit/export', { headers: viewer.headers }, from('127.0.0.1'))).text()).trim().split('\n').map((l) => JSON.parse(l) as { at: string });
+  const lines = (await (await ui.app.request('/ctx/prod/audit/export', { headers: viewer.headers }, from('127.0.0.1'))).text()).trim().split('\n').map((l) => JSON.parse(l) as { at: string });
   assert.ok(lines.length >= 3);
   assert.deepEqual(lines.map((l) => l.at), [...lines.map((l) => l.at)].sort(), 'oldest first');
 });
@@ -255,7 +255,7 @@ test('the audit page shows a viewer the entries of this context\'s cluster only;
   await store.recordAudit({ actor, action: 'reset', outcome: 'succeeded', connector: 'orders-1', clusterUrl: 'http://127.0.0.1:9', clusterKey: 'url:http://127.0.0.1:9', message: 'reset here' });
   await store.recordAudit({ actor, action: 'reset', outcome: 'succeeded', connector: 'orders-1', clusterUrl: 'http://10.9.9.9:8083', clusterKey: 'kafka:other-cluster', message: 'reset on the other cluster' });
   const messages = async (who: { headers: Record<string, string> }): Promise<string[]> => {
-    const res = await ui.app.request('/audit/export', { headers: who.headers }, from('127.0.0.1'));
+    const res = await ui.app.request('/ctx/prod/audit/export', { headers: who.headers }, from('127.0.0.1'));
     assert.equal(res.status, 200);
     return (await res.text()).trim().split('\n').map((l) => (JSON.parse(l) as { message?: string }).message ?? '').filter((m) => m.startsWith('reset '));
   };
@@ -351,7 +351,7 @@ test('sign out everywhere ends every session of that person (issuer, subject), n
     const s = ui.sessions.create(identity, Access.of(groups, grants));
     return { cookie: `offsetctl_session=${s.id}`, csrf: s.csrf };
   };
-  const status = async (who: { cookie: string }) => (await ui.app.request('/changes', { headers: { cookie: who.cookie } })).status;
+  const status = async (who: { cookie: string }) => (await ui.app.request('/ctx/prod/changes', { headers: { cookie: who.cookie } })).status;
   const post = (who: { cookie: string; csrf: string }, path: string, fields: Record<string, string> = {}) => ui.app.request(path, {
     method: 'POST', headers: { cookie: who.cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf: who.csrf, ...fields }).toString(),
   });

@@ -41,7 +41,7 @@ async function setUp() {
     return `offsetctl_session=${s.id}`;
   };
   const alive = async (...cookies: string[]): Promise<boolean[]> =>
-    Promise.all(cookies.map(async (cookie) => (await ui.app.request('/changes', { headers: { cookie } })).status === 200));
+    Promise.all(cookies.map(async (cookie) => (await ui.app.request('/ctx/prod/changes', { headers: { cookie } })).status === 200));
   const signing = await importJWK(key, 'RS256');
   /** A logout token as the provider makes one (these claims over the defaults), signed by its key unless another is given. */
   const token = async (claims: Record<string, unknown>, options: { key?: unknown; iat?: number } = {}): Promise<string> =>

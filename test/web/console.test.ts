@@ -50,7 +50,7 @@ test('a worker that cannot say which Kafka cluster it serves: the Runs page list
   await store.finishRun(there.id, { status: 'succeeded' });
   const ui = makeConsole(false, store);
   const { cookie } = await login(ui);
-  const page = await (await ui.app.request('/runs', { headers: { cookie } })).text();
+  const page = await (await ui.app.request('/ctx/-/runs', { headers: { cookie } })).text();
   assert.ok(page.includes(here.id), 'the run made through this URL is listed');
   assert.ok(!page.includes(there.id), 'the cluster is unknown: a run through another URL may be another cluster\'s');
 });
@@ -69,7 +69,7 @@ test('every request needs the session; the login token works once and becomes an
   assert.match(setCookie, /SameSite=Strict/);
   assert.doesNotMatch(setCookie, /Secure/);
   assert.equal((await ui.app.request(`/login?token=${token}`)).status, 403, 'the token is spent');
-  const page = await ui.app.request('/runs', { headers: { cookie } });
+  const page = await ui.app.request('/ctx/-/runs', { headers: { cookie } });
   assert.equal(page.status, 200);
   assert.equal(page.headers.get('content-security-policy'), CSP);
   assert.equal(page.headers.get('x-frame-options'), 'DENY');
@@ -78,7 +78,7 @@ test('every request needs the session; the login token works once and becomes an
   assert.match(body, /<script src="\/assets\/htmx.min.js" defer><\/script>/);
   assert.equal((await ui.app.request('/assets/htmx.min.js', { headers: { cookie } })).status, 200);
   // A cluster that does not answer is said on the page, which still renders.
-  const down = await ui.app.request('/connectors', { headers: { cookie } });
+  const down = await ui.app.request('/ctx/-/connectors', { headers: { cookie } });
   assert.equal(down.status, 200);
   assert.match(await down.text(), /<div class="error" role="alert">[^<]*127\.0\.0\.1:9/);
 });
@@ -94,29 +94,30 @@ test('a POST needs the session\'s CSRF token; other methods are refused', async 
   const form = (body: string) => ({ method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body });
   assert.equal((await ui.app.request('/context', form('context=other'))).status, 403);
   assert.equal((await ui.app.request('/context', form('context=other&csrf=wrong'))).status, 403);
-  assert.equal((await ui.app.request('/connectors/x/preview', form('mode=reset'))).status, 403);
+  assert.equal((await ui.app.request('/ctx/-/connectors/x/preview', form('mode=reset'))).status, 403);
   const unknown = await ui.app.request('/context', form(`context=nope&csrf=${csrf}`));
   assert.equal(unknown.status, 400);
   assert.match(await unknown.text(), /context &quot;nope&quot; not found/);
   const switched = await ui.app.request('/context', form(`context=other&csrf=${csrf}`));
   assert.equal(switched.status, 303);
-  assert.equal((await ui.app.request('/connectors', { method: 'PUT', headers: { cookie } })).status, 405);
+  assert.equal(switched.headers.get('location'), '/ctx/other/connectors', 'no page given: the connectors page of the chosen context');
+  assert.equal((await ui.app.request('/ctx/-/connectors', { method: 'PUT', headers: { cookie } })).status, 405);
   // Bad position input gets the CLI's message before anything is read (the cluster here does not answer).
-  const shift = await ui.app.request('/connectors/x/preview', form(`mode=position&position=shift&shift=abc&csrf=${csrf}`));
+  const shift = await ui.app.request('/ctx/-/connectors/x/preview', form(`mode=position&position=shift&shift=abc&csrf=${csrf}`));
   assert.equal(shift.status, 400);
   assert.match(await shift.text(), /--shift-by: expected a whole number of records like -5000/);
-  const future = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=2999-01-01T00:00&csrf=${csrf}`));
+  const future = await ui.app.request('/ctx/-/connectors/x/preview', form(`mode=position&position=time&time=2999-01-01T00:00&csrf=${csrf}`));
   assert.equal(future.status, 400);
   assert.match(await future.text(), /--to-time: 2999-01-01T00:00:00\.000Z is in the future/);
   // Issue 20, point 6: a date that does not exist was read as 2 March and previewed.
-  const feb30 = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=2026-02-30T00:00&csrf=${csrf}`));
+  const feb30 = await ui.app.request('/ctx/-/connectors/x/preview', form(`mode=position&position=time&time=2026-02-30T00:00&csrf=${csrf}`));
   assert.equal(feb30.status, 400);
   assert.match(await feb30.text(), /--to-time: &quot;2026-02-30T00:00Z&quot; is not a real date and time \(February 2026 has 28 days\)/);
-  const early = await ui.app.request('/connectors/x/preview', form(`mode=position&position=time&time=1969-12-31T23:59:59.999&csrf=${csrf}`));
+  const early = await ui.app.request('/ctx/-/connectors/x/preview', form(`mode=position&position=time&time=1969-12-31T23:59:59.999&csrf=${csrf}`));
   assert.equal(early.status, 400);
   assert.match(await early.text(), /before 1970-01-01T00:00:00Z/);
   // A preview that does not exist cannot be applied, whatever is typed.
-  const apply = await ui.app.request('/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
+  const apply = await ui.app.request('/ctx/-/plans/plan-x/apply', form(`confirm=x&csrf=${csrf}`));
   assert.equal(apply.status, 400);
 });
 
@@ -294,7 +295,7 @@ test('a run page shows a polling step\'s attempts that were tried again as RETRI
   await store.finishRun(run.id, { status: 'succeeded' });
   const ui = makeConsole(false, store);
   const { cookie } = await login(ui);
-  const page = await (await ui.app.request(`/runs/${run.id}`, { headers: { cookie } })).text();
+  const page = await (await ui.app.request(`/ctx/-/runs/${run.id}`, { headers: { cookie } })).text();
   const statuses = [...page.matchAll(/data-step-status="([a-z]+)"/g)].map((m) => m[1]);
   assert.deepEqual(statuses, ['passed', 'retried', 'retried', 'passed', 'failed']);
   assert.equal([...page.matchAll(/badge bad">FAILED/g)].length, 1, 'only the last, real failure is red');

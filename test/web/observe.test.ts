@@ -95,12 +95,12 @@ test('proxy mode: 1,000 requests of one person make one session and one sign-in 
   const { ui, store, http } = serviceConsole({ proxy: { 'user-header': 'X-Forwarded-Email', 'groups-header': 'X-Forwarded-Groups', 'trusted-proxies': ['127.0.0.1'] } });
   const headers = { 'x-forwarded-email': 'carol@example.com', 'x-forwarded-groups': 'support' };
   for (let i = 0; i < 1000; i++) {
-    const res = await ui.app.request('/changes', { headers }, from('127.0.0.1'));
+    const res = await ui.app.request('/ctx/prod/changes', { headers }, from('127.0.0.1'));
     assert.equal(res.status, 200);
     await res.arrayBuffer();
   }
   // Another group list is another identity (signed in anew); someone without a role is refused, audited once.
-  assert.equal((await ui.app.request('/changes', { headers: { ...headers, 'x-forwarded-groups': 'support,platform' } }, from('127.0.0.1'))).status, 200);
+  assert.equal((await ui.app.request('/ctx/prod/changes', { headers: { ...headers, 'x-forwarded-groups': 'support,platform' } }, from('127.0.0.1'))).status, 200);
   for (let i = 0; i < 50; i++) assert.equal((await ui.app.request('/changes', { headers: { 'x-forwarded-email': 'eve@example.com' } }, from('127.0.0.1'))).status, 403);
   const signIns = (await store.listAudit()).filter((e) => e.action === 'sign-in').map((e) => [e.actor.user, e.outcome, (e.actor.groups ?? []).join(',')]);
   assert.deepEqual(signIns.sort(), [['carol@example.com', 'done', 'support'], ['carol@example.com', 'done', 'support,platform'], ['eve@example.com', 'refused', '']]);

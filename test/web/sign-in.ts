@@ -11,7 +11,7 @@ export async function signInAt(page: Page, base: string, login: string, options:
   await page.click('a:has-text("Sign in")');
   const done = options.refused
     ? page.waitForSelector('h1:has-text("refused")', { timeout: 30_000 }).then(() => true)
-    : page.waitForURL(`${base}/connectors`, { timeout: 30_000 }).then(() => true);
+    : page.waitForURL((url) => url.href.startsWith(base) && /^\/ctx\/[^/]+\/connectors$/.test(url.pathname), { timeout: 30_000 }).then(() => true);
   const form = page.locator('input[name=login]');
   const back = await Promise.race([form.waitFor({ timeout: 30_000 }).then(() => false), done]);
   if (!back) {
@@ -30,7 +30,9 @@ export async function signInAt(page: Page, base: string, login: string, options:
 export async function forge(page: Page, path: string, fields: Record<string, string>): Promise<{ status: number; body: string }> {
   return page.evaluate(async ({ path, fields }) => {
     const csrf = (document.querySelector('input[name=csrf]') as HTMLInputElement | null)?.value ?? '';
-    const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
+    // Sent in the context of the page it is sent from, as the page's own forms are.
+    const here = /^\/ctx\/[^/]+/.exec(location.pathname)?.[0] ?? '';
+    const res = await fetch(path.startsWith('/ctx/') ? path : `${here}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
     return { status: res.status, body: await res.text() };
   }, { path, fields });
 }

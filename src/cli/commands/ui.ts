@@ -131,6 +131,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
     store: initial.store,
     contexts: {
       initialLabel: initial.contextName ? `${initial.contextName} (${initial.url})` : initial.url,
+      ...(initial.contextName ? { initialPath: initial.contextName } : {}),
       names: async () => Object.keys((await loadConfig(configPath())).contexts).filter((n) => n !== initial.contextName).sort(),
       resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required'; production?: true }> => {
         if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial) };

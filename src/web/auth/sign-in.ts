@@ -44,7 +44,7 @@ const STARTS_PER_FAILURE = 5;
 /** How long a proxy identity without a role is refused without a new audit entry. */
 const PROXY_REFUSAL_MEMORY_MS = 10 * 60_000;
 
-type AnyContext = Context<{ Variables: { session: Session } }>;
+type AnyContext = Context;
 
 export class SignIn {
   readonly sessions: Sessions;
@@ -88,7 +88,7 @@ export class SignIn {
   }
 
   /** The routes that come before the session check: /login (link), /auth/login and /auth/callback (OpenID). */
-  routes(app: Hono<{ Variables: { session: Session } }>): void {
+  routes(app: Hono<{ Variables: { session: Session; context: string } }>): void {
     app.get('/login', async (c) => {
       if (this.mode !== 'link') return c.html(page('Sign in', html`<p>This console signs people in through ${this.mode === 'oidc' ? 'the identity provider' : 'the sign-in proxy'}.</p>${signInLink(this.mode)}`), 404);
       const limited = await this.#limited(c, 'link');
