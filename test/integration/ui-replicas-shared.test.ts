@@ -92,14 +92,14 @@ test('a preview made through replica A is confirmed and applied through replica 
   const onA = await signInByLink(a.loginUrl);
   const onB = onA.at(b.base);
   const target = [{ partition: { filename: join(tempDir('uishr-other'), 'elsewhere.txt') }, offset: { position: 5 } }];
-  const preview = await onA.post(`/connectors/${encodeURIComponent(pipeline.source)}/preview`, { mode: 'json', offsets: JSON.stringify(target) });
+  const preview = await onA.post(`/ctx/-/connectors/${encodeURIComponent(pipeline.source)}/preview`, { mode: 'json', offsets: JSON.stringify(target) });
   assert.equal(preview.status, 200, preview.text.slice(0, 500));
-  const apply = /action="(\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
+  const apply = /action="(\/ctx\/-\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
   assert.ok(apply, 'the preview page has the apply form');
 
   const applied = await onB.post(apply, { confirm: pipeline.source });
   assert.equal(applied.status, 303, `B found A's preview: ${applied.text.slice(0, 500)}`);
-  assert.match(applied.location ?? '', /^\/jobs\//);
+  assert.match(applied.location ?? '', /^\/ctx\/-\/jobs\//);
   const end = Date.now() + 90_000;
   while (!/Finished/.test((await onB.get(applied.location!)).text)) {
     if (Date.now() > end) assert.fail(`the job did not finish: ${(await onB.get(applied.location!)).text.slice(0, 800)}`);
@@ -182,7 +182,7 @@ roles:
   await page.fill('input[name=password]', 'any password: the development login accepts it');
   await page.click('button[type=submit]');
   await page.click('button:has-text("Continue")');
-  await page.waitForURL(`${a.base}/connectors`, { timeout: 30_000 })
+  await page.waitForURL(`${a.base}/ctx/orders/connectors`, { timeout: 30_000 })
     .catch(async () => assert.fail(`the sign-in started on B did not finish on A: ${(await page.textContent('main'))?.slice(0, 500)}`));
   // Cookies are not kept apart by port: the browser brings A's session cookie to B, which finds it in the store.
   assert.equal((await page.goto(`${b.base}/connectors`))?.status(), 200, 'the session made on A works on B');
