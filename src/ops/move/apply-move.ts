@@ -82,6 +82,11 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
   if (plan.from.url !== from.url || plan.to.url !== to.url) {
     throw new OpsError('E_PREFLIGHT', `this plan was made for ${plan.from.url} → ${plan.to.url}, not ${from.url} → ${to.url}; plan again`, { field: 'to' });
   }
+  // A plan that waits for a slot carries the login to read it; one that lost it (rebuilt from JSON) is planned again, never run without the wait.
+  if (plan.release && !releaseDbOf(plan)) {
+    throw new OpsError('E_PREFLIGHT', `this plan of ${plan.connector} waits for replication slot "${plan.release.slotName}" but no longer carries the login ` +
+      `to read it: plan the move again (nothing was changed)`, { field: 'source-db' });
+  }
   const secretKeys = plan.secretKeys;
   const move: MoveContext = {
     mode: plan.operation, targetName: plan.targetName, fromUrl: from.url, toUrl: to.url, toKey: plan.to.key, secretKeys,
@@ -109,7 +114,7 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
   }
   options.onEvent?.({ type: 'ops.run.started', at: new Date().toISOString(), runId: main.id, operation: plan.operation, connector: plan.connector, clusterUrl: from.url });
   // A Debezium source's slot: the new connector starts only once the original's task let go of it (release-gate.ts).
-  const db = plan.release ? releaseDbOf(plan) : undefined;
+  const db = releaseDbOf(plan);
   const gate = plan.release && db ? new ReleaseGate(from.store, plan.release, db, { connector: plan.connector, fromUrl: from.url, toUrl: to.url }) : undefined;
   const beforeStep = gate ? gate.wrap(options.beforeStep, options.signal) : options.beforeStep;
   const outcome = await executeMove({
