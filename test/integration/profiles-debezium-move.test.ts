@@ -129,6 +129,10 @@ test('move of a live Debezium source waits for the old task to let go of the slo
   assert.match(dry.stdout, new RegExp(`waits up to 60 s for replication slot "${s.id}" on .* to be inactive`));
   assert.match(dry.stdout, new RegExp(`slot ${s.id}: restart_lsn \\d+/[0-9A-F]+ .* active \\(pid \\d+\\)`));
   assert.equal((await s.restThere.status(s.name).catch(() => undefined)), undefined, 'the dry run created nothing there');
+  // A batch's plan says the same (--selector: each connector's profile asked with the same login).
+  const batchDry = await runCli(['--url', url, 'move', '--selector', `^${s.name}$`, '--to', there, '--source-db', s.sourceDb, '--slot-wait', '30', '--dry-run']);
+  assert.equal(batchDry.status, 0, batchDry.stderr);
+  assert.match(batchDry.stdout, new RegExp(`waits up to 30 s for replication slot "${s.id}"`));
   // Without a login to the source database the move is refused (exit 2), nothing changed.
   const refused = await runCli(['--url', url, 'move', s.name, '--to', there, '--yes']);
   assert.equal(refused.status, 2, refused.stderr);
