@@ -6,6 +6,8 @@
 //    new task streams (every row reaches the topic; the slot is active for the new task).
 // 2. The slot held by another real replication client (pg_recvlogical, START_REPLICATION): the move
 //    does not start the new connector, puts the connector back, exits 1 and says who holds the slot.
+// 3. The slot held at first and let go a few seconds into the wait: the move waits, then starts the
+//    new connector, whose task takes the slot and streams.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
@@ -215,4 +217,42 @@ test('move of a Debezium source whose slot another client holds does not start t
   assert.equal(await s.restThere.status(s.name).catch(() => undefined), undefined, 'not left on the second cluster');
   assert.equal((await s.rest.status(s.name)).connector.state, 'STOPPED');
   assert.equal((await slotRow(s))?.active_pid, held);
+});
+
+test('move of a Debezium source waits while another client holds the slot, and starts the new one once it lets go', { timeout: 600_000 }, async (t) => {
+  const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
+  if (!sandbox) return;
+  const there = await secondCluster();
+  const s = await debeziumSource(t, sandbox, there);
+  const url = sandbox.connect[0]!;
+  const cdc = sandbox.cdc!;
+  const stop = await runCli(['--url', url, 'stop', s.name, '--source-db', s.sourceDb]);
+  assert.equal(stop.status, 0, stop.stderr);
+  await waitFor('slot released by the stopped task', async () => (await slotRow(s))?.active === false, 60_000);
+  const holder: ChildProcess = spawn(PG_RECVLOGICAL, ['-h', cdc.host, '-p', String(cdc.port), '-U', cdc.user, '-d', s.id, '--slot', s.id, '--start',
+    '-o', 'proto_version=1', '-o', `publication_names=${s.id}`, '-f', '/dev/null', '--no-loop'], { stdio: 'ignore' });
+  t.after(() => void holder.kill('SIGTERM'));
+  const held = await waitFor('slot held by pg_recvlogical', async () => {
+    const row = await slotRow(s);
+    return row?.active === true ? row.active_pid : undefined;
+  }, 30_000);
+
+  const move = runCli(['--url', url, 'move', s.name, '--to', there, '--source-db', s.sourceDb, '--target-state', 'RUNNING', '--slot-wait', '120', '--yes']);
+  // Once the original is deleted the move is at its wait (the next steps only read); the holder lets go a few seconds into it.
+  await waitFor('the original deleted (the move waits for the slot next)', async () => (await s.rest.status(s.name).catch(() => undefined)) === undefined, 120_000, 100);
+  await new Promise((r) => setTimeout(r, 3000));
+  assert.equal(await s.restThere.status(s.name).then((st) => st.connector.state), 'STOPPED', 'not started while the slot is held');
+  holder.kill('SIGTERM');
+  const moved = await move;
+  assert.equal(moved.status, 0, `${moved.stdout}${moved.stderr}`);
+  t.diagnostic(moved.stdout.split('\n').filter((l) => /done:/.test(l)).join(' '));
+  const waited = Number(new RegExp(`replication slot "${s.id}" on .* was inactive (\\d+\\.\\d) s into the wait \\(up to 120 s\\)`).exec(moved.stdout)?.[1]);
+  assert.ok(waited >= 2, `waited ${waited} s: ${moved.stdout}`);
+  // The new task took the slot and streams a row written now.
+  await waitFor('the slot active for the new task', async () => {
+    const row = await slotRow(s);
+    return row?.active === true && row.active_pid !== held;
+  }, 120_000);
+  await s.pool.query(`INSERT INTO orders VALUES (1000, 'after the move')`);
+  await waitFor('the row written after the move on the topic', async () => (await idsOnTopic(sandbox.bootstrap, s.topic)).includes(1000), 120_000, 2000);
 });
