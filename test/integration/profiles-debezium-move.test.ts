@@ -8,6 +8,7 @@
 //    does not start the new connector, puts the connector back, exits 1 and says who holds the slot.
 // 3. The slot held at first and let go a few seconds into the wait: the move waits, then starts the
 //    new connector, whose task takes the slot and streams.
+// 4. `runs resume` of a move killed before it started the new connector waits for the slot as well.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
@@ -255,4 +256,41 @@ test('move of a Debezium source waits while another client holds the slot, and s
   }, 120_000);
   await s.pool.query(`INSERT INTO orders VALUES (1000, 'after the move')`);
   await waitFor('the row written after the move on the topic', async () => (await idsOnTopic(sandbox.bootstrap, s.topic)).includes(1000), 120_000, 2000);
+});
+
+test('runs resume of a move killed before it started the new connector waits for the slot too', { timeout: 600_000 }, async (t) => {
+  const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
+  if (!sandbox) return;
+  const there = await secondCluster();
+  const s = await debeziumSource(t, sandbox, there);
+  const url = sandbox.connect[0]!;
+  const cdc = sandbox.cdc!;
+  const killed = await runCli(['--url', url, 'move', s.name, '--to', there, '--source-db', s.sourceDb, '--yes'], { env: { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'resumeConnector' } });
+  assert.equal(killed.signal, 'SIGKILL', killed.stderr.slice(-2000));
+  const runId = /run (\S+)\) before step resumeConnector/.exec(killed.stderr)?.[1];
+  assert.ok(runId, killed.stderr.slice(-2000));
+  // The original is gone, the new one STOPPED; another client takes the slot meanwhile.
+  await waitFor('slot released by the deleted original', async () => (await slotRow(s))?.active === false, 60_000);
+  const holder: ChildProcess = spawn(PG_RECVLOGICAL, ['-h', cdc.host, '-p', String(cdc.port), '-U', cdc.user, '-d', s.id, '--slot', s.id, '--start',
+    '-o', 'proto_version=1', '-o', `publication_names=${s.id}`, '-f', '/dev/null', '--no-loop'], { stdio: 'ignore' });
+  t.after(() => void holder.kill('SIGTERM'));
+  const held = await waitFor('slot held by pg_recvlogical', async () => {
+    const row = await slotRow(s);
+    return row?.active === true ? row.active_pid : undefined;
+  }, 30_000);
+
+  const resumed = runCli(['runs', 'resume', runId, '--url', url, '--to', there, '--source-db', s.sourceDb, '--yes']);
+  await new Promise((r) => setTimeout(r, 6000));
+  assert.equal(await s.restThere.status(s.name).then((st) => st.connector.state), 'STOPPED', 'not started while the slot is held');
+  holder.kill('SIGTERM');
+  const r = await resumed;
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  t.diagnostic(r.stdout.split('\n').filter((l) => /done:|waits up to/.test(l)).join(' '));
+  assert.match(r.stdout, new RegExp(`waits up to 60 s for replication slot "${s.id}"`));
+  const waited = Number(new RegExp(`replication slot "${s.id}" on .* was inactive (\\d+\\.\\d) s into the wait \\(up to 60 s\\)`).exec(r.stdout)?.[1]);
+  assert.ok(waited >= 2, `waited ${waited} s: ${r.stdout}`);
+  await waitFor('the slot active for the new task', async () => {
+    const row = await slotRow(s);
+    return row?.active === true && row.active_pid !== held;
+  }, 120_000);
 });

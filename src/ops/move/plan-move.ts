@@ -185,15 +185,20 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
   };
   // The login that reads the slot during the run: kept with the plan in memory only, under a symbol
   // (JSON.stringify leaves it out, so never in a dry run's JSON or a store; a spread copy keeps it).
-  if (release && req.profile?.sourceDb) (plan as MovePlan & { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB] = req.profile.sourceDb;
-  return plan;
+  return release && req.profile?.sourceDb ? withReleaseDb(plan, req.profile.sourceDb) : plan;
 }
 
 const RELEASE_DB = Symbol('offsetctl.move.releaseDb');
 
+/** The plan with the login its slot is read with during the run (see planMove). */
+export function withReleaseDb<T extends object>(plan: T, db: SourceDbSettings): T {
+  (plan as T & { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB] = db;
+  return plan;
+}
+
 /** The source database login a move's plan reads its slot with (see planMove). */
-export function releaseDbOf(plan: MovePlan): SourceDbSettings | undefined {
-  return (plan as MovePlan & { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB];
+export function releaseDbOf(plan: object): SourceDbSettings | undefined {
+  return (plan as { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB];
 }
 
 /** The checkpoints are on the target's Kafka cluster, and cover every partition the sink has committed. */
