@@ -74,8 +74,15 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
   const opened = await openCommandStore(from.store);
   const ctx = { url: from.url, http: from.http, store: opened };
   try {
-    const plan = await move.planMoveResume(ctx, to, runId);
+    const { profileOptionsFor } = await import('../source-db.js');
+    const sourceDbOpts = opts as RecoveryOptions & import('../source-db.js').SourceDbOptions;
+    const plan = await move.planMoveResume(ctx, to, runId, { profile: await profileOptionsFor(sourceDbOpts, from.context, moved.main.connector) });
     info(`Resume run ${plan.runId}: ${plan.operation} of ${plan.connector} from ${plan.fromUrl} to ${plan.toUrl}${plan.targetName !== plan.connector ? ` as ${plan.targetName}` : ''}, at step ${plan.resumeAt}${plan.lastStep ? ` (the last finished step was ${plan.lastStep})` : ''}`);
+    if (plan.release) {
+      info(`  before it starts there: waits up to ${Math.round(plan.release.waitMs / 1000)} s for replication slot "${plan.release.slotName}" on ` +
+        `${plan.release.database} to be inactive; still active then: the new one is not started and the move is put back`);
+    }
+    for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (opts.dryRun) {
       stdout('dry run: nothing was changed\n');
       return true;
@@ -89,7 +96,7 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
     }
     const what = { action: 'resume', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: run.clusterKey, runId: plan.runId, message: `the ${plan.operation} to ${plan.toUrl}, at step ${plan.resumeAt}` };
     const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited(ctx, from, what, () => move.applyMoveResume(ctx, to, plan, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}), ...(kafka ? { kafka } : {}) })), info);
-    printOutcome(outcome, json, []);
+    printOutcome(outcome, json, plan.warnings);
   } finally {
     await opened.close();
     await from.http.close();

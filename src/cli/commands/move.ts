@@ -9,10 +9,12 @@ import type { MovePlan, MoveOutcome } from '../../ops/move/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
 import { stderr, stdout } from './say.js';
 
-interface MoveCliOptions extends ConnectionOptions, KafkaFlags {
+interface MoveCliOptions extends ConnectionOptions, KafkaFlags, SourceDbOptions {
+  slotWait?: string;
   to?: string;
   as?: string;
   keepSource?: boolean;
@@ -32,7 +34,7 @@ interface MoveCliOptions extends ConnectionOptions, KafkaFlags {
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says where the connector is and in which state), 2 refused before anything changed.';
 
 export function register(program: Command): void {
-  addKafkaOptions(moveFlags(addConnectionOptions(program
+  addKafkaOptions(withSourceDbFlags(moveFlags(addConnectionOptions(program
     .command('move')
     .argument('[connectors...]', 'connector name(s) on the current cluster; several, --selector or --all make a batch')
     .requiredOption('--to <context|url>', 'the Connect cluster to move to: a context name, or its worker URL(s)')
@@ -43,7 +45,9 @@ export function register(program: Command): void {
     .option('--all', 'batch: every connector of the cluster')
     .option('--concurrency <n>', 'batch: connectors moved at once (default 4)')
     .option('--skip-invalid', 'batch: leave out (and list) connectors refused in pre-flight instead of refusing the batch')
-    .description('move connectors to another Connect cluster with their offsets: pre-flight both, stop, snapshot, create STOPPED there, write and verify offsets, delete here, start there')))).addHelpText('after', EXIT_HELP)
+    .option('--slot-wait <seconds>', 'a Debezium PostgreSQL source: how long to wait for the old task to let go of its replication slot before the new ' +
+      'one starts (default 60)')
+    .description('move connectors to another Connect cluster with their offsets: pre-flight both, stop, snapshot, create STOPPED there, write and verify offsets, delete here, start there'))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: MoveCliOptions) => {
       if (names.length !== 1 || opts.selector !== undefined || opts.all || opts.concurrency !== undefined || opts.skipInvalid) return moveBatch(names, opts);
       await runMove('move', names[0]!, opts);
@@ -127,6 +131,7 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
       connector, mode, ...(opts.as ? { as: opts.as } : {}), ...(opts.keepSource ? { keepSource: true } : {}),
       ...(opts.targetState ? { targetState: opts.targetState } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
       ...(translate ? { translate } : {}), limits: resolveLimits({}, process.env), ...(opts.set ? { set: settings(opts.set) } : {}),
+      ...(mode === 'move' ? { profile: await profileOptionsFor(opts, face.source.context, connector), ...slotWait(opts) } : {}),
     });
     info(describePlan(plan));
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
@@ -149,6 +154,13 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
   } finally {
     await face.close();
   }
+}
+
+function slotWait(opts: MoveCliOptions): { releaseWaitMs?: number } {
+  if (opts.slotWait === undefined) return {};
+  const s = Number(opts.slotWait);
+  if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new OpsError('E_USAGE', `--slot-wait ${opts.slotWait}: give a number of seconds from 1 to 3600, e.g. --slot-wait 120`, { field: 'slot-wait' });
+  return { releaseWaitMs: s * 1000 };
 }
 
 /** `--set key=value` flags as a configuration's settings. */
@@ -178,6 +190,11 @@ export function describePlan(plan: MovePlan): string {
   ];
   if (plan.translation) {
     for (const r of plan.translation.preview.rows.slice(0, 20)) lines.push(`    ${r.topic}:${r.partition} committed ${r.committed} → ${r.downstream ?? '?'} there (checkpoint of ${r.upstream ?? '?'}; ${r.status})`);
+  }
+  for (const fact of plan.profileFacts ?? []) lines.push(`  ${fact}`);
+  if (plan.release) {
+    lines.push(`  before it starts there: waits up to ${Math.round(plan.release.waitMs / 1000)} s for replication slot "${plan.release.slotName}" on ` +
+      `${plan.release.database} to be inactive (the old task let go of it); still active then: the new one is not started and the move is put back`);
   }
   const after = plan.sourceAfter === 'delete' ? `deleted from ${plan.from.url}` : plan.sourceAfter === 'stop' ? `left STOPPED on ${plan.from.url}` : `put back ${plan.stateBefore} on ${plan.from.url}`;
   lines.push(`  afterwards: ${plan.targetName} ${plan.stateAfter} on ${plan.to.url}; the original ${after}`);
@@ -215,7 +232,10 @@ async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
     type Planned = MovePlan & { diff: { counts: { unchanged: number; changed: number; added: number; removed: number } }; nothingToChange: false };
     const ops: import('../../ops/batch/index.js').ConnectorOps<Planned> = {
       plan: async (connector) => {
-        const plan = await move.planMove(face.ctx, face.to, { connector, mode: 'move', ...(opts.keepSource ? { keepSource: true } : {}), ...(opts.targetState ? { targetState: opts.targetState } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}) });
+        const plan = await move.planMove(face.ctx, face.to, {
+          connector, mode: 'move', ...(opts.keepSource ? { keepSource: true } : {}), ...(opts.targetState ? { targetState: opts.targetState } : {}),
+          ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), profile: await profileOptionsFor(opts, face.source.context, connector), ...slotWait(opts),
+        });
         return { ...plan, diff: { counts: { unchanged: plan.currentOffsets.length, changed: 0, added: 0, removed: 0 } }, nothingToChange: false };
       },
       apply: async (plan, options) => {

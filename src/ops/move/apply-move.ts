@@ -22,7 +22,8 @@ import type { ClusterRef } from './clusters.js';
 import { maskedConfig, secretValues } from './config-secrets.js';
 import { MoveJournal } from './move-journal.js';
 import { moveDone, moveFailed } from './outcome-text.js';
-import { sinkGroup, type MovePlan } from './plan-move.js';
+import { releaseDbOf, sinkGroup, type MovePlan } from './plan-move.js';
+import { ReleaseGate } from './release-gate.js';
 import { behind, closerTranslation, translateSinkOffsets, translationRefusal, type Translation, type TranslationRow } from './translate.js';
 import { undoMove, type UndoOutcome } from './undo-move.js';
 import { loadMoveWorkflow, MOVE_SPEC } from './workflow.js';
@@ -81,6 +82,11 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
   if (plan.from.url !== from.url || plan.to.url !== to.url) {
     throw new OpsError('E_PREFLIGHT', `this plan was made for ${plan.from.url} → ${plan.to.url}, not ${from.url} → ${to.url}; plan again`, { field: 'to' });
   }
+  // A plan that waits for a slot carries the login to read it; one that lost it (rebuilt from JSON) is planned again, never run without the wait.
+  if (plan.release && !releaseDbOf(plan)) {
+    throw new OpsError('E_PREFLIGHT', `this plan of ${plan.connector} waits for replication slot "${plan.release.slotName}" but no longer carries the login ` +
+      `to read it: plan the move again (nothing was changed)`, { field: 'source-db' });
+  }
   const secretKeys = plan.secretKeys;
   const move: MoveContext = {
     mode: plan.operation, targetName: plan.targetName, fromUrl: from.url, toUrl: to.url, toKey: plan.to.key, secretKeys,
@@ -107,10 +113,15 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
     }
   }
   options.onEvent?.({ type: 'ops.run.started', at: new Date().toISOString(), runId: main.id, operation: plan.operation, connector: plan.connector, clusterUrl: from.url });
+  // A Debezium source's slot: the new connector starts only once the original's task let go of it (release-gate.ts).
+  const db = releaseDbOf(plan);
+  const gate = plan.release && db ? new ReleaseGate(from.store, plan.release, db, { connector: plan.connector, fromUrl: from.url, toUrl: to.url }) : undefined;
+  const beforeStep = gate ? gate.wrap(options.beforeStep, options.signal) : options.beforeStep;
   const outcome = await executeMove({
     store: from.store, http: new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]),
     main, companion, move, connector: plan.connector, connectorType: plan.connectorType, stateBefore: plan.stateBefore,
-    inputs: plan.inputs, secrets: secretValues(plan.config, secretKeys), ...(plan.translation ? { kafka: plan.translation.kafka } : {}), options,
+    inputs: plan.inputs, secrets: secretValues(plan.config, secretKeys), ...(plan.translation ? { kafka: plan.translation.kafka } : {}),
+    options: { ...options, ...(beforeStep ? { beforeStep } : {}) }, ...(gate ? { gate } : {}),
   });
   return { ...outcome, warnings: [...plan.warnings, ...outcome.warnings] };
 }
@@ -133,6 +144,8 @@ export interface MoveExecution {
   /** A resumed run past its create: the translated offsets it wrote (from its context). */
   translatedOffsets?: OffsetEntry[];
   options: ApplyMoveOptions;
+  /** The wait for a replication slot (release-gate.ts): what it found, said in the account, or why the new connector was not started. */
+  gate?: { readonly note: string | undefined; readonly error: string | undefined };
 }
 
 /** The run itself (new or resumed): legs, outcome, undo after a failure, both runs finished. */
@@ -199,13 +212,14 @@ export async function executeMove(x: MoveExecution): Promise<MoveOutcome> {
   const warnings = journal.inner.warnings;
   if (result?.status === 'passed' && !journal.inner.safetyError && !thrown) {
     const state = typeof result.outputs.connectorState === 'string' ? result.outputs.connectorState : undefined;
-    const message = moveDone({ ...move, connector: x.connector }, state, x.inputs.sourceAfter, snapshotId);
+    const note = x.gate?.note;
+    const message = `${moveDone({ ...move, connector: x.connector }, state, x.inputs.sourceAfter, snapshotId)}${note ? `; ${note}` : ''}`;
     await finish(store, x, { status: 'succeeded', message, ...(state ? { connectorState: state } : {}) });
     return { ...base, status: 'succeeded', ...(snapshotId ? { snapshotId } : {}), ...(state ? { connectorState: state } : {}), message, warnings, outputs: result.outputs, ...(translation ? { translation } : {}) };
   }
 
   // Failed, cancelled or broken: once the original was stopped, undo (the connector runs again where it was).
-  const why = thrown ? thrown.message : result ? describeFailure(result, journal.inner) : 'the run did not start';
+  const why = x.gate?.error ?? (thrown ? thrown.message : result ? describeFailure(result, journal.inner) : 'the run did not start');
   const failedStep = cancelledByUser ? journal.inner.currentStep : journal.inner.lastFailedStep ?? journal.inner.currentStep;
   const stopped = journal.inner.stopStarted || Boolean(x.resume);
   const undo = stopped ? await undoMove({

@@ -6,7 +6,7 @@ import { checkpointsTopic, readCheckpoints } from '../../kafka/checkpoints.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { getOffsets, getSettledConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
-import { checkProfile } from '../profiles/index.js';
+import { checkProfile, SLOT_RELEASE_WAIT_MS, type ProfileOptions, type SourceDbSettings } from '../profiles/index.js';
 import { OpsError } from '../errors.js';
 import { checkPartitionCount, DEFAULT_LIMITS, type OffsetLimits } from '../offsets/index.js';
 import { offsetEntries, type ConnectorType, type OffsetEntry } from '../offsets/index.js';
@@ -35,6 +35,18 @@ export interface MoveRequest {
   limits?: OffsetLimits;
   /** A copy: settings changed in the copy's configuration (`--set key=value`), e.g. a Debezium source's own slot.name. */
   set?: Record<string, string>;
+  /** The connector profile's options (a Debezium source's --source-db, --skip-source-check): a move asks its profile. */
+  profile?: ProfileOptions;
+  /** How long a move waits for the original's task to let go of what only one task may hold (a replication slot); default 60 s. */
+  releaseWaitMs?: number;
+}
+
+/** A move waits, before it starts the new connector, until the original's task has let go of this (read through the source database). */
+export interface MoveRelease {
+  kind: 'replication-slot';
+  slotName: string;
+  database: string;
+  waitMs: number;
 }
 
 export interface MovePlan {
@@ -65,6 +77,10 @@ export interface MovePlan {
   groups?: { from: string; to: string };
   translation?: { alias: string; topic: string; kafka: KafkaSettings; preview: Translation };
   warnings: string[];
+  /** What the connector's profile read (a move of a Debezium source: its slot), one line each. */
+  profileFacts?: string[];
+  /** A move of a connector that holds something exclusive outside Connect: what the move waits for before starting the new one. */
+  release?: MoveRelease;
   workflow: { file: string; workflowId: string };
   /** The workflow inputs applyMove runs with (real config). */
   inputs: Record<string, unknown>;
@@ -112,6 +128,11 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
   // What the connector's profile says of a copy (docs/connectors.md): a Debezium source needs its own
   // slot, publication and topic prefix on the same database; an Iceberg sink its own tables or branch.
   if (req.mode === 'copy') warnings.push(...(await checkProfile({ operation: 'copy', connector: info, current, copyConfig: config, options: {} })).warnings);
+  // A move: a Debezium source's slot is held by one task at a time; the move waits for the old one to let go.
+  const moved = req.mode === 'move' ? await checkProfile({ operation: 'move', connector: info, current, options: req.profile ?? {} }) : undefined;
+  if (moved) warnings.push(...moved.warnings);
+  const release: MoveRelease | undefined = moved?.exclusive && req.profile?.sourceDb
+    ? { ...moved.exclusive, waitMs: req.releaseWaitMs ?? SLOT_RELEASE_WAIT_MS } : undefined;
   const definition = await pluginConfigDefinition(from.http, from.url, plugin.class);
   const secrets = configSecrets(config, definition);
 
@@ -144,18 +165,40 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
   if (!['RUNNING', 'PAUSED', 'STOPPED'].includes(info.state)) warnings.push(`${req.connector} is ${info.state}; the new connector is left STOPPED (start it when ready, or pass --target-state RUNNING)`);
 
   const targetState = req.targetState ?? 'auto';
+  if (release) {
+    warnings.push(`${req.connector} is a Debezium PostgreSQL source: before the new connector starts on ${to.url}, the move waits up to ` +
+      `${Math.round(release.waitMs / 1000)} s for replication slot "${release.slotName}" on ${release.database} to be inactive (the original's task let go ` +
+      `of it: one slot streams to one client); if it is still active then, the new one is not started and the move is put back`);
+  }
   const sourceAfter = req.mode === 'copy' ? 'restore' : req.keepSource ? 'stop' : 'delete';
-  return {
+  const plan: MovePlan = {
     operation: req.mode, connector: req.connector, targetName, connectorType: info.type, stateBefore: info.state, tasks: info.tasks,
     stateAfter: targetState === 'auto' ? targetStateFor(info.state) : targetState, sourceAfter,
     from: source.facts, to: target.facts, plugin, config, secretKeys: secrets.literal, currentOffsets: current,
     offsets: translation ? 'translated' : 'captured', sameConsumerGroup, ...(groups ? { groups } : {}), ...(translation ? { translation } : {}),
-    warnings, workflow: { ...MOVE_WORKFLOW },
+    warnings, ...(moved && moved.profile !== 'generic' && moved.profile !== 'kafka' ? { profileFacts: moved.facts } : {}), ...(release ? { release } : {}),
+    workflow: { ...MOVE_WORKFLOW },
     inputs: {
       connectorName: req.connector, targetName, config, offsetsFrom: translation ? 'given' : 'captured', offsets: [],
       sourceAfter, targetState, clearStaleOffsets: !sameConsumerGroup, targetMayExist: false, holdAfterCapture: Boolean(translation),
     },
   };
+  // The login that reads the slot during the run: kept with the plan in memory only, under a symbol
+  // (JSON.stringify leaves it out, so never in a dry run's JSON or a store; a spread copy keeps it).
+  return release && req.profile?.sourceDb ? withReleaseDb(plan, req.profile.sourceDb) : plan;
+}
+
+const RELEASE_DB = Symbol('offsetctl.move.releaseDb');
+
+/** The plan with the login its slot is read with during the run (see planMove). */
+export function withReleaseDb<T extends object>(plan: T, db: SourceDbSettings): T {
+  (plan as T & { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB] = db;
+  return plan;
+}
+
+/** The source database login a move's plan reads its slot with (see planMove). */
+export function releaseDbOf(plan: object): SourceDbSettings | undefined {
+  return (plan as { [RELEASE_DB]?: SourceDbSettings })[RELEASE_DB];
 }
 
 /** The checkpoints are on the target's Kafka cluster, and cover every partition the sink has committed. */

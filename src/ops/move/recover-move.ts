@@ -9,12 +9,15 @@ import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';
 import { offsetEntries, type OffsetEntry } from '../offsets/index.js';
 import { resumePointFor } from '../plan/index.js';
+import { checkProfile, SLOT_RELEASE_WAIT_MS, type ProfileOptions } from '../profiles/index.js';
 import { executeMove, targetMayHaveRun, type ApplyMoveOptions, type MoveContext, type MoveOutcome } from './apply-move.js';
 import type { ClusterRef } from './clusters.js';
 import { connectorExists, connectorState, readConfig } from './connect-reads.js';
 import { SECRET_PLACEHOLDER, secretValues } from './config-secrets.js';
 import { moveUndone } from './outcome-text.js';
 import { undoMove, type UndoOutcome } from './undo-move.js';
+import { releaseDbOf, withReleaseDb, type MoveRelease } from './plan-move.js';
+import { ReleaseGate } from './release-gate.js';
 import { loadMoveWorkflow } from './workflow.js';
 
 export interface MoveRun {
@@ -76,6 +79,14 @@ export interface MoveResumePlan extends MoveRunRef {
   resumeAt: string;
   lastStep?: string;
   warnings: string[];
+  /** A Debezium source (given its source database): the new connector starts only once the slot is let go, as in the move itself. */
+  release?: MoveRelease;
+}
+
+/** What finishing a move asks of the connector's profile: a Debezium source's --source-db (never required: the run must stay finishable). */
+export interface MoveResumeOptions {
+  profile?: ProfileOptions;
+  releaseWaitMs?: number;
 }
 
 interface ResumeParts {
@@ -87,11 +98,11 @@ interface ResumeParts {
 }
 
 /** Checks an interrupted move can be finished and where it continues; changes nothing. */
-export async function planMoveResume(from: OpsContext, to: ClusterRef, runId: string): Promise<MoveResumePlan> {
-  return (await resumeParts(from, to, runId)).plan;
+export async function planMoveResume(from: OpsContext, to: ClusterRef, runId: string, options: MoveResumeOptions = {}): Promise<MoveResumePlan> {
+  return (await resumeParts(from, to, runId, options)).plan;
 }
 
-async function resumeParts(from: OpsContext, to: ClusterRef, runId: string): Promise<ResumeParts> {
+async function resumeParts(from: OpsContext, to: ClusterRef, runId: string, options: MoveResumeOptions = {}): Promise<ResumeParts> {
   const run = await moveRunOf(from.store, runId);
   const { main, move } = run;
   if (main.status !== 'running') throw new OpsError('E_PREFLIGHT', `run ${main.id} is ${main.status}: there is nothing to resume (see \`offsetctl runs show ${main.id}\`)`);
@@ -114,28 +125,44 @@ async function resumeParts(from: OpsContext, to: ClusterRef, runId: string): Pro
   if (!(await connectorExists(http, move.fromUrl, main.connector)) && !(await connectorExists(http, move.toUrl, move.targetName))) {
     throw new OpsError('E_PREFLIGHT', `run ${main.id}: ${main.connector} is on neither ${move.fromUrl} nor (as ${move.targetName}) ${move.toUrl}; nothing was changed`);
   }
+  // A move of a Debezium source waits for its slot here too; without --source-db it is finished all the same, said in a warning.
+  let release: MoveRelease | undefined;
+  if (move.mode === 'move' && options.profile) {
+    const connectorType = (main.context.connectorType ?? 'source') as 'source' | 'sink';
+    const report = await checkProfile({
+      operation: 'move', connector: { name: main.connector, type: connectorType, config, state: 'STOPPED' }, current: [],
+      options: { ...options.profile, finishingRun: true },
+    });
+    warnings.push(...report.warnings);
+    if (report.exclusive && options.profile.sourceDb) release = { ...report.exclusive, waitMs: options.releaseWaitMs ?? SLOT_RELEASE_WAIT_MS };
+  }
+  const plan: MoveResumePlan = {
+    runId: main.id, operation: move.mode, connector: main.connector, targetName: move.targetName, fromUrl: move.fromUrl, toUrl: move.toUrl,
+    resumeAt: resume?.stepId ?? workflow.stepOrder[0] ?? '', ...(main.lastStep ? { lastStep: main.lastStep } : {}), warnings, ...(release ? { release } : {}),
+  };
   return {
-    plan: {
-      runId: main.id, operation: move.mode, connector: main.connector, targetName: move.targetName, fromUrl: move.fromUrl, toUrl: move.toUrl,
-      resumeAt: resume?.stepId ?? workflow.stepOrder[0] ?? '', ...(main.lastStep ? { lastStep: main.lastStep } : {}), warnings,
-    },
+    plan: release && options.profile?.sourceDb ? withReleaseDb(plan, options.profile.sourceDb) : plan,
     run, inputs: { ...main.inputs, config, targetMayExist: true }, secrets: secretValues(config, move.secretKeys), resume,
   };
 }
 
 /** Finishes an interrupted move from its journal (the create and writes may be sent again: they are idempotent). */
 export async function applyMoveResume(from: OpsContext, to: ClusterRef, plan: MoveResumePlan, options: ApplyMoveOptions & { kafka?: KafkaSettings } = {}): Promise<MoveOutcome> {
+  const db = releaseDbOf(plan);
+  if (plan.release && !db) throw new OpsError('E_PREFLIGHT', `this plan waits for replication slot "${plan.release.slotName}" but no longer carries the login to read it: plan again`, { field: 'source-db' });
   const parts = await resumeParts(from, to, plan.runId);
   const main = await from.store.takeOverRun(parts.run.main.id);
   const companion = parts.run.companion?.status === 'running' ? await from.store.takeOverRun(parts.run.companion.id) : undefined;
   options.onEvent?.({ type: 'ops.run.started', at: new Date().toISOString(), runId: main.id, operation: parts.plan.operation, connector: main.connector, clusterUrl: parts.plan.fromUrl, resumeAt: parts.plan.resumeAt });
   const translated = main.context.translatedOffsets;
+  const gate = plan.release && db ? new ReleaseGate(from.store, plan.release, db, { connector: main.connector, fromUrl: plan.fromUrl, toUrl: plan.toUrl }) : undefined;
+  const beforeStep = gate ? gate.wrap(options.beforeStep, options.signal) : options.beforeStep;
   return executeMove({
     store: from.store, http: new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]),
     main, companion, move: parts.run.move, connector: main.connector, connectorType: (main.context.connectorType ?? 'source') as 'source' | 'sink',
     stateBefore: main.context.stateBefore, inputs: parts.inputs, secrets: parts.secrets, ...(parts.resume ? { resume: parts.resume } : {}),
     ...(Array.isArray(translated) ? { translatedOffsets: offsetEntries(translated) as OffsetEntry[] } : {}),
-    ...(options.kafka ? { kafka: options.kafka } : {}), options,
+    ...(options.kafka ? { kafka: options.kafka } : {}), options: { ...options, ...(beforeStep ? { beforeStep } : {}) }, ...(gate ? { gate } : {}),
   });
 }
 

@@ -117,6 +117,11 @@ async function check(c: ProfileCheck): Promise<ProfileReport> {
         `from the connector's config), or a context's source-db; or accept the risk with --skip-source-check. Nothing was changed`, { field: 'source-db' });
     }
     const why = c.options.skipSourceCheck ? '--skip-source-check' : 'no --source-db (an interrupted run is finished without it)';
+    if (c.operation === 'move') {
+      warnings.push(`${why}: replication slot "${o.slotName}" is not read, so the move cannot wait for the original's task to let go of it: should ` +
+        `that task's replication connection outlive its stop, the new connector reads RUNNING but never streams ("replication slot is active")`);
+      return report;
+    }
     warnings.push(c.operation === 'stop' || (c.operation === 'resume' && !c.target)
       ? `${why}: replication slot "${o.slotName}" was not read: a slot lost or dropped while the connector is stopped leaves it RUNNING with ` +
         `no task (its task retries for up to 30 minutes) and the changes since its offset are never streamed`
@@ -144,6 +149,11 @@ async function check(c: ProfileCheck): Promise<ProfileReport> {
   }
 
   if (c.operation === 'stop') return stopCheck(name, o.slotName, db, report);
+  if (c.operation === 'move') {
+    // One slot streams to one client: the move starts the new connector only once the old task let go (ops/move).
+    report.exclusive = { kind: 'replication-slot', slotName: o.slotName, database: db.display };
+    return report;
+  }
   if (c.operation === 'resume' && !c.target) return resumeCheck(name, o, db, current, report);
   if (c.operation === 'rollback' && c.recorded) checkIdentity(name, c.recorded, db, o.slotName);
   if (c.operation === 'reset') return report;

@@ -71,6 +71,19 @@ export interface ProfileReport {
   needsTasks?: boolean;
   /** An Iceberg sink: the tables the run sets back (or why it cannot), and their heads to record. */
   iceberg?: IcebergPlan;
+  /**
+   * A move: what only one task may hold at a time (a Debezium source's replication slot). The move
+   * waits until the original's task has let go of it before it starts the new connector.
+   */
+  exclusive?: ExclusiveHold;
+}
+
+/** Something outside Connect one task holds at a time: the move reads it through the operator's login (options.sourceDb). */
+export interface ExclusiveHold {
+  kind: 'replication-slot';
+  slotName: string;
+  /** The source database as shown (no password). */
+  database: string;
 }
 
 export interface ConnectorProfile {

@@ -37,6 +37,16 @@ test('a Debezium source without its source database is refused, or warned about 
   assert.ok(skipped.facts.some((f) => f.includes('lsn 0/196E9F8 (26667512)') && f.includes('ts_usec 2024-12-04T08:13:20.000Z')));
 });
 
+test('a move of a Debezium source needs its source database (to wait for the slot), or says with --skip-source-check that it cannot wait', async () => {
+  const dbz = info('pg-src', { 'connector.class': 'io.debezium.connector.postgresql.PostgresConnector', 'slot.name': 'dbz_orders', 'topic.prefix': 'app' }, 'source');
+  const current = [{ partition: { server: 'app' }, offset: { lsn: 26667512, txId: 7, ts_usec: 1_733_300_000_000_000 } }];
+  await assert.rejects(checkProfile({ operation: 'move', connector: dbz, current, options: {} }),
+    (err: unknown) => err instanceof OpsError && err.code === 'E_PREFLIGHT' && err.field === 'source-db' && /a move really does.*--source-db/.test(err.message));
+  const skipped = await checkProfile({ operation: 'move', connector: dbz, current, options: { skipSourceCheck: true } });
+  assert.equal(skipped.exclusive, undefined);
+  assert.ok(skipped.warnings.some((w) => /--skip-source-check: replication slot "dbz_orders" is not read, so the move cannot wait.*"replication slot is active"/.test(w)));
+});
+
 test('a copy of a Debezium source on the same database needs its own slot, publication and prefix', async () => {
   const config = { 'connector.class': 'io.debezium.connector.postgresql.PostgresConnector', 'database.hostname': 'db', 'database.dbname': 'app', 'slot.name': 'dbz', 'topic.prefix': 'app' };
   await assert.rejects(checkProfile({ operation: 'copy', connector: info('pg-src', config, 'source'), current: [], copyConfig: { ...config, name: 'green' }, options: {} }),
