@@ -31,7 +31,8 @@ export function register(program: Command): void {
     if (verb === 'stop' || verb === 'resume') withSourceDbFlags(cmd);
     // Verify by data after resume (src/ops/verify): it changes no offset, so there is nothing to roll back.
     if (verb === 'resume') {
-      cmd.option('--verify <duration>', 'after it runs, watch up to this long (30s, 2m) that it moves (offsets, a Debezium slot); exit 1 if not');
+      cmd.option('--verify <duration>', 'after it runs, watch up to this long (30s, 2m) that it moves (offsets, a Debezium slot, the first new records on its '
+        + 'topics with a Kafka bootstrap: OFFSETCTL_BOOTSTRAP or the context\'s); exit 1 if not');
     }
     if (verb === 'restart') {
       cmd.option('--include-tasks', 'restart the tasks too').option('--only-failed', 'restart only what is FAILED');

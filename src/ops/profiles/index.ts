@@ -8,7 +8,7 @@ import type { ProfileCheck, ProfileReport } from './profile.js';
 export type { ProfileCheck, ProfileOperation, ProfileOptions, ProfileReport, Replayed, SourceIdentity } from './profile.js';
 export type { SourceDbSettings } from './source-db.js';
 // The verify room reads the slot after a resume (--verify).
-export { readSourceDb } from './source-db.js';
+export { capturedRowChanges, readSourceDb } from './source-db.js';
 export { profileFor } from './registry.js';
 export { replayedRecords } from './replayed.js';
 export { classifyTarget, debeziumPosition, parseLsn, pgLsn, showLsn, usecTime, type Lsn, type SlotWindow, type TargetClass } from './lsn.js';
