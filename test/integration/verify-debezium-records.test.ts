@@ -1,6 +1,6 @@
 // Verify by data, the records themselves (issue 34): `resume --verify` of a Debezium PostgreSQL
 // source reads its table's topic from the end offsets it had at resume and reports the first new
-// record (topic, partition, offset, record time, seconds after the watch began) while rows keep
+// record (topic, partition, offset, record time, seconds after the topic's end was marked, before the resume) while rows keep
 // arriving in a live table. The failing case: a source whose publication leaves the captured table
 // out runs, rows arrive in the table, nothing reaches Kafka and the slot does not move — said as
 // "rows arrive in the source … but nothing is delivered" with the figures (pg_stat_user_tables,
@@ -9,7 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { ConnectRest, uniqueName, waitFor } from '../support/connect.js';
+import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 
 type Cdc = NonNullable<PluginSandbox['cdc']>;
@@ -94,7 +94,7 @@ test('resume --verify on a Debezium source with rows arriving reports the first 
   assert.equal(resume.status, 0, `${resume.stdout}\n${resume.stderr}`);
   const topic = `${id}.public.orders`;
   assert.match(resume.stdout, new RegExp(`new records: watching ${topic} from their end offsets`));
-  const first = new RegExp(`first new record: ${topic} partition 0 offset (\\d+) \\(record time (\\S+)\\), read (\\d+\\.\\d) s after the watch began`);
+  const first = new RegExp(`first new record: ${topic} partition 0 offset (\\d+) \\(record time (\\S+)\\), read (\\d+\\.\\d) s after its topics' ends were marked`);
   const m = first.exec(resume.stdout);
   assert.ok(m, resume.stdout);
   // The snapshot wrote 5 records (and the rows written while stopped came before the resume's mark, or after it):
@@ -144,4 +144,34 @@ test('resume --verify: rows arrive in the table but its publication leaves it ou
   const lsn = '[0-9A-F]+/[0-9A-F]+ \\(\\d+\\)';
   assert.match(resume.stdout, new RegExp(`pg_current_wal_lsn ${lsn}, slot ${id} confirmed_flush_lsn ${lsn} \\(\\d+ bytes of WAL beyond it, from the whole cluster\\)`));
   assert.doesNotMatch(resume.stdout, /first new record/);
+});
+
+test('reset --verify --rollback-on-failure of an idle Debezium source (snapshot.mode=no_data): nothing to read, so not rolled back', { timeout: 400_000 }, async (t) => {
+  const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
+  if (!sandbox) return;
+  const id = uniqueName('vfyrec').replace(/-/g, '_');
+  const { rest, name, sourceDb } = await debeziumSource(t, sandbox, id, { 'snapshot.mode': 'no_data' });
+  const url = sandbox.connect[0]!;
+  const cdc = sandbox.cdc as Cdc;
+  await waitFor(`${name} RUNNING with a task`, async () => {
+    const s = await rest.status(name);
+    return s.connector.state === 'RUNNING' && s.tasks[0]?.state === 'RUNNING';
+  }, 120_000);
+  // One row through a session of its own, closed (its counters published), until the connector has a streaming offset.
+  await waitFor(`${name} with an offset`, async () => {
+    const once = cdcPool(cdc, id);
+    await once.query(`INSERT INTO orders (note) VALUES ('one')`);
+    await once.end();
+    await new Promise((r) => setTimeout(r, 3000));
+    return (await rest.offsets(name)).offsets.length > 0;
+  }, 120_000);
+  await new Promise((r) => setTimeout(r, 2000));
+  const env = { OFFSETCTL_BOOTSTRAP: sandbox.bootstrap };
+  const stateDir = tempDir('vfyrec-state');
+  const reset = await runCli(['--url', url, '--state-dir', stateDir, 'reset', name, '--yes', '--source-db', sourceDb, '--verify', '10s', '--rollback-on-failure'], { env });
+  assert.equal(reset.status, 1, `${reset.stdout}\n${reset.stderr}`);
+  assert.match(reset.stdout, /reset of .* done; the connector is RUNNING/);
+  assert.match(reset.stderr, /verify: failed — nothing moved in 10 s: .*; no new rows in the source: .*\(idle\)\. Not rolled back: with nothing new to read, a connector that works does not move either\. The reset stays as it is; undo it with `offsetctl rollback .* --snapshot \S+`/);
+  const runs = await runCli(['--url', url, '--state-dir', stateDir, 'runs', '--connector', name, '-o', 'json']);
+  assert.deepEqual((JSON.parse(runs.stdout) as Array<{ operation: string; status: string }>).map((x) => `${x.operation}:${x.status}`), ['reset:succeeded']);
 });

@@ -9,6 +9,7 @@ import type { Connection } from '../connection.js';
 import { profileOptionsFor, type SourceDbOptions } from '../source-db.js';
 import type { OffsetEntry } from '../../ops/offsets/index.js';
 import type { ProfileOptions } from '../../ops/profiles/index.js';
+import type { RecordMark } from '../../ops/verify/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { stderr, stdout } from './say.js';
 
@@ -51,10 +52,30 @@ export function durationMs(text: string): number {
   return ms;
 }
 
+/**
+ * Before the change runs (or the resume is sent): a source's topics marked at their end offsets,
+ * so the records it writes once it runs again are told from what was there (the run resumes it
+ * before the watch begins). Undefined without --verify, or without a Kafka bootstrap.
+ */
+export async function markBeforeChange(
+  ctx: Pick<OpsContext, 'url' | 'http'>, conn: Connection, connector: string, opts: VerifyFlags, info: (text: string) => unknown,
+): Promise<RecordMark | undefined> {
+  if (opts.verify === undefined) return undefined;
+  const kafka = await verifyKafka((await profileOptionsFor(opts, conn.context, connector)).kafka, info);
+  if (!kafka) return undefined;
+  const { markOutputs } = await import('../../ops/verify/index.js');
+  try {
+    return await markOutputs(ctx, connector, kafka);
+  } catch (err) {
+    info(`verify: the new records are not read: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
 /** Called where a single change ends (runChange), only for a run that succeeded. */
 export async function verifyAfter(
   ops: typeof import('../../ops/index.js'), ctx: OpsContext, conn: Connection, plan: Plan, outcome: OperationOutcome, opts: VerifyFlags,
-  audit: AuditScope, info: (text: string) => unknown,
+  audit: AuditScope, info: (text: string) => unknown, mark?: RecordMark,
 ): Promise<void> {
   const ms = checkVerifyFlags(opts, false);
   if (ms === undefined) return;
@@ -68,7 +89,7 @@ export async function verifyAfter(
   const kafka = await verifyKafka(profile.kafka, info);
   const seen = await watchMoving(ctx, {
     connector: plan.connector, durationMs: ms, written: plan.targetOffsets, ...(profile.sourceDb ? { sourceDb: profile.sourceDb } : {}),
-    ...(kafka ? { kafka } : {}),
+    ...(kafka ? { kafka } : {}), ...(mark ? { mark } : {}),
   });
   for (const fact of seen.facts) info(`  ${fact}`);
   if (seen.passed) {
@@ -94,7 +115,7 @@ export async function verifyAfter(
 
 /** `resume --verify`: the same watch, from the offsets it was resumed with; no rollback (resume changes no offset). */
 export async function verifyResumed(
-  ctx: Pick<OpsContext, 'url' | 'http'>, conn: Connection, connector: string, resumedAt: OffsetEntry[], ms: number, opts: VerifyFlags,
+  ctx: Pick<OpsContext, 'url' | 'http'>, conn: Connection, connector: string, resumedAt: OffsetEntry[], ms: number, opts: VerifyFlags, mark?: RecordMark,
 ): Promise<void> {
   const { watchMoving } = await import('../../ops/verify/index.js');
   const profile = await profileOptionsFor(opts, conn.context, connector);
@@ -103,6 +124,7 @@ export async function verifyResumed(
   const kafka = await verifyKafka(profile.kafka, info);
   const seen = await watchMoving(ctx, {
     connector, durationMs: ms, written: resumedAt, ...(profile.sourceDb ? { sourceDb: profile.sourceDb } : {}), ...(kafka ? { kafka } : {}),
+    ...(mark ? { mark } : {}),
   });
   for (const fact of seen.facts) info(`  ${fact}`);
   if (seen.passed) {

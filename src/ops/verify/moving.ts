@@ -7,13 +7,13 @@
 // read-only login (--source-db) the replication slot active for the new task with its
 // confirmed_flush_lsn moving. It only reads; what to do with a failure (a rollback) is the face's.
 import type { KafkaSettings } from '../../kafka/connection.js';
-import { NewRecordWatch, type SeenRecord } from '../../kafka/new-records.js';
+import type { NewRecordWatch, SeenRecord } from '../../kafka/new-records.js';
 import { getConnectorInfo, getOffsets } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { offsetEntries, partitionKey, sameOffset, type OffsetEntry } from '../offsets/index.js';
 import { capturedRowChanges, debeziumOptions, DEBEZIUM_POSTGRES, readSourceDb, showLsn, type SourceDbSettings } from '../profiles/index.js';
 import {
-  debeziumBacklog, describeRecord, firstConsumed, includeList, sinkBacklog, sinkPositions, sourceTopics, type Backlog,
+  debeziumBacklog, describeRecord, firstConsumed, includeList, markOutputs, sinkBacklog, sinkPositions, type Backlog, type RecordMark,
 } from './records.js';
 
 export interface MovingRequest {
@@ -26,6 +26,8 @@ export interface MovingRequest {
   sourceDb?: SourceDbSettings;
   /** The Kafka cluster the connector writes to or reads from: the first new records are read there (without it they are not). */
   kafka?: KafkaSettings;
+  /** A source's topics marked before the change (markOutputs); without it they are marked when the watch begins. The watch stops it. */
+  mark?: RecordMark;
   /** Between reads (default 1 s). */
   pollMs?: number;
 }
@@ -53,19 +55,20 @@ export async function watchMoving(ctx: Pick<OpsContext, 'url' | 'http'>, req: Mo
   const slotName = debeziumOptions(info.config).slotName;
   const slotAtStart = debezium ? (await readSourceDb(debezium, slotName)).slot : undefined;
   const changesAtStart = debezium ? await capturedRowChanges(debezium, includeList(info.config)) : undefined;
-  // A source's topics are marked at their end now: what comes after is what the connector wrote since.
-  const topics = req.kafka && info.type === 'source' ? await sourceTopics(ctx, info, req.kafka) : [];
-  const watch = req.kafka && topics.length > 0 ? await NewRecordWatch.start(req.kafka, topics) : undefined;
+  // A source's topics marked at their end (before the change, else now): what comes after is what the connector wrote since.
+  const mark = req.mark ?? (req.kafka && info.type === 'source' ? await markOutputs(ctx, req.connector, req.kafka) : undefined);
+  const topics = mark?.topics ?? [];
+  const watch = mark?.watch;
   if (info.type === 'source') {
     facts.push(!req.kafka ? 'new records: not read (no Kafka bootstrap: --bootstrap, OFFSETCTL_BOOTSTRAP or the context\'s bootstrap)'
       : topics.length === 0 ? 'new records: not read (Connect reports no topic for it, and it names none)'
         : `new records: watching ${topics.join(', ')} from their end offsets`);
   }
   try {
-    const seen = await watchLoop(ctx, req, { started, deadline, pollMs, facts, debezium, slotName, slotAtStart, watch });
+    const seen = await watchLoop(ctx, req, { started, deadline, pollMs, facts, debezium, slotName, slotAtStart, watch, markedAt: mark?.at ?? started });
     if (seen.passed || seen.movedSink.length > 0) {
       const first = req.kafka && seen.movedSink.length > 0 ? await firstConsumed(req.kafka, seen.movedSink) : undefined;
-      if (first) facts.push(`first record consumed: ${describeRecord(first, started)}`);
+      if (first) facts.push(`first record consumed: ${describeRecord(first)}`);
       return { ...seen.result, facts, firstRecords: first ? [first] : watch?.first() ?? [] };
     }
     if (watch) for (const e of watch.errors) facts.push(`new records: could not read ${e}`);
@@ -91,6 +94,7 @@ interface LoopState {
   slotName: string;
   slotAtStart: Awaited<ReturnType<typeof readSourceDb>>['slot'];
   watch: NewRecordWatch | undefined;
+  markedAt: number;
 }
 
 interface LoopResult {
@@ -135,7 +139,7 @@ async function watchLoop(ctx: Pick<OpsContext, 'url' | 'http'>, req: MovingReque
       // records are the proof, and they are waited for (until the deadline) once the offsets moved.
       if (!watch || records.length > 0 || Date.now() + s.pollMs > s.deadline) {
         facts.push(`${moved.length} partition(s) moved past what the change wrote (seen ${movedAt} s after the watch began)`);
-        for (const r of records) facts.push(`first new record: ${describeRecord(r, started)}`);
+        for (const r of records) facts.push(`first new record: ${describeRecord(r, s.markedAt)}`);
         if (watch && records.length === 0) facts.push('no new record was seen on its topics (a transform that drops records, or another cluster?)');
         const what = records.length > 0 ? `, ${records.length} topic(s) with new records` : '';
         return done(true, `${req.connector} moves: ${lastState}, offsets of ${moved.length} partition(s) moved within ${movedAt} s${what}`,
@@ -149,7 +153,7 @@ async function watchLoop(ctx: Pick<OpsContext, 'url' | 'http'>, req: MovingReque
   if (debezium) {
     facts.push(`slot ${slotName}: ${slot ? `${slot.active ? 'active' : 'NOT active'}, confirmed_flush_lsn ${lsnText(slot.confirmedFlushLsn)}` : 'missing'}`);
   }
-  for (const r of watch?.first() ?? []) facts.push(`new record, though its offsets did not move: ${describeRecord(r, started)}`);
+  for (const r of watch?.first() ?? []) facts.push(`new record, though its offsets did not move: ${describeRecord(r, s.markedAt)}`);
   return done(false, `nothing moved in ${(req.durationMs / 1000).toFixed(0)} s: ${req.connector} is ${lastState} and its offsets are still what the change wrote`
     + `${debezium && slot && !slot.active ? `; its slot ${slotName} is not active` : ''}`);
 }

@@ -3,8 +3,8 @@
 // (an idle source or a sink with no lag is not a failure to roll back).
 import { KafkaAdmin, tpKey } from '../../kafka/admin.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
-import { recordAt, type SeenRecord } from '../../kafka/new-records.js';
-import { getConnectorTopics } from '../connect/index.js';
+import { NewRecordWatch, recordAt, type SeenRecord } from '../../kafka/new-records.js';
+import { getConnectorInfo, getConnectorTopics } from '../connect/index.js';
 import type { ConnectorInfo } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import type { OffsetEntry } from '../offsets/index.js';
@@ -70,9 +70,30 @@ export async function firstConsumed(kafka: KafkaSettings, moved: SinkPosition[])
   return undefined;
 }
 
-export function describeRecord(r: SeenRecord, startedMs: number): string {
-  return `${r.topic} partition ${r.partition} offset ${r.offset} (record time ${new Date(r.timestampMs).toISOString()}), `
-    + `read ${((r.seenAtMs - startedMs) / 1000).toFixed(1)} s after the watch began`;
+export function describeRecord(r: SeenRecord, markedAtMs?: number): string {
+  return `${r.topic} partition ${r.partition} offset ${r.offset} (record time ${new Date(r.timestampMs).toISOString()})`
+    + (markedAtMs === undefined ? '' : `, read ${((r.seenAtMs - markedAtMs) / 1000).toFixed(1)} s after its topics' ends were marked`);
+}
+
+/** A source's topics marked at their end offsets (before the change runs, or before a resume), and the watch reading from there. */
+export interface RecordMark {
+  topics: string[];
+  /** Undefined when there is no topic to watch. */
+  watch?: NewRecordWatch;
+  /** When the ends were read (ms since 1970). */
+  at: number;
+}
+
+/**
+ * Marks a source's topics before the change runs: the connector is then stopped by the run (or is
+ * stopped, before a resume), so every record after the mark was written since. A sink has no mark.
+ */
+export async function markOutputs(ctx: Pick<OpsContext, 'url' | 'http'>, connector: string, kafka: KafkaSettings): Promise<RecordMark> {
+  const at = Date.now();
+  const info = await getConnectorInfo(ctx.http, ctx.url, connector);
+  if (info.type !== 'source') return { topics: [], at };
+  const topics = await sourceTopics(ctx, info, kafka);
+  return { topics, at, ...(topics.length > 0 ? { watch: await NewRecordWatch.start(kafka, topics) } : {}) };
 }
 
 /** Whether there was anything to move for: undefined when it cannot be told (a generic source). */
