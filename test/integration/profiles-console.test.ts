@@ -3,7 +3,9 @@
 // contexts do (password from the console process's PGPASSWORD/.pgpass: the sandbox's loopback
 // login needs none), so a preview reads the replication slot like the CLI's dry run: a target
 // between restart_lsn and confirmed_flush_lsn is refused naming why (the CLI's words), a target the
-// slot can replay is previewed with the slot's facts. Skipped without the plugin (OFFSETCTL_REQUIRE_PLUGINS=1 fails instead).
+// slot can replay is previewed with the slot's facts. In a service whose context requires approval,
+// the approved request is checked again at apply with the slot read the same way (as `offsetctl
+// changes apply` does) and runs. Skipped without the plugin (OFFSETCTL_REQUIRE_PLUGINS=1 fails instead).
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { runCli } from '../support/cli.js';
 import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
-import { launchBrowser, screenshotDir, startUi } from '../web/browser.js';
+import { launchBrowser, launchChromium, screenshotDir, startService, startUi } from '../web/browser.js';
 
 interface Offset { lsn: number; lsn_proc?: number; lsn_commit?: number; txId?: number; ts_usec?: number }
 
@@ -117,4 +119,67 @@ test('console preview of a Debezium source: the slot read through the context\'s
   assert.ok(facts.some((f) => new RegExp(`^slot ${s.id}: restart_lsn [0-9A-F]+/[0-9A-F]+ \\(\\d+\\), confirmed_flush_lsn .*active`).test(f)), facts.join('\n'));
   assert.ok(facts.some((f) => f.startsWith('source database ')), facts.join('\n'));
   await page.screenshot({ path: join(screenshotDir, '41-debezium-preview-slot.png'), fullPage: true });
+});
+
+test('console service, context with approval: required: a Debezium change request is checked again with the context\'s source-db at apply, and runs',
+  { timeout: 600_000 }, async (t) => {
+  const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
+  if (!sandbox) return;
+  const s = await debeziumSource(t, sandbox);
+  const [w] = await s.sql(`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`);
+  await s.sql(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(11, 15) g`);
+  const current = await waitFor('a streaming offset past the insert', async () => {
+    const body = (await (await fetch(`${s.url}/connectors/${s.name}/offsets`)).json()) as { offsets: Array<{ offset: Offset }> };
+    const now = body.offsets[0]?.offset;
+    return now && !('snapshot' in now) && now.lsn > Number(w!.wal) ? now : undefined;
+  });
+  const dir = tempDir('profiles-console-service-');
+  writeFileSync(join(dir, 'console.yaml'), `listen: 127.0.0.1:0
+state-dir: ${dir}
+contexts:
+  reviewed:
+    url: ${s.url}
+    approval: required
+    source-db:
+      '^${s.name}$': ${s.sourceDb}
+sign-in:
+  proxy:
+    user-header: X-Forwarded-Email
+    groups-header: X-Forwarded-Groups
+    trusted-proxies: [127.0.0.1]
+roles:
+  - group: dbz
+    role: operator
+`);
+  const ui = await startService(['--config', join(dir, 'console.yaml')], { OFFSETCTL_BOOTSTRAP: '' });
+  const browser = await launchChromium();
+  t.after(async () => {
+    await browser.close();
+    await ui.stop();
+  });
+  const as = async (email: string): Promise<Page> => (await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-Email': email, 'X-Forwarded-Groups': 'dbz' } })).newPage();
+  const alice = await as('alice@example.com');
+  const bob = await as('bob@example.com');
+
+  await alice.goto(`${ui.base}/connectors/${encodeURIComponent(s.name)}/change`);
+  await alice.fill('#offsets-json', JSON.stringify({ offsets: [{ partition: { server: s.id }, offset: { ...current, txId: (current.txId ?? 0) + 1 } }] }));
+  await alice.click('form:has(#offsets-json) button[type=submit]');
+  assert.match(await alice.textContent('#approval-note') ?? '', /requires approval/, await alice.textContent('main') ?? '');
+  assert.ok((await alice.$$eval('ul.profile-facts li', (lis) => lis.map((li) => li.textContent ?? ''))).some((f) => f.startsWith(`slot ${s.id}: restart_lsn`)));
+  await alice.fill('input[name=confirm]', s.name);
+  await alice.click('form[action^="/plans/"] button[type=submit]');
+  await alice.waitForURL(/\/changes\/chg-/);
+  const id = /\/changes\/(chg-[^/?#]+)/.exec(alice.url())![1]!;
+
+  await bob.goto(`${ui.base}/changes/${id}`);
+  await bob.click('#approve');
+  await bob.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved');
+
+  // Applied: checked again (the slot read through the context's source-db), then run. Without it: refused, naming --source-db.
+  await alice.goto(`${ui.base}/changes/${id}`);
+  await alice.click('#apply');
+  await alice.waitForSelector('[data-status], .error', { timeout: 90_000 });
+  assert.equal(await alice.locator('.error').count(), 0, await alice.textContent('main') ?? '');
+  await alice.waitForFunction(() => /succeeded|failed|refused/.test(document.querySelector('[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 120_000 });
+  assert.equal(await alice.getAttribute('[data-status]', 'data-status'), 'succeeded', await alice.textContent('main') ?? '');
 });
