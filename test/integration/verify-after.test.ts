@@ -136,4 +136,27 @@ describe('--verify reads the records (with a Kafka bootstrap)', () => {
     assert.match(r.stdout, new RegExp(`first new record: ${src.topic} partition 0 offset ([5-9]|\\d{2,}) \\(record time \\S+\\), read [\\d.]+ s after its topics' ends were marked`));
     assert.match(r.stdout, /verify: passed — .*moved within [\d.]+ s, 1 topic\(s\) with new records/);
   });
+
+  it('a sink whose consumer holds every fetch (fetch.min.bytes 50 MB, 2 min wait) runs but consumes nothing while 5 records wait: '
+    + 'not idle, so --rollback-on-failure puts the snapshot back', { timeout: 240_000 }, async () => {
+    const src = await cluster.createSource(5);
+    const sink = await cluster.createSink(src.topic);
+    await waitFor('the sink committed 5', async () => {
+      const o = await cluster.offsets(sink.name);
+      return o.offsets.some((e) => Number((e.offset as { kafka_offset?: number } | null)?.kafka_offset) === 5);
+    });
+    const config = (await cluster.request('GET', `/connectors/${sink.name}/config`)).body as Record<string, string>;
+    const held = {
+      ...config, 'consumer.override.fetch.min.bytes': '52428800', 'consumer.override.fetch.max.wait.ms': '120000', 'consumer.override.request.timeout.ms': '180000',
+    };
+    assert.equal((await cluster.request('PUT', `/connectors/${sink.name}/config`, held)).status, 200);
+    await cluster.waitRunning(sink.name);
+    const file = offsetsFile([{ partition: { kafka_topic: src.topic, kafka_partition: 0 }, offset: { kafka_offset: 0 } }]);
+    const r = await runCli(['--url', cluster.url, 'rewind', sink.name, '--offsets', file, '--yes', '--verify', '8s', '--rollback-on-failure'], { env });
+    assert.equal(r.status, 1, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stderr, /verify: failed — nothing moved in 8 s: .*; 5 record\(s\) wait on its topics past the position it was left at, but nothing was consumed\. Rolled back to snapshot \S+: rollback of .* done/);
+    assert.match(r.stdout, new RegExp(`${src.topic}/0: left at 0, log end 5`));
+    const now = await cluster.offsets(sink.name);
+    assert.equal(Number((now.offsets[0]?.offset as { kafka_offset?: number } | null)?.kafka_offset), 5, 'the offsets of before the rewind are back');
+  });
 });
