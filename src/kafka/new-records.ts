@@ -56,7 +56,8 @@ export class NewRecordWatch {
   async #read(settings: KafkaSettings, topic: string, from: unknown): Promise<void> {
     try {
       for await (const record of this.#transport.receive(endpointFor(settings, topic), from, this.#stop.signal)) {
-        this.#seen.set(topic, { topic, partition: record.partition, offset: Number(record.offset), timestampMs: Number(record.timestamp), seenAtMs: Date.now() });
+        const seen = { topic, partition: record.partition, offset: Number(record.offset), timestampMs: Number(record.timestamp), seenAtMs: Date.now() };
+        this.#seen.set(topic, seen);
         return;
       }
     } catch (err) {

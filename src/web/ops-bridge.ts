@@ -7,7 +7,8 @@
 import type { KafkaAccess } from '../kafka/connection.js';
 import {
   clusterIdentity, lookupKeys, WorkerRoot, getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parseOffsetsJson, parsePosition, planRewind, positionScope, positionTargets,
-  type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ProfileOptions, type ResumeAfter,
+  type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
+  type ProfileOptions,
   type AuditRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';

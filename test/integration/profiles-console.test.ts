@@ -20,7 +20,15 @@ interface Offset { lsn: number; lsn_proc?: number; lsn_commit?: number; txId?: n
 
 const hex = (n: number): string => `${Math.floor(n / 2 ** 32).toString(16).toUpperCase()}/${(n % 2 ** 32).toString(16).toUpperCase()}`;
 
-async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<{ name: string; id: string; url: string; sourceDb: string; sql: (q: string) => Promise<Array<Record<string, unknown>>> }> {
+interface Source {
+  name: string;
+  id: string;
+  url: string;
+  sourceDb: string;
+  sql: (q: string) => Promise<Array<Record<string, unknown>>>;
+}
+
+async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<Source> {
   const cdc = sandbox.cdc!;
   const id = uniqueName('dbzui').replace(/-/g, '_');
   const admin = cdcPool(cdc, 'postgres');
@@ -38,7 +46,9 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<{
   });
   t.after(async () => {
     await rest.deleteConnector(name).catch(() => undefined);
-    await waitFor(`slot ${id} released`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 60_000)
+    const active = async (): Promise<boolean> =>
+      (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length > 0;
+    await waitFor(`slot ${id} released`, async () => !(await active()), 60_000)
       .catch(() => undefined);
     await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
     await pool.end();
@@ -72,7 +82,8 @@ test('console preview of a Debezium source: the slot read through the context\'s
     return now.confirmed > now.restart + 1 ? now : undefined;
   });
   const between = Math.floor((slot.restart + slot.confirmed) / 2);
-  const offsetsJson = (lsn: number): string => JSON.stringify({ offsets: [{ partition: { server: s.id }, offset: { ...current, lsn, lsn_proc: lsn, lsn_commit: lsn } }] });
+  const offsetsJson = (lsn: number): string =>
+    JSON.stringify({ offsets: [{ partition: { server: s.id }, offset: { ...current, lsn, lsn_proc: lsn, lsn_commit: lsn } }] });
 
   // Two contexts on the same cluster: one names the source database for this connector's pattern, one does not.
   const stateDir = tempDir('profiles-console-');
@@ -112,7 +123,8 @@ test('console preview of a Debezium source: the slot read through the context\'s
   // committed: confirmed_flush_lsn ≤ target ≤ current): the preview shows the slot's facts as the CLI's dry run does.
   const replayable = current.lsn;
   await page.goto(`${ui.base}/connectors/${encodeURIComponent(s.name)}/change`);
-  await page.fill('#offsets-json', JSON.stringify({ offsets: [{ partition: { server: s.id }, offset: { ...current, lsn: replayable, txId: (current.txId ?? 0) + 1 } }] }));
+  const replay = { offsets: [{ partition: { server: s.id }, offset: { ...current, lsn: replayable, txId: (current.txId ?? 0) + 1 } }] };
+  await page.fill('#offsets-json', JSON.stringify(replay));
   await page.click('form:has(#offsets-json) button[type=submit]');
   assert.match(await page.textContent('h1') ?? '', /: preview/, await page.textContent('main') ?? '');
   const facts = await page.$$eval('ul.profile-facts li', (lis) => lis.map((li) => li.textContent ?? ''));
@@ -157,7 +169,9 @@ roles:
     await browser.close();
     await ui.stop();
   });
-  const as = async (email: string): Promise<Page> => (await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-Email': email, 'X-Forwarded-Groups': 'dbz' } })).newPage();
+  // Behind the proxy: who signs in is the header's (from 127.0.0.1, the trusted proxy's address).
+  const as = async (email: string): Promise<Page> =>
+    (await browser.newContext({ extraHTTPHeaders: { 'X-Forwarded-Email': email, 'X-Forwarded-Groups': 'dbz' } })).newPage();
   const alice = await as('alice@example.com');
   const bob = await as('bob@example.com');
 
@@ -180,6 +194,7 @@ roles:
   await alice.click('#apply');
   await alice.waitForSelector('[data-status], .error', { timeout: 90_000 });
   assert.equal(await alice.locator('.error').count(), 0, await alice.textContent('main') ?? '');
-  await alice.waitForFunction(() => /succeeded|failed|refused/.test(document.querySelector('[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 120_000 });
+  const ended = (): boolean => /succeeded|failed|refused/.test(document.querySelector('[data-status]')?.getAttribute('data-status') ?? '');
+  await alice.waitForFunction(ended, undefined, { timeout: 120_000 });
   assert.equal(await alice.getAttribute('[data-status]', 'data-status'), 'succeeded', await alice.textContent('main') ?? '');
 });

@@ -143,7 +143,7 @@ async function watchLoop(ctx: Pick<OpsContext, 'url' | 'http'>, req: MovingReque
         if (watch && records.length === 0) facts.push('no new record was seen on its topics (a transform that drops records, or another cluster?)');
         const what = records.length > 0 ? `, ${records.length} topic(s) with new records` : '';
         return done(true, `${req.connector} moves: ${lastState}, offsets of ${moved.length} partition(s) moved within ${movedAt} s${what}`,
-          sinkPositions(req.written).filter((p) => moved.some((m) => partitionKey(m.partition) === partitionKey({ kafka_topic: p.topic, kafka_partition: p.partition }))));
+          sinkPositions(req.written).filter((p) => moved.some((m) => sameSinkPartition(m, p.topic, p.partition))));
       }
     }
     if (Date.now() + s.pollMs > s.deadline) break;
@@ -154,8 +154,13 @@ async function watchLoop(ctx: Pick<OpsContext, 'url' | 'http'>, req: MovingReque
     facts.push(`slot ${slotName}: ${slot ? `${slot.active ? 'active' : 'NOT active'}, confirmed_flush_lsn ${lsnText(slot.confirmedFlushLsn)}` : 'missing'}`);
   }
   for (const r of watch?.first() ?? []) facts.push(`new record, though its offsets did not move: ${describeRecord(r, s.markedAt)}`);
-  return done(false, `nothing moved in ${(req.durationMs / 1000).toFixed(0)} s: ${req.connector} is ${lastState} and its offsets are still what the change wrote`
+  const still = `${req.connector} is ${lastState} and its offsets are still what the change wrote`;
+  return done(false, `nothing moved in ${(req.durationMs / 1000).toFixed(0)} s: ${still}`
     + `${debezium && slot && !slot.active ? `; its slot ${slotName} is not active` : ''}`);
+}
+
+function sameSinkPartition(e: OffsetEntry, topic: string, partition: number): boolean {
+  return partitionKey(e.partition) === partitionKey({ kafka_topic: topic, kafka_partition: partition });
 }
 
 function lsnText(lsn: bigint | undefined): string {

@@ -22,6 +22,7 @@ describe('verify records', () => {
   it('says a record with its place, its own time and, for a source, the seconds since the mark', () => {
     const r = { topic: 'dbz.public.orders', partition: 0, offset: 17, timestampMs: Date.UTC(2026, 11, 4, 9, 45, 12, 345), seenAtMs: 12_400 };
     assert.equal(describeRecord(r), 'dbz.public.orders partition 0 offset 17 (record time 2026-12-04T09:45:12.345Z)');
-    assert.equal(describeRecord(r, 10_000), 'dbz.public.orders partition 0 offset 17 (record time 2026-12-04T09:45:12.345Z), read 2.4 s after its topics\' ends were marked');
+    assert.equal(describeRecord(r, 10_000),
+      'dbz.public.orders partition 0 offset 17 (record time 2026-12-04T09:45:12.345Z), read 2.4 s after its topics\' ends were marked');
   });
 });
