@@ -24,7 +24,7 @@ export type {
 export function openStore(stateDir: string, options: StoreOptions = {}): Store {
   return openSqliteStore(stateDir, options);
 }
-export type { PgSettings } from './postgres/index.js';
+export type { PgPool, PgSettings } from './postgres/index.js';
 
 /**
  * The team store's reading of a libpq URL and its driver, loaded on first use: ops' connector

@@ -47,7 +47,7 @@ export interface ContextSource {
    * '' is the starting connection. Throws OpsError (E_CONFIG) for an unusable context. `kafka`:
    * the context's Kafka access (log positions, sink positions); absent means none configured.
    */
-  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required'; production?: true }>;
+  resolve(name: string): Promise<{ url: string; http: HttpSender; kafka?: KafkaAccess; approval?: 'required'; production?: true; profile?: WebContext['profile'] }>;
 }
 
 export interface ConsoleDeps {
@@ -289,10 +289,12 @@ export function createConsole(deps: ConsoleDeps): Console {
         throw new OpsError('E_USAGE', `resumeAfter: must be auto, always or never (got ${JSON.stringify(resumeAfter)})`, { field: 'resumeAfter' });
       }
       let plan: Plan;
-      if (mode === 'reset') plan = await planReset(ctx, { connector: name, resumeAfter });
-      else if (mode === 'json') plan = await planRewind(ctx, { connector: name, offsets: await parseOffsetsText(str(form.offsets)), resumeAfter });
-      else if (mode === 'table') plan = await planRewind(ctx, { connector: name, offsets: tableOffsets(form), resumeAfter });
-      else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter });
+      // The connector's profile as the CLI's dry run reads it: a Debezium source's slot through the context's source-db (docs/connectors.md).
+      const profile = await ctx.profile?.(name) ?? {};
+      if (mode === 'reset') plan = await planReset(ctx, { connector: name, resumeAfter, profile });
+      else if (mode === 'json') plan = await planRewind(ctx, { connector: name, offsets: await parseOffsetsText(str(form.offsets)), resumeAfter, profile });
+      else if (mode === 'table') plan = await planRewind(ctx, { connector: name, offsets: tableOffsets(form), resumeAfter, profile });
+      else if (mode === 'position') plan = await planPosition(ctx, { connector: name, position: positionOf(form), resumeAfter, profile });
       else throw new OpsError('E_USAGE', `mode: must be table, json, position or reset (got ${JSON.stringify(mode)})`, { field: 'mode' });
       const session = c.get('session');
       const id = await plans.put(plan, session.id, c.get('context'));
@@ -456,7 +458,7 @@ export function createConsole(deps: ConsoleDeps): Console {
     }
     try {
       // The rollback plan is a read: its diff is the snapshot against the current offsets.
-      const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id });
+      const plan = await planRollback(ctx, { connector: snapshot.connector, snapshotId: snapshot.id, profile: await ctx.profile?.(snapshot.connector) ?? {} });
       view.plan = plan;
       view.planId = await plans.put(plan, session.id, c.get('context'));
     } catch (err) {
@@ -597,8 +599,8 @@ export function createConsole(deps: ConsoleDeps): Console {
   }
 
   async function opsContext(c: Context<Env>): Promise<WebContext> {
-    const { url, http, kafka } = await deps.contexts.resolve(c.get('context'));
-    return { url, http, store: deps.store, ...(kafka ? { kafka } : {}) };
+    const { url, http, kafka, profile } = await deps.contexts.resolve(c.get('context'));
+    return { url, http, store: deps.store, ...(kafka ? { kafka } : {}), ...(profile ? { profile } : {}) };
   }
 
   async function frame(c: Context<Env>): Promise<Omit<LayoutOptions, 'title' | 'nav'>> {

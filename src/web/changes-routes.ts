@@ -68,7 +68,8 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
     const ctx = await d.opsContext(c);
     const who = acting(c, found);
     try {
-      const { checked } = await checkApprovedChange(ctx, found.id);
+      // The plan is checked again as `offsetctl changes apply` does, a Debezium source's slot read through the context's source-db.
+      const { checked } = await checkApprovedChange(ctx, found.id, ctx.profile ? { profileFor: ctx.profile } : {});
       if (checked.changesMeaning) {
         const moved = checked.connectors.filter((x) => x.movement.changesMeaning).map((x) => x.saved.connector).join(', ');
         throw new OpsError('E_PLAN_MOVED', `the starting offsets of ${moved} moved since the request was made, in a way that changes what it does; nothing was changed: check them with \`offsetctl changes apply ${found.id}\` (it shows what moved) or request the change anew`, { field: 'offsets' });

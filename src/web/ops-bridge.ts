@@ -8,6 +8,7 @@ import type { KafkaAccess } from '../kafka/connection.js';
 import {
   clusterIdentity, lookupKeys, WorkerRoot, getConnectorInfo, getOffsets, listConnectors, offsetEntries, OpsError, parseOffsetsJson, parsePosition, planRewind, positionScope, positionTargets,
   type ConnectorInfo, type PositionFlags, type ConnectorSummary, type EventRecord, type OffsetEntry, type OpsContext, type Plan, type ResumeAfter,
+  type ProfileOptions,
   type AuditRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
@@ -34,7 +35,11 @@ export type { KafkaAccess };
 export type Operation = Plan['operation'];
 
 /** The console's context: the ops context plus Kafka access as `rewind` resolves it (secrets stay on the server). */
-export type WebContext = OpsContext & { kafka?: KafkaAccess };
+export type WebContext = OpsContext & {
+  kafka?: KafkaAccess;
+  /** The connector's profile options from the context (its `source-db:`): what a preview reads a Debezium source's slot with. */
+  profile?: (connector: string) => Promise<ProfileOptions>;
+};
 
 /** A position as the form sends it: texts are parsed by the CLI's parser, so bad input gets the CLI's message. */
 export type SinkPosition = { kind: 'earliest' } | { kind: 'latest' } | { kind: 'time'; time: string } | { kind: 'shift'; by: string };
@@ -69,7 +74,9 @@ export function positionSupport(ctx: WebContext, info: ConnectorInfo): PositionS
  * call for call (parsePosition → positionTargets → planRewind with the position table), so the
  * preview is the same diff as `rewind --to-... --dry-run` and the same refusals.
  */
-export async function planPosition(ctx: WebContext, req: { connector: string; position: SinkPosition; resumeAfter?: ResumeAfter }): Promise<Plan> {
+export async function planPosition(
+  ctx: WebContext, req: { connector: string; position: SinkPosition; resumeAfter?: ResumeAfter; profile?: ProfileOptions },
+): Promise<Plan> {
   // Bad input is refused before anything is read, as the CLI parses its flags first.
   const position = parsePosition(positionFlags(req.position), Date.now());
   const info = await getConnectorInfo(ctx.http, ctx.url, req.connector);
@@ -80,7 +87,10 @@ export async function planPosition(ctx: WebContext, req: { connector: string; po
   }
   if (!support.kinds.includes(req.position.kind)) throw new OpsError('E_USAGE', `${req.connector}: only ${support.kinds.join(', ')} can be computed for it (${support.lookup}); edit the offsets or paste JSON for another position`, { field: 'position' });
   const targets = await positionTargets(ctx, req.connector, position, ctx.kafka ?? WITHOUT_SETTINGS, { clientId: 'offsetctl-ui' });
-  return planRewind(ctx, { connector: req.connector, offsets: targets.offsets, positions: targets, ...(req.resumeAfter ? { resumeAfter: req.resumeAfter } : {}) });
+  return planRewind(ctx, {
+    connector: req.connector, offsets: targets.offsets, positions: targets, ...(req.resumeAfter ? { resumeAfter: req.resumeAfter } : {}),
+    ...(req.profile ? { profile: req.profile } : {}),
+  });
 }
 
 /**

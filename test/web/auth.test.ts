@@ -325,6 +325,7 @@ test('the complete console.yaml of docs/ui.md is what the console reads', async 
   const contexts = parseContexts(raw.contexts, '/etc/offsetctl/console.yaml');
   assert.deepEqual(Object.keys(contexts), ['prod', 'staging']);
   assert.equal(contexts.prod?.passwordEnv, 'CONNECT_PROD_PASSWORD');
+  assert.deepEqual(contexts.prod?.sourceDb, { '^orders-': 'postgres://offsetctl_ro@orders-db.prod.example:5432/orders?sslmode=verify-full' });
   const config = parseServiceConfig(raw, '/etc/offsetctl/console.yaml', Object.keys(contexts), { OFFSETCTL_OIDC_CLIENT_SECRET: 'docs-example-secret-1', OFFSETCTL_METRICS_TOKEN: 'docs-example-metrics-token-1' });
   assert.equal(config.metrics?.token, 'docs-example-metrics-token-1');
   assert.equal(config.trustedProxies?.matches('10.0.2.11'), true);

@@ -31,7 +31,8 @@ export function register(program: Command): void {
     if (verb === 'stop' || verb === 'resume') withSourceDbFlags(cmd);
     // Verify by data after resume (src/ops/verify): it changes no offset, so there is nothing to roll back.
     if (verb === 'resume') {
-      cmd.option('--verify <duration>', 'after it runs, watch up to this long (30s, 2m) that it moves (offsets, a Debezium slot); exit 1 if not');
+      cmd.option('--verify <duration>', 'after it runs, watch up to this long (30s, 2m) that it moves (offsets, a Debezium slot, the first new records on its '
+        + 'topics with a Kafka bootstrap: OFFSETCTL_BOOTSTRAP or the context\'s); exit 1 if not');
     }
     if (verb === 'restart') {
       cmd.option('--include-tasks', 'restart the tasks too').option('--only-failed', 'restart only what is FAILED');
@@ -60,11 +61,16 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   }
   const scope = { actor: await (await import('../actor.js')).cliActorFor(store), ...(c.contextName ? { context: c.contextName } : {}) };
   const progress = waitPrinter(connector);
+  let mark: import('../../ops/verify/index.js').RecordMark | undefined;
   try {
     const profile = verb === 'stop' || verb === 'resume' ? await profileCheck(c, connector, verb, opts) : undefined;
     // What "moving" is measured from: the offsets as the connector is resumed.
     const ops = verifyMs !== undefined ? await import('../../ops/index.js') : undefined;
     const resumedAt = ops ? ops.offsetEntries(await ops.getOffsets(c.http, c.url, connector)) : [];
+    // A source's topics marked before the resume is sent: what comes after is what it wrote once running.
+    const verifying = verifyMs !== undefined ? await import('./verify-after.js') : undefined;
+    const info = (text: string): void => { (c.output === 'json' ? stderr : stdout)(`${text}\n`); };
+    mark = verifying ? await verifying.markBeforeChange({ url: c.url, http: c.http }, c, connector, opts, info) : undefined;
     const result = await changeStateAudited({ url: c.url, http: c.http, store }, scope, connector, verb, {
       ...(profile?.needsTasks ? { needsTasks: true } : {}),
       ...(opts.includeTasks ? { includeTasks: true } : {}),
@@ -84,12 +90,13 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
       ? `connector ${connector} is already ${result.state}; nothing sent\n`
       : `connector ${connector}: ${result.before} → ${result.state}${tasks} in ${secs} s (${result.attempts} status read${result.attempts === 1 ? '' : 's'})\n`);
     if (verifyMs !== undefined) {
-      await (await import('./verify-after.js')).verifyResumed({ url: c.url, http: c.http }, c, connector, resumedAt, verifyMs, opts);
+      await (await import('./verify-after.js')).verifyResumed({ url: c.url, http: c.http }, c, connector, resumedAt, verifyMs, opts, mark);
     }
   } catch (err) {
     progress.done();
     throw err;
   } finally {
+    await mark?.watch?.stop();
     await c.http.close();
     await store.close();
   }

@@ -233,6 +233,7 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   // On a team store the database login is who acts (the identity PostgreSQL authenticated), as in a change request's history.
   const audit = { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
   let plan: Plan | undefined;
+  let mark: import('../../ops/verify/index.js').RecordMark | undefined;
   try {
     plan = await makePlan(ops, ctx, conn);
     await face.before?.(plan, info);
@@ -269,12 +270,14 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
       await confirm(planQuestion(plan), { yes: opts.yes === true });
       await confirmForwardTargets(plan.forwardTargets, { allowForward: opts.allowForward === true, yes: opts.yes === true });
       await face.applying?.start();
+      // --verify: a source's topics are marked before the run stops and resumes it (the records after the mark are new).
+      mark = await (await import('./verify-after.js')).markBeforeChange(ctx, conn, plan.connector, opts, info);
       outcome = await applyWithSignals(ops, ctx, plan, audit, info, face.reviewed);
       await face.applying?.finish(outcome);
     }
     await showOutcome(plan, outcome, { json, color });
     // --verify: once it runs again, does it move? (with --rollback-on-failure, undone when not)
-    if (outcome.status === 'succeeded') await (await import('./verify-after.js')).verifyAfter(ops, ctx, conn, plan, outcome, opts, audit, info);
+    if (outcome.status === 'succeeded') await (await import('./verify-after.js')).verifyAfter(ops, ctx, conn, plan, outcome, opts, audit, info, mark);
     // With --output json the outcome on stdout is the whole account; in text, main prints the message.
     if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } catch (err) {
@@ -286,6 +289,7 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
     }
     throw err;
   } finally {
+    await mark?.watch?.stop();
     await store.close();
     await conn.http.close();
   }

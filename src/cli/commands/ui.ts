@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HttpSender } from '../../http/client.js';
 import type { KafkaAccess } from '../../kafka/connection.js';
+import type { ProfileOptions } from '../../ops/profiles/index.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 
@@ -133,8 +134,8 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
       initialLabel: initial.contextName ? `${initial.contextName} (${initial.url})` : initial.url,
       ...(initial.contextName ? { initialPath: initial.contextName } : {}),
       names: async () => Object.keys((await loadConfig(configPath())).contexts).filter((n) => n !== initial.contextName).sort(),
-      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required'; production?: true }> => {
-        if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial) };
+      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required'; production?: true; profile: ProfileOf }> => {
+        if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial), profile: profileOf(initial) };
         let conn = others.get(name);
         if (!conn) {
           conn = resolveConnection({ ...rest, context: name }, process.env, { pooled: true });
@@ -142,7 +143,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
           conn.catch(() => others.delete(name));
         }
         const resolved = await conn;
-        return { url: resolved.url, http: resolved.http, kafka: kafkaOf(resolved), ...approvalOf(resolved) };
+        return { url: resolved.url, http: resolved.http, kafka: kafkaOf(resolved), ...approvalOf(resolved), profile: profileOf(resolved) };
       },
     },
     connections: async () => [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))],
@@ -200,11 +201,22 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
       resolve: async (name: string) => {
         const conn = connections.get(name || initialName);
         if (!conn) throw new OpsError('E_CONFIG', `context ${JSON.stringify(name)} is not in ${path}`, { field: 'context' });
-        return { url: conn.url, http: conn.http, kafka: kafka.get(name || initialName)!, ...approvalOf(conn) };
+        return { url: conn.url, http: conn.http, kafka: kafka.get(name || initialName)!, ...approvalOf(conn), profile: profileOf(conn) };
       },
     },
     connections: async () => [...connections.values()],
   };
+}
+
+type ProfileOf = (connector: string) => Promise<ProfileOptions>;
+
+/**
+ * The profiles' options for a connector of this context, as the CLI reads them without flags: the
+ * context's `source-db:` entry whose pattern matches the connector (the password from this
+ * process's PGPASSWORD or .pgpass, never from the file or the connector), its Kafka settings.
+ */
+function profileOf(conn: Connection): ProfileOf {
+  return async (connector) => (await import('../source-db.js')).profileOptionsFor({}, conn.context, connector);
 }
 
 /**

@@ -214,3 +214,15 @@ async function readDuringRebalance<T>(read: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/**
+ * The topics a connector reports having used (GET /connectors/{c}/topics, KIP-558): what a source
+ * writes to. Undefined when the worker does not track them (topic.tracking.enable=false answers 4xx).
+ */
+export async function getConnectorTopics(http: HttpSender, url: string, name: string): Promise<string[] | undefined> {
+  const path = `${connectorPath(name)}/topics`;
+  const res = await getJson(http, url, path);
+  if (res.status >= 400) return undefined;
+  const body = expectOk(res, 'GET', path) as Record<string, { topics?: string[] }>;
+  return body[name]?.topics ?? [];
+}

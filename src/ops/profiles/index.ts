@@ -8,7 +8,7 @@ import type { ProfileCheck, ProfileReport } from './profile.js';
 export type { ExclusiveHold, ProfileCheck, ProfileOperation, ProfileOptions, ProfileReport, Replayed, SourceIdentity } from './profile.js';
 export type { SourceDbSettings } from './source-db.js';
 // The verify room reads the slot after a resume (--verify).
-export { readSourceDb } from './source-db.js';
+export { capturedRowChanges, readSourceDb } from './source-db.js';
 // A move waits for a Debezium source's slot to be let go before it starts the new connector.
 export { awaitSlotReleased, SLOT_RELEASE_WAIT_MS, type SlotRelease } from './slot-release.js';
 export { profileFor } from './registry.js';

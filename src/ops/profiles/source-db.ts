@@ -1,9 +1,10 @@
 // A Debezium PostgreSQL source's other half: its replication slot, read from the source database
 // through a login the operator names (`--source-db`, a context's `source-db:`), never through the
 // connector's own credentials. Read only: the session is read-only and asks nothing but
-// pg_replication_slots (readable by any role), pg_current_wal_lsn() and pg_control_system().
+// pg_replication_slots (readable by any role), pg_current_wal_lsn(), pg_control_system() and,
+// after a resume, pg_stat_user_tables.
 // node-postgres is loaded on first use, as the team store does (src/store/postgres/driver.ts).
-import type { PgSettings } from '../../store/index.js';
+import type { PgPool, PgSettings } from '../../store/index.js';
 import { OpsError } from '../errors.js';
 import { parseLsn, type Lsn } from './lsn.js';
 
@@ -38,19 +39,7 @@ interface Row { [key: string]: unknown }
 
 /** Reads the slot `slotName` and the server's WAL position; an unreachable database or a refused login is E_PREFLIGHT (exit 2). */
 export async function readSourceDb(settings: SourceDbSettings, slotName: string): Promise<SourceDbFacts> {
-  const { loadPg } = await (await import('../../store/index.js')).postgresDriver();
-  const { Pool } = loadPg();
-  const pool = new Pool({
-    host: settings.host, port: settings.port, user: settings.user, database: settings.database,
-    password: settings.password ?? (() => Promise.reject(new OpsError('E_PREFLIGHT', `${settings.display} asks ${settings.user} for a password and none ` +
-      `was found: set PGPASSWORD, or add a line for ${settings.host}:${settings.port}:${settings.database}:${settings.user} to the .pgpass file ` +
-      `(PGPASSFILE, else ~/.pgpass, mode 0600)`, { field: 'source-db' }))),
-    ssl: settings.ssl, application_name: 'offsetctl-preflight', max: 1, connectionTimeoutMillis: 10_000,
-    statement_timeout: settings.statementTimeoutMs, query_timeout: settings.statementTimeoutMs + 5_000,
-    options: '-c default_transaction_read_only=on',
-  });
-  pool.on('error', () => undefined);
-  try {
+  return withSourceDb(settings, async (pool) => {
     const server = (await pool.query<Row>('SELECT pg_current_wal_lsn()::text AS wal, current_database() AS db')).rows[0] ?? {};
     const slots = (await pool.query<Row>(
       `SELECT slot_name, restart_lsn::text AS restart_lsn, confirmed_flush_lsn::text AS confirmed_flush_lsn, wal_status,
@@ -66,6 +55,41 @@ export async function readSourceDb(settings: SourceDbSettings, slotName: string)
       display: settings.display, database: String(server.db), walLsn, ...(systemId ? { systemId } : {}),
       ...(slots[0] ? { slot: slotOf(slots[0]) } : {}),
     };
+  });
+}
+
+/**
+ * Rows inserted, updated or deleted so far in the tables a Debezium source captures (its
+ * table.include.list, regular expressions on schema.table; every user table without one), from
+ * pg_stat_user_tables: counters of the whole database, readable by any role. Compared before and
+ * after a watch, they tell a source with no new rows from one whose rows are not delivered (the
+ * WAL cannot: it is the whole cluster's, written by every database and by checkpoints).
+ */
+export async function capturedRowChanges(settings: SourceDbSettings, includeList: string[]): Promise<bigint> {
+  return withSourceDb(settings, async (pool) => {
+    const r = await pool.query<Row>(
+      `SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::text AS n FROM pg_stat_user_tables
+        WHERE cardinality($1::text[]) = 0 OR schemaname || '.' || relname ~ ANY (SELECT '^(' || p || ')$' FROM unnest($1::text[]) p)`, [includeList]);
+    return BigInt(String(r.rows[0]?.n ?? '0'));
+  });
+}
+
+/** One read-only session for `read`; an unreachable database or a refused login is E_PREFLIGHT (exit 2). */
+async function withSourceDb<T>(settings: SourceDbSettings, read: (pool: PgPool) => Promise<T>): Promise<T> {
+  const { loadPg } = await (await import('../../store/index.js')).postgresDriver();
+  const { Pool } = loadPg();
+  const pool = new Pool({
+    host: settings.host, port: settings.port, user: settings.user, database: settings.database,
+    password: settings.password ?? (() => Promise.reject(new OpsError('E_PREFLIGHT', `${settings.display} asks ${settings.user} for a password and none ` +
+      `was found: set PGPASSWORD, or add a line for ${settings.host}:${settings.port}:${settings.database}:${settings.user} to the .pgpass file ` +
+      `(PGPASSFILE, else ~/.pgpass, mode 0600)`, { field: 'source-db' }))),
+    ssl: settings.ssl, application_name: 'offsetctl-preflight', max: 1, connectionTimeoutMillis: 10_000,
+    statement_timeout: settings.statementTimeoutMs, query_timeout: settings.statementTimeoutMs + 5_000,
+    options: '-c default_transaction_read_only=on',
+  });
+  pool.on('error', () => undefined);
+  try {
+    return await read(pool);
   } catch (err) {
     throw sourceDbError(err, settings);
   } finally {

@@ -6,6 +6,7 @@ import { PostgresStore, type PostgresStoreOptions } from './pg-store.js';
 
 export { PostgresStore, type MigrationReport, type PostgresStoreOptions } from './pg-store.js';
 export { isPostgresUrl, pgSettings, redactUrl, type PgSettings } from './connection.js';
+export type { PgPool } from './driver.js';
 
 /** Connects and brings the schema up to date (unless `migrate: false`); rejects with E_STORE/E_STORE_SCHEMA/E_STORE_USAGE. */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions & StoreUrlOptions = {}): Promise<PostgresStore> {
