@@ -181,7 +181,7 @@ roles:
   assert.match(await alice.textContent('#approval-note') ?? '', /requires approval/, await alice.textContent('main') ?? '');
   assert.ok((await alice.$$eval('ul.profile-facts li', (lis) => lis.map((li) => li.textContent ?? ''))).some((f) => f.startsWith(`slot ${s.id}: restart_lsn`)));
   await alice.fill('input[name=confirm]', s.name);
-  await alice.click('form[action^="/plans/"] button[type=submit]');
+  await alice.click('form[action*="/plans/"] button[type=submit]');
   await alice.waitForURL(/\/changes\/chg-/);
   const id = /\/changes\/(chg-[^/?#]+)/.exec(alice.url())![1]!;
 
