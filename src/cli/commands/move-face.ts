@@ -46,6 +46,10 @@ export async function openFace(opts: ConnectionOptions, to: string | undefined, 
     if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
     source = await resolveConnection({ ...opts, url: fallbackUrl });
   }
+  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await source.http.close();
+    throw err;
+  });
   const target = to === undefined ? source : await resolveTarget(to, opts);
   const { openCommandStore } = await import('../store-choice.js');
   const store = await openCommandStore(source.store);
