@@ -64,8 +64,9 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
     // The marker in Kafka tells an offsetctl with no team store that this one governs the cluster.
     const marked = await markGoverned(opts, conn, store, identity.key, identity.members ?? [], set.setBy.dbUser ?? set.setBy.user, describePolicy);
     if (marked !== undefined) {
-      stderr(`${marked}\n`);
-      process.exitCode = 1;
+      stderr(`${marked.text}\n`);
+      // Kafka refused the marker: the policy is set (never exit 2 after a change), but not all was done.
+      if (marked.failed) process.exitCode = 1;
     }
   } finally {
     await store.close();
@@ -74,16 +75,19 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
 
 /**
  * Writes the cluster's governance marker (src/kafka/governance-marker.ts) with the policies now in
- * force; resolves with what went wrong (the policy is set either way: exit 1, never 2, after it).
+ * force; resolves with what to say: no bootstrap is a warning, a marker Kafka refused a failure (exit 1, never 2, after the change).
  */
 async function markGoverned(
   opts: PolicyFlags, conn: import('../connection.js').Connection, store: import('../../store/index.js').Store,
   clusterKey: string, members: string[], by: string, describe: (p: import('../../store/index.js').PolicyRecord) => string,
-): Promise<string | undefined> {
+): Promise<{ text: string; failed: boolean } | undefined> {
   const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
   if (!access.bootstrap) {
-    return `warning: the policy is set, but ${clusterKey} is not marked as governed in Kafka (no bootstrap: give --bootstrap or the context's bootstrap): an offsetctl with no team store cannot learn that this store governs it`;
+    return {
+      text: `warning: the policy is set, but ${clusterKey} is not marked as governed in Kafka (no bootstrap: give --bootstrap or the context's bootstrap): an offsetctl with no team store cannot learn that this store governs it`,
+      failed: false,
+    };
   }
   const { storeWithoutSecrets } = await import('../governance-check.js');
   const { writeGovernanceMarker } = await import('../../kafka/governance-marker.js');
@@ -96,7 +100,7 @@ async function markGoverned(
     }, policies.length === 0);
     return undefined;
   } catch (err) {
-    return `the policy is set, but ${clusterKey} could not be marked as governed in Kafka: ${(err as Error).message}`;
+    return { text: `the policy is set, but ${clusterKey} could not be marked as governed in Kafka: ${(err as Error).message}`, failed: true };
   }
 }
 
