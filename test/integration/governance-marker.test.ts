@@ -2,14 +2,16 @@
 // role split. The team's admin (alice's team, its admin login) sets a policy through a context
 // with the team store and the Kafka bootstrap: the cluster is marked in Kafka
 // (`__offsetctl_governance`). Carol has no team store configured at all, only the cluster's URL
-// and the bootstrap: her rewind and her stop are refused (exit 2) naming the store, and nothing
-// changes. Without a bootstrap she cannot know (a dry run goes on). The policy removed, the marker
+// and the bootstrap: her rewind, her stop and her console are refused (exit 2) naming the store,
+// and nothing changes. Without a bootstrap she cannot know (a dry run goes on). The policy removed, the marker
 // goes, and carol's stop applies.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
+import { cliPath, repoRoot } from '../support/repo.js';
 import { sandboxBootstrap } from '../support/fleet.js';
 import { newSplitDatabase, type SplitDatabase } from '../support/postgres.js';
 import { readGovernanceMarkers, writeGovernanceMarker } from '../../src/kafka/governance-marker.js';
@@ -62,6 +64,13 @@ test('a policy marks the cluster in Kafka: carol, with no team store but the boo
   const stop = await carol(['stop', source.name], withKafka);
   assert.equal(stop.status, 2, stop.stdout);
   assert.match(stop.stderr, /governs/);
+  // Her console (a face that changes things) does not start either.
+  const console = spawnSync(process.execPath, [cliPath, 'ui', '--listen', '127.0.0.1:0', '--url', cluster.url, '--state-dir', join(carolDir, 'state')], {
+    cwd: repoRoot, encoding: 'utf8', timeout: 30_000,
+    env: { ...process.env, OFFSETCTL_CONFIG: join(carolDir, 'config.yaml'), OFFSETCTL_STORE: undefined, PGPASSWORD: undefined, ...withKafka } as NodeJS.ProcessEnv,
+  });
+  assert.equal(console.status, 2, `${console.stdout}${console.stderr}`);
+  assert.match(console.stderr, /which the team store postgres:\/\/127\.0\.0\.1:\d+\/\S+ \(context prod\) governs/);
   assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), before, 'offsets unchanged');
   assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'still running');
 
