@@ -5,6 +5,7 @@
 // store and how to use it. Only then is the Kafka client loaded: a command that changes nothing,
 // or knows no bootstrap, or already uses a team store, pays nothing. Without a bootstrap it
 // cannot know (docs/team.md).
+import type { HttpSender } from '../http/client.js';
 import type { KafkaSettings } from '../kafka/connection.js';
 import type { GovernanceMarker } from '../kafka/governance-marker.js';
 import { OpsError } from '../ops/errors.js';
@@ -26,7 +27,9 @@ export function storeWithoutSecrets(store: string): string {
  * Refuses a change to a cluster a team store governs when this command would use no team store.
  * `flags` are the command's Kafka flags (--bootstrap, security), the context's apply otherwise.
  */
-export async function refuseIfGovernedElsewhere(conn: Pick<Connection, 'url' | 'http' | 'context' | 'store'>, flags: KafkaFlags, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function refuseIfGovernedElsewhere(
+  conn: Pick<Connection, 'url' | 'context' | 'store'> & { http: HttpSender }, flags: KafkaFlags, env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   // A team store (the store module's isTeamStore, inlined: loading it would load SQLite's binding).
   if (conn.store.store !== undefined && conn.store.store !== '' && conn.store.store !== 'sqlite') return;
   const { resolveKafkaAccess } = await import('./kafka-settings.js');
