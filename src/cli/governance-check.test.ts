@@ -11,7 +11,12 @@ test('the store a marker shows: scheme, host, port and database; no login, passw
 
 test('no marker is read, and nothing sent, with a team store or without a bootstrap', async () => {
   const sent: string[] = [];
-  const untouchable: HttpSender = { send: (r) => (sent.push(r.url), Promise.reject(new Error('nothing may be sent'))) };
+  const untouchable: HttpSender = {
+    send: (r) => {
+      sent.push(r.url);
+      return Promise.reject(new Error('nothing may be sent'));
+    },
+  };
   const conn = { url: 'http://127.0.0.1:8083', http: untouchable, store: { stateDir: '/tmp/x' } };
   await refuseIfGovernedElsewhere(conn, {}, {});
   await refuseIfGovernedElsewhere({ ...conn, store: { stateDir: '/tmp/x', store: 'postgres://alice@db/offsetctl' } }, { bootstrap: '127.0.0.1:9092' }, {});
