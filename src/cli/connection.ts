@@ -147,11 +147,11 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => process.stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
   const { storeChoice } = await import('./store-choice.js');
-  // The console's service config (how.config) lists its contexts on purpose, one per page choice:
-  // they are not yet matched by identity (docs/team.md says what is left).
+  // The console's service config (how.config) matches its contexts by identity among themselves
+  // once they are all resolved (console-governance.ts, from commands/ui.ts).
   const ruled = how.config
     ? { ...(ctx?.approval === 'required' ? { approval: 'required' as const } : {}), governedBy: [] }
-    : await governedChoice({ url, ctx, contextName, config: await load(), http: reachable, env, explicitStore: opts.store });
+    : await governedChoice({ url, ctx, contextName, config: await load(), http: reachable, env, explicitStore: opts.store, stateDir });
   const store = storeChoice(opts, ruled.storeContext ?? ctx, stateDir, env);
   const answeringWorker = urls.length > 1 ? () => (reachable as FailoverClient).current : () => url;
   return {
@@ -168,7 +168,7 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
  * to the URL at hand: only its store and rules apply.
  */
 async function governedChoice(
-  at: { url: string; ctx: ConnectionContext | undefined; contextName: string | undefined; config: OffsetctlConfig; http: HttpSender; env: NodeJS.ProcessEnv; explicitStore: string | undefined },
+  at: { url: string; ctx: ConnectionContext | undefined; contextName: string | undefined; config: OffsetctlConfig; http: HttpSender; env: NodeJS.ProcessEnv; explicitStore: string | undefined; stateDir: string },
 ): Promise<{ storeContext?: Pick<ConnectionContext, 'store' | 'storePasswordEnv'>; approval?: 'required'; governedBy: string[] }> {
   const { governs, governingContexts } = await import('./governing-context.js');
   const own = at.ctx?.approval === 'required' ? { approval: 'required' as const } : {};
@@ -180,7 +180,9 @@ async function governedChoice(
     const auth = await resolveAuth({}, c, at.env);
     return new (await import('../http/node-client.js')).NodeHttpClient({ ...(auth ? { auth } : {}), tls: await resolveTls({}, c), timeoutMs: 3000 });
   };
-  const found = await governingContexts(at.url, { ...at.config, contexts: Object.fromEntries(others) }, senderFor);
+  // Kept per URL for a minute in the state folder (identity-cache.ts): each command is its own process.
+  const cache = (await import('./identity-cache.js')).identityCache(at.stateDir, at.env);
+  const found = await governingContexts(at.url, { ...at.config, contexts: Object.fromEntries(others) }, senderFor, cache);
   for (const name of found.unreachable) process.stderr.write(`warning: context ${name} governs a cluster (team store or approval) but its URL did not answer: if it is this cluster, its rules were not checked\n`);
   if (found.contexts.length === 0) return { ...own, governedBy: [] };
   const storeOf = (c: Pick<ConnectionContext, 'store'> | undefined): string => (c?.store && c.store !== 'sqlite' ? c.store : 'the state folder\'s SQLite file');

@@ -30,16 +30,21 @@ export const governs = (ctx: ConnectionContext): boolean => (ctx.store !== undef
  */
 export async function governingContexts(
   url: string, config: OffsetctlConfig, senderFor: (ctx: ConnectionContext | undefined) => Promise<HttpSender & { close?: () => Promise<void> }>,
+  cache?: IdentityCache,
 ): Promise<Governance> {
   const candidates = Object.entries(config.contexts).filter(([, ctx]) => governs(ctx));
   if (candidates.length === 0) return { contexts: [], unreachable: [] };
   const { clusterIdentity, connectMembers, WorkerRoot } = await import('../ops/cluster/index.js');
   const seen = async (target: string, ctx: ConnectionContext | undefined): Promise<Seen | undefined> => {
+    const cached = cache?.get(target);
+    if (cached) return { key: cached.key, members: new Set(cached.members) };
     const sender = await senderFor(ctx);
     try {
       const identity = await clusterIdentity(new WorkerRoot(sender, target));
       if (!identity.kafkaClusterId) return undefined;
-      return { key: identity.key, members: new Set(await connectMembers(sender, target)) };
+      const members = await connectMembers(sender, target);
+      cache?.put(target, { key: identity.key, members });
+      return { key: identity.key, members: new Set(members) };
     } finally {
       await sender.close?.();
     }
@@ -60,4 +65,10 @@ interface Seen {
   key: string;
   /** `address:port` of the workers seen: the one reached and those running a connector or task. */
   members: Set<string>;
+}
+
+/** What a probe learned of a URL: its cluster key and its Connect cluster's members (identity-cache.ts keeps it). */
+export interface IdentityCache {
+  get(url: string): { key: string; members: string[] } | undefined;
+  put(url: string, seen: { key: string; members: string[] }): void;
 }

@@ -136,6 +136,10 @@ export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: stri
   }
   const json = conn.output === 'json';
   const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await conn.http.close();
+    throw err;
+  });
   const { openCommandStore } = await import('../store-choice.js');
   const store = await openCommandStore(conn.store);
   try {

@@ -49,6 +49,10 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   const byPosition = operation === 'rewind' && (await wantsPosition(opts as PositionOptions));
   const offsetsFor = operation === 'rewind' && !byPosition ? await readBatchOffsets(opts.offsets) : undefined;
   const conn = await resolveConnection(opts);
+  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await conn.http.close();
+    throw err;
+  });
   const json = conn.output === 'json';
   const { ctx, close } = await openBatchContext(conn);
   try {

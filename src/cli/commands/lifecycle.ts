@@ -50,6 +50,10 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
   const { openCommandStore } = await import('../store-choice.js');
   const verifyMs = opts.verify !== undefined ? (await import('./verify-after.js')).durationMs(opts.verify) : undefined;
   const c = await resolveConnection(opts);
+  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(c, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await c.http.close();
+    throw err;
+  });
   // Every state change is audited (who stopped a production connector must be findable): the
   // store is the one a change would use, and it is opened before anything is sent.
   let store;

@@ -12,7 +12,8 @@ export async function runExport(names: string[], opts: ConnectionOptions & { sel
   const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
   checkSelection(selection);
-  const face = await openFace(opts, undefined);
+  // A plain export only reads; --consistent stops connectors: a change.
+  const face = await openFace(opts, undefined, undefined, opts.consistent === true);
   const json = face.source.output === 'json';
   try {
     const { listConnectorNames } = await import('../../ops/index.js');

@@ -37,7 +37,8 @@ export async function auditRefused(face: Pick<MoveFace, 'ctx' | 'audit'>, what: 
   if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) await ops.auditRefusal(face.ctx, face.audit, what, err).catch(() => undefined);
 }
 
-export async function openFace(opts: ConnectionOptions, to: string | undefined, fallbackUrl?: string): Promise<MoveFace> {
+/** `changes`: false for what only reads (a plain export): no governance marker is read for it (governance-check.ts). */
+export async function openFace(opts: ConnectionOptions, to: string | undefined, fallbackUrl?: string, changes = true): Promise<MoveFace> {
   const { resolveConnection } = await import('../connection.js');
   let source: Connection;
   try {
@@ -46,6 +47,10 @@ export async function openFace(opts: ConnectionOptions, to: string | undefined, 
     if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
     source = await resolveConnection({ ...opts, url: fallbackUrl });
   }
+  if (changes) await (await import('../governance-check.js')).refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await source.http.close();
+    throw err;
+  });
   const target = to === undefined ? source : await resolveTarget(to, opts);
   const { openCommandStore } = await import('../store-choice.js');
   const store = await openCommandStore(source.store);

@@ -227,6 +227,11 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   const color = !json && (await import('../render/color.js')).useColor(process.stdout);
   const ops = await import('../../ops/index.js');
+  // `runs resume` finishes a change already begun (as policies do not gate it): a connector it left stopped must not stay so.
+  if (what.action !== 'resume') await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+    await conn.http.close();
+    throw err;
+  });
   const { openCommandStore } = await import('../store-choice.js');
   const store = await openCommandStore(conn.store);
   const ctx: OpsContext = { url: conn.url, http: conn.http, store };

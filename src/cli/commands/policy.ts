@@ -3,8 +3,9 @@
 // Only the team's admin role may set one (the database refuses the others); each is audited.
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 
-interface PolicyFlags extends ConnectionOptions {
+interface PolicyFlags extends ConnectionOptions, KafkaFlags {
   requireApproval?: boolean;
   connectors?: string;
   actions?: string;
@@ -12,12 +13,12 @@ interface PolicyFlags extends ConnectionOptions {
 
 export function register(program: Command): void {
   const policy = program.command('policy').description('the team store\'s rules per Connect cluster: which changes need someone else\'s approval');
-  addConnectionOptions(policy.command('set').argument('<context>', 'the context whose cluster and team store the policy is for')
+  addKafkaOptions(addConnectionOptions(policy.command('set').argument('<context>', 'the context whose cluster and team store the policy is for')
     .option('--require-approval', 'changes covered need an approved change request')
     .option('--no-require-approval', 'changes covered apply after the usual confirmation (removes the rule of that scope)')
     .option('--connectors <regex>', 'only connectors whose name matches (default: every connector)')
     .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, stop, pause, resume, restart (default: every offset change)')
-    .description('set the policy of a cluster (admin role only; audited)'))
+    .description('set the policy of a cluster (admin role only; audited); with a bootstrap, marks the cluster as governed in Kafka')))
     .action(async (context: string, _o: PolicyFlags, cmd: Command) => setPolicy(context, cmd.optsWithGlobals() as PolicyFlags));
   addConnectionOptions(policy.command('show').description('list the team store\'s policies (-o json: an array)'))
     .action(async (_o: ConnectionOptions, cmd: Command) => showPolicies(cmd.optsWithGlobals() as ConnectionOptions));
@@ -47,7 +48,7 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
     throw new OpsError('E_USAGE', `context ${context} has no team store: policies live in the team store, where they bind every operator (offsetctl config set-context ${context} --store postgres://…)`, { field: 'context' });
   }
   const { clusterIdentity, WorkerRoot } = await import('../../ops/cluster/index.js');
-  const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url));
+  const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url), { members: true });
   await conn.http.close();
   if (!identity.kafkaClusterId) throw new OpsError('E_UNREACHABLE', `context ${context}: ${conn.url} did not say which cluster it is (GET /): nothing was set`, { field: 'context' });
   const { openCommandStore } = await import('../store-choice.js');
@@ -58,10 +59,48 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
       clusterKey: identity.key, clusterUrl: conn.url, context, requireApproval: opts.requireApproval,
       ...(opts.connectors !== undefined ? { connectors: opts.connectors } : {}), ...(actions ? { actions } : {}),
     });
-    const { stdout } = await import('./say.js');
+    const { stdout, stderr } = await import('./say.js');
     stdout(conn.output === 'json' ? `${JSON.stringify(set, null, 2)}\n` : `policy ${set.id} in ${store.location}: ${describePolicy(set)}; set by ${set.setBy.user}\n`);
+    // The marker in Kafka tells an offsetctl with no team store that this one governs the cluster.
+    const marked = await markGoverned(opts, conn, store, identity.key, identity.members ?? [], set.setBy.dbUser ?? set.setBy.user, describePolicy);
+    if (marked !== undefined) {
+      stderr(`${marked.text}\n`);
+      // Kafka refused the marker: the policy is set (never exit 2 after a change), but not all was done.
+      if (marked.failed) process.exitCode = 1;
+    }
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Writes the cluster's governance marker (src/kafka/governance-marker.ts) with the policies now in
+ * force; resolves with what to say: no bootstrap is a warning, a marker Kafka refused a failure (exit 1, never 2, after the change).
+ */
+async function markGoverned(
+  opts: PolicyFlags, conn: import('../connection.js').Connection, store: import('../../store/index.js').Store,
+  clusterKey: string, members: string[], by: string, describe: (p: import('../../store/index.js').PolicyRecord) => string,
+): Promise<{ text: string; failed: boolean } | undefined> {
+  const { resolveKafkaAccess } = await import('../kafka-settings.js');
+  const access = resolveKafkaAccess(opts, conn.context);
+  if (!access.bootstrap) {
+    return {
+      text: `warning: the policy is set, but ${clusterKey} is not marked as governed in Kafka (no bootstrap: give --bootstrap or the context's bootstrap): an offsetctl with no team store cannot learn that this store governs it`,
+      failed: false,
+    };
+  }
+  const { storeWithoutSecrets } = await import('../governance-check.js');
+  const { writeGovernanceMarker } = await import('../../kafka/governance-marker.js');
+  const policies = (await store.listPolicies({ clusterKeys: [clusterKey] })).filter((p) => p.requireApproval).map(describe);
+  try {
+    // The last policy removed, the marker goes too (a tombstone): the cluster has no rules left to tell of.
+    await writeGovernanceMarker(await access.settingsFor(access.bootstrap), {
+      clusterKey, store: storeWithoutSecrets(conn.store.store ?? ''), ...(conn.contextName ? { context: conn.contextName } : {}), connectUrl: conn.url,
+      members, policies, writtenAt: new Date().toISOString(), writtenBy: by,
+    }, policies.length === 0);
+    return undefined;
+  } catch (err) {
+    return { text: `the policy is set, but ${clusterKey} could not be marked as governed in Kafka: ${(err as Error).message}`, failed: true };
   }
 }
 

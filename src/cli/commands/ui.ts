@@ -120,6 +120,9 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
   // with the starting connection only; a context switched to in the console brings its own.
   // Secrets are read on the server when a page needs Kafka and never reach the browser.
   const initialKafka = resolveKafkaAccess(opts, initial.context);
+  // A console is a face that changes things: with no team store but a bootstrap, a cluster a team
+  // store governs (the marker in Kafka, governance-check.ts) is refused before it serves.
+  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(initial, opts);
   const { OFFSETCTL_BOOTSTRAP: _b, ...envOfContexts } = process.env;
   const kafkaOf = (conn: Connection): KafkaAccess => resolveKafkaAccess({}, conn.context, envOfContexts);
   // Other contexts are resolved on first use and kept; their credentials stay on the server.
@@ -188,11 +191,20 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, process.env)]));
   const initial = connections.get(initialName)!;
   const { storeChoice } = await import('../store-choice.js');
+  // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
+  const store = storeChoice(opts, { ...(service.store ? { store: service.store } : {}), ...(service.storePasswordEnv ? { storePasswordEnv: service.storePasswordEnv } : {}) }, stateDir);
+  // Contexts found by identity (console-governance.ts): one cluster's contexts share its store and rules.
+  const { consoleRules } = await import('../console-governance.js');
+  const { identityCache } = await import('../identity-cache.js');
+  const ruled = await consoleRules([...connections].map(([name, conn]) => ({ name, url: conn.url, http: conn.http, context: conn.context! })), store.store, identityCache(stateDir));
+  for (const name of ruled.unreachable) process.stderr.write(`warning: context ${name}: ${connections.get(name)!.url} did not say which cluster it is: the rules of contexts reaching the same cluster could not be applied to it\n`);
+  for (const name of ruled.approval) connections.get(name)!.approval = 'required';
+  const { refuseIfGovernedElsewhere } = await import('../governance-check.js');
+  for (const conn of connections.values()) await refuseIfGovernedElsewhere({ ...conn, store }, {});
   return {
     label: names.map((n) => `${n} (${connections.get(n)!.url})`).join(', '),
     stateDir,
-    // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
-    store: storeChoice(opts, { ...(service.store ? { store: service.store } : {}), ...(service.storePasswordEnv ? { storePasswordEnv: service.storePasswordEnv } : {}) }, stateDir),
+    store,
     service,
     contexts: {
       initialLabel: `${initialName} (${initial.url})`,
