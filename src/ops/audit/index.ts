@@ -5,3 +5,4 @@ export { applyAudited, auditRefusal, runAudited, wasAudited, type AuditedRun, ty
 export { changeStateAudited } from './lifecycle-audit.js';
 export { runEvidence, verifyAuditTrail, type RunEvidence } from './evidence.js';
 export { approvalRule, describePolicy, setPolicyAudited, POLICY_ACTIONS } from './policy.js';
+export { abandonAudited } from './abandon-audit.js';
