@@ -34,10 +34,13 @@ interface Person {
   hold: (args: string[], stdin: string) => { done: Promise<{ status: number; stderr: string }>; release: () => void };
 }
 
-function person(login: TestLogin): Person {
-  const dir = tempDir(`offsetctl-lockkeys-${login.user}-`);
-  const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: db.url(login), OFFSETCTL_URL: undefined, PGPASSWORD: login.password };
-  const state = ['--state-dir', join(dir, 'state')];
+/** An operator on the team store as `login`; or, with `sharedState`, on that state folder's SQLite file (two processes, one store). */
+function person(login: TestLogin | undefined, sharedState?: string): Person {
+  const dir = tempDir(`offsetctl-lockkeys-${login?.user ?? 'sqlite'}-`);
+  const env = login
+    ? { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: db.url(login), OFFSETCTL_URL: undefined, PGPASSWORD: login.password }
+    : { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined };
+  const state = ['--state-dir', sharedState ?? join(dir, 'state')];
   return {
     run: (args, stdin) => runCli([...args, ...state], { env, ...(stdin !== undefined ? { stdin } : {}) }),
     hold: (args, stdin) => {
@@ -137,4 +140,44 @@ test('same-named sinks on two Connect clusters share consumer group connect-<nam
   }
   const done = await held.done;
   assert.equal(done.status, 0, done.stderr);
+});
+
+test('on one SQLite state folder, two processes: same-named sources with their own offsets topics at once; same-named sinks one at a time', async () => {
+  const shared = tempDir('offsetctl-lockkeys-shared-');
+  const first = person(undefined, shared);
+  const other = person(undefined, shared);
+  const name = uniqueName('sqlsrc');
+  const file = join(tempDir('offsetctl-lockkeys-sqlsrc-'), 'lines.txt');
+  writeFileSync(file, 'a\nb\nc\n');
+  await source(main, name, file, { 'offsets.storage.topic': `${name}-offsets-main` });
+  await source(second, name, file, { 'offsets.storage.topic': `${name}-offsets-second` });
+  const held = first.hold(rewind(name, main.url), target(file, 0));
+  try {
+    await holding(first, name);
+    const at = await other.run(rewind(name, second.url), target(file, 1));
+    assert.equal(at.status, 0, at.stderr);
+  } finally {
+    held.release();
+  }
+  assert.equal((await held.done).status, 0);
+
+  const feed = await main.createSource(3, { name: uniqueName('sqlfeed') });
+  const sink = uniqueName('sqlsink');
+  await main.createSink(feed.topic, { name: sink });
+  await second.createConnector(sink, { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', 'tasks.max': '1', file: join(second.dir, `${sink}.out`), topics: feed.topic });
+  after(() => second.deleteConnector(sink).catch(() => undefined));
+  await second.waitRunning(sink);
+  await second.stop(sink);
+  await waitFor(`${sink} on second to be STOPPED`, async () => (await second.status(sink)).connector.state === 'STOPPED');
+  const sinkTarget = JSON.stringify({ offsets: [{ partition: { kafka_topic: feed.topic, kafka_partition: 0 }, offset: { kafka_offset: 1 } }] });
+  const heldSink = first.hold(rewind(sink, main.url), sinkTarget);
+  try {
+    await holding(first, sink);
+    const refused = await other.run(rewind(sink, second.url), sinkTarget);
+    assert.equal(refused.status, 2, refused.stdout);
+    assert.match(refused.stderr, new RegExp(`E_LOCKED.*connector ${sink} on consumer group connect-${sink} on Kafka cluster`));
+  } finally {
+    heldSink.release();
+  }
+  assert.equal((await heldSink.done).status, 0);
 });
