@@ -13,7 +13,7 @@ export type { LifecycleVerb, LifecycleOptions, LifecycleWait, LifecycleResult } 
 export * from './positions/index.js';
 export * from './profiles/index.js';
 export * from './plan/index.js';
-export { dryRunOutcome, unchangedOutcome, planAbandon, abandonRun, verifyTimeoutMs, describeState } from './run/index.js';
+export { dryRunOutcome, unchangedOutcome, planAbandon, verifyTimeoutMs, describeState } from './run/index.js';
 export type { ApplyOptions, OpsEvent, OpsRunEvent, AbandonPlan, AbandonRequest, OperationOutcome, RecoveryOutcome } from './run/index.js';
 export * from './batch/index.js';
 export * from './changes/index.js';

@@ -20,12 +20,12 @@ before(async () => {
 after(async () => cluster?.cleanup());
 
 /** One person: own config (context prod: this cluster, the team store as their login, no approval), state folder and password. */
-async function person(login: TestLogin): Promise<(args: string[], stdin?: string) => ReturnType<typeof runCli>> {
+async function person(login: TestLogin): Promise<(args: string[], stdin?: string, extra?: NodeJS.ProcessEnv) => ReturnType<typeof runCli>> {
   const dir = tempDir(`offsetctl-policy-${login.user}-`);
   const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: login.password };
   const made = await runCli(['config', 'set-context', 'prod', '--url', cluster.url, '--store', db.url(login)], { env });
   assert.equal(made.status, 0, made.stderr);
-  return (args, stdin) => runCli([...args, '--state-dir', join(dir, 'state')], { env, ...(stdin !== undefined ? { stdin } : {}) });
+  return (args, stdin, extra) => runCli([...args, '--state-dir', join(dir, 'state')], { env: { ...env, ...extra }, ...(stdin !== undefined ? { stdin } : {}) });
 }
 
 const target = (file: string, position: number): string => JSON.stringify({ offsets: [{ partition: { filename: file }, offset: { position } }] });
@@ -130,4 +130,36 @@ test('the console on the team store: a confirmed change a policy covers becomes 
   } finally {
     await ui.stop();
   }
+});
+
+test('runs abandon goes through the door: a policy naming abandon refuses bob (audited under bob, the run stays); lifted by the admin, alice abandons it (audited)', async () => {
+  const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
+  const bob = await person(db.operators[1]!);
+  const src = await cluster.createSource(4, { name: uniqueName('abn') });
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'abandon', '--connectors', '^abn-'])).status, 0);
+  // Bob's rewind dies before its change step with a 2 s lease: the run reads interrupted soon after.
+  const killed = await bob(['rewind', src.name, '--offsets', '-', '--yes'], target(src.file, 0), { OFFSETCTL_TEST_KILL_BEFORE_STEP: 'rewindOffsets', OFFSETCTL_STORE_LEASE_SECONDS: '2' });
+  assert.notEqual(killed.status, 0);
+  const runs = JSON.parse((await bob(['runs', '-o', 'json'])).stdout) as Array<{ id: string; connector: string; status: string }>;
+  const run = runs.find((r) => r.connector === src.name);
+  assert.ok(run, killed.stderr);
+  await new Promise((r) => setTimeout(r, 3000));
+
+  const refused = await bob(['runs', 'abandon', run.id, '--reason', 'clearing up', '--yes']);
+  assert.equal(refused.status, 2, refused.stdout);
+  assert.match(refused.stderr, /E_APPROVAL_REQUIRED.*abandon of abn-.*requires approval \(approval required for abandon of connectors matching \^abn-.*abandoning a run cannot be requested yet/);
+  const still = JSON.parse((await bob(['runs', 'show', run.id, '-o', 'json'])).stdout) as { status: string; displayStatus?: string };
+  assert.equal(still.status, 'interrupted', 'not abandoned');
+
+  assert.equal((await admin(['policy', 'set', 'prod', '--no-require-approval', '--actions', 'abandon', '--connectors', '^abn-'])).status, 0);
+  const done = await alice(['runs', 'abandon', run.id, '--reason', 'clearing up', '--yes']);
+  assert.equal(done.status, 0, done.stderr);
+  assert.equal((JSON.parse((await bob(['runs', 'show', run.id, '-o', 'json'])).stdout) as { status: string }).status, 'abandoned');
+  const audit = (await alice(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; runId?: string; actor: { dbUser?: string } });
+  assert.deepEqual(audit.filter((e) => e.action === 'abandon' && e.connector === src.name).map((e) => [e.outcome, e.actor.dbUser]), [
+    ['refused', db.operators[1]!.user], ['started', db.operators[0]!.user], ['succeeded', db.operators[0]!.user],
+  ]);
+  // Resumed by nobody: the connector stays as bob's run left it; put it back for the next test.
+  await cluster.resume(src.name).catch(() => undefined);
 });

@@ -54,7 +54,9 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
     // On the team store the database login names who gave it up (as in `runs`' BY column), else the OS login.
     const actor = await (await import('../actor.js')).cliActorFor(store);
     const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;
-    const done = await ops.abandonRun(ctx, plan, { by, reason: opts.reason });
+    // Through ops' door: the team's policy is checked and the act audited (refusals too).
+    const scope = { actor, ...(conn.contextName ? { context: conn.contextName } : {}) };
+    const done = await ops.abandonAudited(ctx, scope, plan, { by, reason: opts.reason });
     stdout(`Run ${done.id} abandoned by ${by}: ${opts.reason.trim()}. The lock on ${c} is free.\n`);
   } finally {
     await store.close();
