@@ -1,9 +1,10 @@
 // Where a context says `approval: required`, a change command records a change request instead of
 // changing anything: the plan as saved (the same document `--plan-out` writes), who asked (the
 // store's own actor: the database login on a team store), when it expires. Someone else approves
-// it (`offsetctl changes approve`), then it is applied (`offsetctl changes apply`).
+// it (`offsetctl changes approve`), then it is applied (`offsetctl changes apply`). A move or copy
+// is requested the same way, with its own document (ops/changes/move-request.ts).
 import type { OpsContext, Plan } from '../ops/index.js';
-import type { SavedPlan } from '../ops/changes/index.js';
+import type { MoveChoices, MovePlanFacts, SavedPlan } from '../ops/changes/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
 
@@ -28,6 +29,30 @@ export async function requestInstead(conn: Connection, ctx: OpsContext, plans: r
   const saved = Array.isArray(plans) ? savePlan(plans as Plan[], { plannedBy: await storeActor(ctx.store), ...(selection ? { selection } : {}) }) : plans as SavedPlan;
   const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
   const request = await requestChange(ctx, saved, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason);
+}
+
+/** Why a move or copy needs approval (the context, or the policy of either cluster), or undefined. */
+export async function moveApprovalReason(conn: Connection, store: OpsContext['store'], plan: MovePlanFacts): Promise<string | undefined> {
+  if (conn.approval === 'required') return 'context';
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  for (const [clusterKey, connector] of [[plan.from.key, plan.connector], [plan.to.key, plan.targetName]] as const) {
+    const rule = await approvalRule(store, { clusterKey, connector, action: plan.operation });
+    if (rule) return `the team's policy: ${describePolicy(rule)}`;
+  }
+  return undefined;
+}
+
+/** A move or copy recorded as a change request (the plan as shown, both clusters' identities), nothing moved. */
+export async function requestMoveInstead(conn: Connection, ctx: OpsContext, to: { http: Connection['http'] }, plan: MovePlanFacts, choices: MoveChoices, info: (text: string) => unknown, reason: string): Promise<void> {
+  const { requestChange, moveRequestDoc } = await import('../ops/changes/index.js');
+  const doc = await moveRequestDoc(plan, { from: ctx.http, to: to.http }, choices, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason);
+}
+
+function announceRequest(conn: Connection, ctx: OpsContext, request: Awaited<ReturnType<typeof import('../ops/changes/index.js').requestChange>>, by: string | undefined, info: (text: string) => unknown, reason?: string): void {
   if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
   const what = request.connectors.length === 1 ? `${request.operation} of ${request.connectors[0]}` : `${request.operation} of ${request.connectors.length} connectors`;
   if (conn.output === 'json') {

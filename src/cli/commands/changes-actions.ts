@@ -54,6 +54,14 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
+    const { isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isMoveRequest(request.plan)) {
+      const m = request.plan;
+      lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})`
+        + `${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: ${m.currentOffsets.length} partition(s) when requested; configuration ${m.configDigest}; afterwards ${m.stateAfter} there`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     const saved = requestedPlan(request);
     for (const p of saved.plans) {
       lines.push('', `${p.connector} (${p.connectorType}, ${p.stateBefore} when planned) on ${p.clusterUrl}:`);
@@ -96,6 +104,7 @@ export async function applyChange(id: string, opts: ApplyOptions): Promise<void>
     await store.close();
   }
   const ops = await import('../../ops/index.js');
+  if (ops.isMoveRequest(request.plan)) return (await import('./move-request.js')).applyMoveRequest(id, request, opts);
   const { withChangeConnection, applyChecked, showMoved, acceptMoved } = await import('./apply.js');
   const { requestHeading } = await import('../../present/index.js');
   if (request.connectors.length > 1) {

@@ -42,7 +42,7 @@ export async function requireNoPolicy(store: Pick<Store, 'listPolicies' | 'locat
   const rule = await approvalRule(store, change);
   if (!rule) return;
   throw new OpsError('E_APPROVAL_REQUIRED', `${change.action} of ${change.connector}: the team's policy in ${store.location} requires approval (${describePolicy(rule)}); nothing was changed: `
-    + 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches) and have someone else approve it', { field: 'policy' });
+    + 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy) and have someone else approve it', { field: 'policy' });
 }
 
 /**

@@ -5,4 +5,5 @@ export { savePlan, readSavedPlan, type SavedPlan, type SavedPlanContent, type Pl
 export { checkSavedPlan, ago, DEFAULT_MAX_AGE_MS, type CheckOptions, type CheckedPlan, type CheckedConnector } from './check.js';
 export type { Movement, PartitionMovement } from './movement.js';
 export { movedRefusal, reviewedOps } from './apply-reviewed.js';
-export { requestChange, reviewChange, checkApprovedChange, startApplying, finishApplying, requestedPlan, sameIdentity, type RequestOptions, type ReviewOptions, type ApplyCheck } from './requests.js';
+export { requestChange, reviewChange, checkApprovedChange, startApplying, finishApplying, requestedPlan, requestedMove, approvedMove, sameIdentity, type RequestOptions, type ReviewOptions, type ApplyCheck } from './requests.js';
+export { moveRequestDoc, checkMoveRequest, isMoveRequest, type MoveRequestDoc, type MoveChoices, type MovePlanFacts } from './move-request.js';

@@ -11,6 +11,7 @@ import { readSavedPlan, type SavedPlan } from './saved-plan.js';
 import { checkSavedPlan, DEFAULT_MAX_AGE_MS, type CheckedPlan, type CheckOptions } from './check.js';
 import type { AuditScope } from '../audit/index.js';
 import { auditRequestStep, stepActor } from './request-audit.js';
+import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -28,11 +29,12 @@ export interface RequestOptions {
 }
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
-export async function requestChange(ctx: OpsContext, saved: SavedPlan, options: RequestOptions = {}): Promise<Stepped> {
+export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
+  const connectors = isMoveRequest(saved) ? [saved.connector] : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
-    clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors: saved.plans.map((p) => p.connector),
+    clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
     ...(options.contextName ? { contextName: options.contextName } : {}),
     plan: saved, digest: saved.digest, expiresAt: new Date(now.getTime() + expiresInMs).toISOString(),
     ...(options.actor ? { actor: options.actor } : {}),
@@ -113,7 +115,8 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
     return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...note, ...(options.actor ? { actor: options.actor } : {}) }, now);
   }
   // The plan approved is the plan applied: it must still be the document that was requested.
-  requestedPlan(request);
+  if (isMoveRequest(request.plan)) requestedMove(request);
+  else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
     throw new OpsError('E_PLAN_STALE', `change request ${id} was made by ${request.requestedBy.user}, who is you (${me.user}${me.dbUser ? `, database user ${me.dbUser}` : ''}): a change needs the approval of someone else; nothing was approved`, { field: 'id' });
@@ -144,6 +147,17 @@ export async function checkApprovedChange(ctx: OpsContext, id: string, options: 
   return { request, checked };
 }
 
+/** An approved move or copy request, its document checked; the face plans the move again and checks it (checkMoveRequest). */
+export async function approvedMove(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: MoveRequestDoc }> {
+  const request = await getRequest(ctx, id, now);
+  if (request.displayStatus === 'expired') throw expired(request);
+  if (request.status !== 'approved') {
+    const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
+    throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
+  }
+  return { request, doc: requestedMove(request) };
+}
+
 /** Marks an approved request as being applied (only one applier wins), before any connector changes. */
 export async function startApplying(ctx: OpsContext, id: string, options: { now?: Date; actor?: ActorSource; audit?: AuditScope } = {}): Promise<Stepped> {
   const moved = await move(ctx, id, { from: ['approved'], to: 'applying', notExpired: true, ...(options.actor ? { actor: options.actor } : {}) }, options.now ?? new Date());
@@ -168,6 +182,9 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
+  if (isMoveRequest(request.plan)) {
+    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`, { field: 'id' });
+  }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
   if (saved.digest !== request.digest) {
     throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its plan has digest ${saved.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
@@ -175,7 +192,16 @@ export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
   return saved;
 }
 
-async function getRequest(ctx: OpsContext, id: string, now: Date): Promise<ChangeRequestRecord> {
+/** The move request's document, its digest checked against the content and the request's. */
+export function requestedMove(request: ChangeRequestRecord): MoveRequestDoc {
+  const doc = readMoveRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) {
+    throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+  }
+  return doc;
+}
+
+async function getRequest(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
   try {
     return await ctx.store.getChangeRequest(id, now);
   } catch (err) {

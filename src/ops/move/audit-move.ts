@@ -8,15 +8,20 @@ import type { ClusterRef } from './clusters.js';
 import { applyImportItem, type ImportItem, type ImportOptions, type ImportOutcome, type ImportPlan } from './import.js';
 import type { MovePlan } from './plan-move.js';
 
-/** applyMove with its audit entries, under the original's cluster (where its lock and run are). */
-export function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: MovePlan, scope: AuditScope, options: ApplyMoveOptions = {}): Promise<MoveOutcome> {
+/**
+ * applyMove with its audit entries, under the original's cluster (where its lock and run are).
+ * `requestId`: the approved change request it applies; the policy lets it through only when the
+ * store has that request being applied, for this move of this connector (a face cannot name any id).
+ */
+export async function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: MovePlan, scope: AuditScope, options: ApplyMoveOptions = {}, requestId?: string): Promise<MoveOutcome> {
   const as = plan.targetName !== plan.connector ? ` as ${plan.targetName}` : '';
+  const reviewed = requestId !== undefined && await beingApplied(from, requestId, plan);
   return runAudited(from, scope, {
     action: plan.operation, connector: plan.connector, clusterUrl: plan.from.url, clusterKey: plan.from.key,
-    message: `${plan.operation} to ${plan.to.url}${as} (${plan.currentOffsets.length} partition(s) when planned)`,
+    message: `${plan.operation} to ${plan.to.url}${as} (${plan.currentOffsets.length} partition(s) when planned)${reviewed ? `, change request ${requestId}` : ''}`,
     // From the target's side every partition is added; their values are read after the stop.
     counts: { added: plan.currentOffsets.length },
-    policy: { reviewed: false, clusterKeys: [...new Set([plan.from.key, plan.to.key])] },
+    policy: { reviewed, clusterKeys: [...new Set([plan.from.key, plan.to.key])] },
   }, (started) => applyMove(from, to, plan, {
     ...options,
     onEvent: (event) => {
@@ -24,6 +29,11 @@ export function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: MovePla
       options.onEvent?.(event);
     },
   }));
+}
+
+async function beingApplied(ctx: OpsContext, id: string, plan: MovePlan): Promise<boolean> {
+  const request = await ctx.store.getChangeRequest(id).catch(() => undefined);
+  return request?.status === 'applying' && request.operation === plan.operation && request.connectors.includes(plan.connector) && request.clusterKey === plan.from.key;
 }
 
 /** applyImportItem with its audit entries, under the target cluster (where the connector is created). */

@@ -1,0 +1,118 @@
+// Moves and copies under the team's policy (issue 32), on the sandbox's two Connect clusters (main
+// and second, one broker) and the tests' real PostgreSQL with docs/team.md's role split: the admin
+// sets the policy; alice and bob are two processes with their own config, state folder and
+// database login. Alice's move becomes a change request and nothing moves; she may not approve it
+// herself; bob approves; alice applies it with `changes apply`: the connector is on the second
+// cluster with its offsets, and the audit names each act under its login. A copy whose connector's
+// configuration changed after approval is refused on apply, nothing created.
+// Run with OFFSETCTL_LANE=1 (the move tests' lane) and OFFSETCTL_TEST_PG.
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { runCli, type CliResult } from '../support/cli.js';
+import { twoClusters, type TwoClusters } from '../support/move.js';
+import { newSplitDatabase, type SplitDatabase, type TestLogin } from '../support/postgres.js';
+
+let clusters: TwoClusters;
+let main: ConnectFixture;
+let db: SplitDatabase;
+const made: string[] = [];
+before(async () => {
+  clusters = await twoClusters();
+  main = await connectFixture();
+  db = await newSplitDatabase(2);
+});
+after(async () => {
+  for (const name of made) for (const rest of [clusters?.main, clusters?.second]) await rest?.deleteConnector(name).catch(() => undefined);
+  await main?.cleanup();
+});
+
+type Person = (args: string[]) => Promise<CliResult>;
+
+/** One person: contexts prod (main) and second, both on the team store as their login, no approval of their own; own state folder. */
+async function person(login: TestLogin): Promise<Person> {
+  const dir = tempDir(`offsetctl-movepolicy-${login.user}-`);
+  const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: login.password };
+  for (const [name, urls] of [['second', clusters.secondUrls], ['prod', clusters.mainUrls]] as const) {
+    const set = await runCli(['config', 'set-context', name, '--url', urls.split(',')[0]!, '--store', db.url(login)], { env });
+    assert.equal(set.status, 0, set.stderr);
+  }
+  return (args) => runCli([...args, '--state-dir', join(dir, 'state')], { env });
+}
+
+interface AuditJson { action: string; outcome: string; message?: string; actor: { dbUser?: string } }
+const auditOf = async (who: Person, connector: string): Promise<AuditJson[]> =>
+  (await who(['audit', '--connector', connector, '-o', 'json'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditJson);
+
+test('alice\'s move under the policy is a request, nothing moves; she may not approve it; bob approves; alice applies it: on the second cluster with its offsets, each act audited under its login', { timeout: 300_000 }, async () => {
+  const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
+  const bob = await person(db.operators[1]!);
+  const set = await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mvp-', '--actions', 'move,copy']);
+  assert.equal(set.status, 0, set.stderr);
+  const source = await main.createSource(6, { name: uniqueName('mvp') });
+  made.push(source.name);
+  const offsets = sortedOffsets(await main.offsets(source.name));
+
+  const asked = await alice(['move', source.name, '--context', 'prod', '--to', 'second', '--yes', '-o', 'json']);
+  assert.equal(asked.status, 0, asked.stderr);
+  const { status, request } = JSON.parse(asked.stdout) as { status: string; request: { id: string; operation: string; requestedBy: string } };
+  assert.equal(status, 'requested');
+  assert.deepEqual([request.operation, request.requestedBy], ['move', db.operators[0]!.user]);
+  assert.match(asked.stderr, /This change requires approval \(the team's policy: approval required for copy, move of connectors matching \^mvp- .*nothing was changed/s);
+  assert.equal((await main.status(source.name)).connector.state, 'RUNNING', 'the original still runs where it was');
+  assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404, 'nothing was created on the second cluster');
+
+  const early = await alice(['changes', 'apply', request.id, '--yes']);
+  assert.equal(early.status, 2, early.stdout);
+  assert.match(early.stderr, /is pending, not approved/);
+  const own = await alice(['changes', 'approve', request.id]);
+  assert.equal(own.status, 2, own.stdout);
+  assert.match(own.stderr, /who is you .*someone else/);
+  const shown = await bob(['changes', 'show', request.id]);
+  assert.equal(shown.status, 0, shown.stderr);
+  assert.match(shown.stdout, new RegExp(`move of ${source.name} .* from http.* \\(kafka:.*\\) to http.* \\(kafka:`));
+  const approved = await bob(['changes', 'approve', request.id]);
+  assert.equal(approved.status, 0, approved.stderr);
+
+  const applied = await alice(['changes', 'apply', request.id, '--yes', '-o', 'json']);
+  assert.equal(applied.status, 0, applied.stderr + applied.stdout);
+  assert.equal((JSON.parse(applied.stdout) as { status: string }).status, 'succeeded');
+  assert.equal((await clusters.main.request('GET', `/connectors/${source.name}`)).status, 404, 'gone from the main cluster');
+  assert.deepEqual(sortedOffsets(await clusters.second.offsets(source.name)), offsets, 'on the second cluster with the offsets it had');
+  const again = await alice(['changes', 'apply', request.id, '--yes']);
+  assert.equal(again.status, 2, 'a request is applied once');
+
+  const audit = await auditOf(bob, source.name);
+  const steps = audit.map((e) => [e.action, e.outcome, e.actor.dbUser]);
+  const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
+  for (const step of [['change-request', 'requested', a], ['change-request', 'refused', a], ['change-request', 'approved', b], ['change-request', 'started', a],
+    ['move', 'started', a], ['move', 'succeeded', a], ['change-request', 'succeeded', a]]) {
+    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  }
+  assert.match(audit.find((e) => e.action === 'move' && e.outcome === 'started')!.message ?? '', new RegExp(`change request ${request.id}`));
+});
+
+test('an approved copy whose connector\'s configuration changed since the request is refused on apply: exit 2, nothing created', { timeout: 300_000 }, async () => {
+  const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
+  const bob = await person(db.operators[1]!);
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mvc-'])).status, 0);
+  const source = await main.createSource(3, { name: uniqueName('mvc') });
+  const copy = `${source.name}-copy`;
+  made.push(source.name, copy);
+
+  const asked = await alice(['copy', source.name, '--context', 'prod', '--as', copy, '--to', 'second', '--yes', '-o', 'json']);
+  assert.equal(asked.status, 0, asked.stderr);
+  const { request } = JSON.parse(asked.stdout) as { request: { id: string } };
+  assert.equal((await bob(['changes', 'approve', request.id])).status, 0);
+  const config = (await main.expect('GET', `/connectors/${source.name}/config`, [200])) as Record<string, string>;
+  await main.expect('PUT', `/connectors/${source.name}/config`, [200], { ...config, 'batch.size': '7' });
+
+  const refused = await alice(['changes', 'apply', request.id, '--yes']);
+  assert.equal(refused.status, 2, refused.stdout);
+  assert.match(refused.stderr, /no longer fits, nothing was changed:.*configuration it would get on the target changed/s);
+  assert.equal((await clusters.second.request('GET', `/connectors/${copy}`)).status, 404, 'no copy was created');
+  assert.equal((await main.status(source.name)).connector.state, 'RUNNING');
+});
