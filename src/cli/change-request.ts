@@ -4,7 +4,8 @@
 // it (`offsetctl changes approve`), then it is applied (`offsetctl changes apply`). A move or copy
 // is requested the same way, with its own document (ops/changes/move-request.ts).
 import type { OpsContext, Plan } from '../ops/index.js';
-import type { MoveChoices, MovePlanFacts, SavedPlan } from '../ops/changes/index.js';
+import type { MoveChoices, MovePlanFacts, MoveUndoFacts, SavedPlan } from '../ops/changes/index.js';
+import type { MoveRun } from '../ops/move/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
 
@@ -32,8 +33,8 @@ export async function requestInstead(conn: Connection, ctx: OpsContext, plans: r
   announceRequest(conn, ctx, request, by, info, reason);
 }
 
-/** Why a move or copy needs approval (the context, or the policy of either cluster), or undefined. */
-export async function moveApprovalReason(conn: Connection, store: OpsContext['store'], plan: MovePlanFacts): Promise<string | undefined> {
+/** Why a move or copy (or its undo) needs approval (the context, or the policy of either cluster), or undefined. */
+export async function moveApprovalReason(conn: Connection, store: OpsContext['store'], plan: Pick<MovePlanFacts, 'connector' | 'targetName' | 'from' | 'to'> & { operation: string }): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
   const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
   for (const [clusterKey, connector] of [[plan.from.key, plan.connector], [plan.to.key, plan.targetName]] as const) {
@@ -62,4 +63,23 @@ function announceRequest(conn: Connection, ctx: OpsContext, request: Awaited<Ret
     : by === undefined ? 'This cluster requires approval' : by === conn.contextName ? `Context ${by} requires approval` : `${conn.url} is a worker of the cluster context ${by} governs, which requires approval`;
   info(`${rule}: change request ${request.id} (${what}) recorded in ${ctx.store.location} by ${request.requestedBy.user}; nothing was changed.\n` +
     `It needs the approval of someone other than ${request.requestedBy.user} before ${request.expiresAt}: \`offsetctl changes approve ${request.id}\`, then \`offsetctl changes apply ${request.id}\`.`);
+}
+
+/** What the undo of a move run names (its connector on both clusters), for its request and the check on apply. */
+export function undoFacts(run: MoveRun): MoveUndoFacts {
+  const { main, move } = run;
+  return {
+    runId: main.id, connector: main.connector, targetName: move.targetName, connectorType: String(main.context.connectorType ?? ''),
+    ...(typeof main.context.stateBefore === 'string' ? { stateBefore: main.context.stateBefore } : {}),
+    from: { url: move.fromUrl, key: main.clusterKey }, to: { url: move.toUrl, key: move.toKey },
+  };
+}
+
+/** The undo of a move recorded as a change request, nothing changed. */
+export async function requestUndoInstead(conn: Connection, ctx: OpsContext, to: { http: Connection['http'] }, facts: MoveUndoFacts, info: (text: string) => unknown, reason: string): Promise<void> {
+  const { requestChange, moveUndoRequestDoc } = await import('../ops/changes/index.js');
+  const doc = await moveUndoRequestDoc(facts, { from: ctx.http, to: to.http }, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason);
 }

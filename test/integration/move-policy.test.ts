@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { connectFixture, sortedOffsets, tempDir, uniqueName, waitFor, type ConnectFixture } from '../support/connect.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { twoClusters, type TwoClusters } from '../support/move.js';
 import { newSplitDatabase, type SplitDatabase, type TestLogin } from '../support/postgres.js';
@@ -45,11 +45,11 @@ interface AuditJson { action: string; outcome: string; message?: string; actor: 
 const auditOf = async (who: Person, connector: string): Promise<AuditJson[]> =>
   (await who(['audit', '--connector', connector, '-o', 'json'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditJson);
 
-test('alice\'s move under the policy is a request, nothing moves; she may not approve it; bob approves; alice applies it: on the second cluster with its offsets, each act audited under its login', { timeout: 300_000 }, async () => {
+test('alice\'s move under the policy is a request, nothing moves; she may not approve it; bob approves; alice applies it: on the second cluster with its offsets, each act audited under its login; its rollback likewise', { timeout: 300_000 }, async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
-  const set = await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mvp-', '--actions', 'move,copy']);
+  const set = await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mvp-', '--actions', 'move,copy,rollback']);
   assert.equal(set.status, 0, set.stderr);
   const source = await main.createSource(6, { name: uniqueName('mvp') });
   made.push(source.name);
@@ -60,7 +60,7 @@ test('alice\'s move under the policy is a request, nothing moves; she may not ap
   const { status, request } = JSON.parse(asked.stdout) as { status: string; request: { id: string; operation: string; requestedBy: string } };
   assert.equal(status, 'requested');
   assert.deepEqual([request.operation, request.requestedBy], ['move', db.operators[0]!.user]);
-  assert.match(asked.stderr, /This change requires approval \(the team's policy: approval required for copy, move of connectors matching \^mvp- .*nothing was changed/s);
+  assert.match(asked.stderr, /This change requires approval \(the team's policy: approval required for copy, move, rollback of connectors matching \^mvp- .*nothing was changed/s);
   assert.equal((await main.status(source.name)).connector.state, 'RUNNING', 'the original still runs where it was');
   assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404, 'nothing was created on the second cluster');
 
@@ -92,6 +92,26 @@ test('alice\'s move under the policy is a request, nothing moves; she may not ap
     assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
   }
   assert.match(audit.find((e) => e.action === 'move' && e.outcome === 'started')!.message ?? '', new RegExp(`change request ${request.id}`));
+
+  // Its undo (`rollback` of the moved connector) waits for approval too.
+  const undoAsked = await alice(['rollback', source.name, '--context', 'prod', '--to', 'second', '--yes', '-o', 'json']);
+  assert.equal(undoAsked.status, 0, undoAsked.stderr);
+  const undo = (JSON.parse(undoAsked.stdout) as { request: { id: string; operation: string } }).request;
+  assert.equal(undo.operation, 'rollback');
+  assert.equal((await clusters.second.status(source.name)).connector.state, 'RUNNING', 'nothing was undone yet');
+  assert.equal((await clusters.main.request('GET', `/connectors/${source.name}`)).status, 404);
+  assert.match((await alice(['changes', 'approve', undo.id])).stderr, /who is you/);
+  assert.equal((await bob(['changes', 'approve', undo.id])).status, 0);
+  const undone = await alice(['changes', 'apply', undo.id, '--yes', '-o', 'json']);
+  assert.equal(undone.status, 0, undone.stderr + undone.stdout);
+  assert.equal((JSON.parse(undone.stdout) as { status: string }).status, 'succeeded');
+  assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404, 'gone from the second cluster');
+  await waitFor('the original running again on main', async () => (await main.status(source.name).catch(() => undefined))?.connector.state === 'RUNNING');
+  assert.deepEqual(sortedOffsets(await main.offsets(source.name)), offsets, 'back with its offsets');
+  const undoAudit = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
+  for (const step of [['change-request', 'approved', b], ['rollback', 'started', a], ['rollback', 'succeeded', a]]) {
+    assert.ok(undoAudit.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(undoAudit)}`);
+  }
 });
 
 test('an approved copy whose connector\'s configuration changed since the request is refused on apply: exit 2, nothing created', { timeout: 300_000 }, async () => {

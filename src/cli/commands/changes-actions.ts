@@ -104,7 +104,10 @@ export async function applyChange(id: string, opts: ApplyOptions): Promise<void>
     await store.close();
   }
   const ops = await import('../../ops/index.js');
-  if (ops.isMoveRequest(request.plan)) return (await import('./move-request.js')).applyMoveRequest(id, request, opts);
+  if (ops.isMoveRequest(request.plan)) {
+    if (request.plan.operation === 'rollback') return (await import('./move-undo-request.js')).applyMoveUndoRequest(id, request, opts);
+    return (await import('./move-request.js')).applyMoveRequest(id, request, opts);
+  }
   const { withChangeConnection, applyChecked, showMoved, acceptMoved } = await import('./apply.js');
   const { requestHeading } = await import('../../present/index.js');
   if (request.connectors.length > 1) {

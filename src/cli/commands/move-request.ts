@@ -19,7 +19,7 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
   try {
     const { doc } = await ops.approvedMove(face.ctx, id);
     const move = await import('../../ops/move/index.js');
-    const plan = await move.planMove(face.ctx, face.to, { connector: doc.connector, mode: doc.operation, ...doc.choices, limits: ops.resolveLimits({}, process.env) });
+    const plan = await move.planMove(face.ctx, face.to, { connector: doc.connector, mode: doc.operation === 'copy' ? 'copy' : 'move', ...doc.choices, limits: ops.resolveLimits({}, process.env) });
     await ops.checkMoveRequest(doc, plan, { from: face.ctx.http, to: face.to.http });
     const { requestHeading } = await import('../../present/index.js');
     info(requestHeading(request));

@@ -6,4 +6,4 @@ export { checkSavedPlan, ago, DEFAULT_MAX_AGE_MS, type CheckOptions, type Checke
 export type { Movement, PartitionMovement } from './movement.js';
 export { movedRefusal, reviewedOps } from './apply-reviewed.js';
 export { requestChange, reviewChange, checkApprovedChange, startApplying, finishApplying, requestedPlan, requestedMove, approvedMove, sameIdentity, type RequestOptions, type ReviewOptions, type ApplyCheck } from './requests.js';
-export { moveRequestDoc, checkMoveRequest, isMoveRequest, type MoveRequestDoc, type MoveChoices, type MovePlanFacts } from './move-request.js';
+export { moveRequestDoc, checkMoveRequest, moveUndoRequestDoc, checkMoveUndoRequest, isMoveRequest, type MoveRequestDoc, type MoveChoices, type MovePlanFacts, type MoveUndoFacts } from './move-request.js';

@@ -7,6 +7,7 @@ import { applyMove, type ApplyMoveOptions, type MoveOutcome } from './apply-move
 import type { ClusterRef } from './clusters.js';
 import { applyImportItem, type ImportItem, type ImportOptions, type ImportOutcome, type ImportPlan } from './import.js';
 import type { MovePlan } from './plan-move.js';
+import { applyMoveRollback, type MoveRollbackPlan } from './recover-move.js';
 
 /**
  * applyMove with its audit entries, under the original's cluster (where its lock and run are).
@@ -31,9 +32,27 @@ export async function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: M
   }));
 }
 
-async function beingApplied(ctx: OpsContext, id: string, plan: MovePlan): Promise<boolean> {
+async function beingApplied(ctx: OpsContext, id: string, plan: { operation: string; connector: string; from: { key: string } }): Promise<boolean> {
   const request = await ctx.store.getChangeRequest(id).catch(() => undefined);
   return request?.status === 'applying' && request.operation === plan.operation && request.connectors.includes(plan.connector) && request.clusterKey === plan.from.key;
+}
+
+/**
+ * The undo of a move (`rollback` of a moved connector) through the door: gated by the policy of
+ * both clusters like the move itself (`requestId`: an approved request the store has as being
+ * applied), its entries naming the run it undoes.
+ */
+export async function applyMoveRollbackAudited(from: OpsContext, to: ClusterRef, plan: MoveRollbackPlan, keys: { from: string; to: string }, scope: AuditScope,
+  options: ApplyMoveOptions = {}, requestId?: string): Promise<Awaited<ReturnType<typeof applyMoveRollback>>> {
+  const reviewed = requestId !== undefined && await beingApplied(from, requestId, { operation: 'rollback', connector: plan.connector, from: { key: keys.from } });
+  return runAudited(from, scope, {
+    action: 'rollback', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: keys.from, runId: plan.runId,
+    message: `undo of the ${plan.operation} to ${plan.toUrl}${reviewed ? `, change request ${requestId}` : ''}`,
+    policy: { reviewed, clusterKeys: [...new Set([keys.from, keys.to])] },
+  }, (started) => {
+    started(plan.runId);
+    return applyMoveRollback(from, to, plan, options);
+  });
 }
 
 /** applyImportItem with its audit entries, under the target cluster (where the connector is created). */
