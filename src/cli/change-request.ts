@@ -4,7 +4,7 @@
 // it (`offsetctl changes approve`), then it is applied (`offsetctl changes apply`). A move or copy
 // is requested the same way, with its own document (ops/changes/move-request.ts).
 import type { OpsContext, Plan } from '../ops/index.js';
-import type { MoveChoices, MovePlanFacts, MoveUndoFacts, SavedPlan } from '../ops/changes/index.js';
+import type { ImportChoices, ImportPlanFacts, MoveChoices, MovePlanFacts, MoveUndoFacts, SavedPlan } from '../ops/changes/index.js';
 import type { MoveRun } from '../ops/move/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
@@ -53,7 +53,7 @@ export async function requestMoveInstead(conn: Connection, ctx: OpsContext, to: 
   announceRequest(conn, ctx, request, by, info, reason);
 }
 
-function announceRequest(conn: Connection, ctx: OpsContext, request: Awaited<ReturnType<typeof import('../ops/changes/index.js').requestChange>>, by: string | undefined, info: (text: string) => unknown, reason?: string): void {
+function announceRequest(conn: Connection, ctx: OpsContext, request: Awaited<ReturnType<typeof import('../ops/changes/index.js').requestChange>>, by: string | undefined, info: (text: string) => unknown, reason?: string, applyArgs = ''): void {
   if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
   const what = request.connectors.length === 1 ? `${request.operation} of ${request.connectors[0]}` : `${request.operation} of ${request.connectors.length} connectors`;
   if (conn.output === 'json') {
@@ -62,7 +62,7 @@ function announceRequest(conn: Connection, ctx: OpsContext, request: Awaited<Ret
   const rule = reason !== undefined && reason !== 'context' ? `This change requires approval (${reason})`
     : by === undefined ? 'This cluster requires approval' : by === conn.contextName ? `Context ${by} requires approval` : `${conn.url} is a worker of the cluster context ${by} governs, which requires approval`;
   info(`${rule}: change request ${request.id} (${what}) recorded in ${ctx.store.location} by ${request.requestedBy.user}; nothing was changed.\n` +
-    `It needs the approval of someone other than ${request.requestedBy.user} before ${request.expiresAt}: \`offsetctl changes approve ${request.id}\`, then \`offsetctl changes apply ${request.id}\`.`);
+    `It needs the approval of someone other than ${request.requestedBy.user} before ${request.expiresAt}: \`offsetctl changes approve ${request.id}\`, then \`offsetctl changes apply ${request.id}${applyArgs}\`.`);
 }
 
 /** What the undo of a move run names (its connector on both clusters), for its request and the check on apply. */
@@ -82,4 +82,24 @@ export async function requestUndoInstead(conn: Connection, ctx: OpsContext, to: 
   const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
   announceRequest(conn, ctx, request, by, info, reason);
+}
+
+/** Why an import needs approval (the context, or the target cluster's policy for one of its connectors), or undefined. */
+export async function importApprovalReason(conn: Connection, store: OpsContext['store'], plan: ImportPlanFacts): Promise<string | undefined> {
+  if (conn.approval === 'required') return 'context';
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  for (const item of plan.items) {
+    const rule = await approvalRule(store, { clusterKey: plan.to.key, connector: item.connector, action: 'import' });
+    if (rule) return `the team's policy: ${describePolicy(rule)}`;
+  }
+  return undefined;
+}
+
+/** An import recorded as a change request (the plan as shown, the backup's digest; not the backup), nothing created. */
+export async function requestImportInstead(conn: Connection, ctx: OpsContext, plan: ImportPlanFacts, backup: unknown, choices: ImportChoices, info: (text: string) => unknown, reason: string): Promise<void> {
+  const { requestChange, importRequestDoc } = await import('../ops/changes/index.js');
+  const doc = await importRequestDoc(plan, ctx.http, backup, choices, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason, ' --backup <the same file>');
 }

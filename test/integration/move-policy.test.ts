@@ -8,6 +8,7 @@
 // Run with OFFSETCTL_LANE=1 (the move tests' lane) and OFFSETCTL_TEST_PG.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFixture, sortedOffsets, tempDir, uniqueName, waitFor, type ConnectFixture } from '../support/connect.js';
 import { runCli, type CliResult } from '../support/cli.js';
@@ -135,4 +136,45 @@ test('an approved copy whose connector\'s configuration changed since the reques
   assert.match(refused.stderr, /no longer fits, nothing was changed:.*configuration it would get on the target changed/s);
   assert.equal((await clusters.second.request('GET', `/connectors/${copy}`)).status, 404, 'no copy was created');
   assert.equal((await main.status(source.name)).connector.state, 'RUNNING');
+});
+
+test('alice\'s import under the policy is a request, nothing created; bob approves; alice applies it with the same backup: created with its offsets', { timeout: 300_000 }, async () => {
+  const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
+  const bob = await person(db.operators[1]!);
+  assert.equal((await admin(['policy', 'set', 'second', '--require-approval', '--connectors', '^mvi-', '--actions', 'import'])).status, 0);
+  const source = await main.createSource(4, { name: uniqueName('mvi') });
+  made.push(source.name);
+  const offsets = sortedOffsets(await main.offsets(source.name));
+  const exported = await alice(['export', source.name, '--context', 'prod']);
+  assert.equal(exported.status, 0, exported.stderr);
+  const file = join(tempDir('offsetctl-movepolicy-backup-'), 'backup.yaml');
+  writeFileSync(file, exported.stdout);
+  await clusters.main.deleteConnector(source.name);
+
+  const asked = await alice(['import', file, '--context', 'prod', '--to', 'second', '--allow-duplicate-source', '--yes', '-o', 'json']);
+  assert.equal(asked.status, 0, asked.stderr);
+  const { request } = JSON.parse(asked.stdout) as { request: { id: string; operation: string } };
+  assert.equal(request.operation, 'import');
+  assert.match(asked.stderr, /requires approval .*nothing was changed.*changes apply \S+ --backup <the same file>/s);
+  assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404, 'nothing was created');
+  assert.match((await alice(['changes', 'approve', request.id])).stderr, /who is you/);
+  assert.equal((await bob(['changes', 'approve', request.id])).status, 0);
+  const without = await alice(['changes', 'apply', request.id, '--yes']);
+  assert.equal(without.status, 2);
+  assert.match(without.stderr, /--backup <file>/);
+  const other = join(tempDir('offsetctl-movepolicy-backup-'), 'other.yaml');
+  writeFileSync(other, exported.stdout.replace(/exportedAt: .*/, 'exportedAt: 2020-01-01T00:00:00.000Z'));
+  const wrong = await alice(['changes', 'apply', request.id, '--backup', other, '--yes']);
+  assert.equal(wrong.status, 2, wrong.stdout);
+  assert.match(wrong.stderr, /the backup given has digest .* give the same file/);
+
+  const applied = await alice(['changes', 'apply', request.id, '--backup', file, '--yes', '-o', 'json']);
+  assert.equal(applied.status, 0, applied.stderr + applied.stdout);
+  assert.deepEqual(sortedOffsets(await clusters.second.offsets(source.name)), offsets, 'created on the second cluster with the exported offsets');
+  const steps = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
+  const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
+  for (const step of [['change-request', 'requested', a], ['change-request', 'approved', b], ['import', 'started', a], ['import', 'succeeded', a], ['change-request', 'succeeded', a]]) {
+    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  }
 });

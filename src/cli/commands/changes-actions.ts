@@ -54,7 +54,14 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
-    const { isMoveRequest } = await import('../../ops/changes/index.js');
+    const { isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isImportRequest(request.plan)) {
+      const m = request.plan;
+      lines.push('', `import to ${m.clusterUrl} (${m.clusterKey}) of a backup with digest ${m.backupDigest}:`);
+      for (const c of m.connectors) lines.push(`  ${c.name} (${c.connectorType}, ${c.connectorClass}): ${c.offsets.length} partition(s), then ${c.stateAfter}${c.replaces ? '; REPLACES the connector of that name' : ''}; configuration ${c.configDigest}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     if (isMoveRequest(request.plan)) {
       const m = request.plan;
       lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})`
@@ -94,7 +101,7 @@ export async function reviewChangeCommand(id: string, decision: 'approve' | 'rej
   }
 }
 
-export async function applyChange(id: string, opts: ApplyOptions): Promise<void> {
+export async function applyChange(id: string, opts: ApplyOptions & { backup?: string; secretsFile?: string }): Promise<void> {
   // The request names its cluster: with no connection given, it is applied there.
   const { store } = await openRequests(opts);
   let request: ChangeRequestRecord;
@@ -104,6 +111,7 @@ export async function applyChange(id: string, opts: ApplyOptions): Promise<void>
     await store.close();
   }
   const ops = await import('../../ops/index.js');
+  if (ops.isImportRequest(request.plan)) return (await import('./import-request.js')).applyImportRequest(id, request, opts);
   if (ops.isMoveRequest(request.plan)) {
     if (request.plan.operation === 'rollback') return (await import('./move-undo-request.js')).applyMoveUndoRequest(id, request, opts);
     return (await import('./move-request.js')).applyMoveRequest(id, request, opts);

@@ -12,6 +12,7 @@ import { checkSavedPlan, DEFAULT_MAX_AGE_MS, type CheckedPlan, type CheckOptions
 import type { AuditScope } from '../audit/index.js';
 import { auditRequestStep, stepActor } from './request-audit.js';
 import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-request.js';
+import { isImportRequest, readImportRequest, type ImportRequestDoc } from './import-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -29,10 +30,10 @@ export interface RequestOptions {
 }
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
-export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
+export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc | ImportRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
-  const connectors = isMoveRequest(saved) ? [saved.connector] : saved.plans.map((p) => p.connector);
+  const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name) : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
     clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
     ...(options.contextName ? { contextName: options.contextName } : {}),
@@ -116,6 +117,7 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
   }
   // The plan approved is the plan applied: it must still be the document that was requested.
   if (isMoveRequest(request.plan)) requestedMove(request);
+  else if (isImportRequest(request.plan)) requestedImport(request);
   else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
@@ -147,15 +149,26 @@ export async function checkApprovedChange(ctx: OpsContext, id: string, options: 
   return { request, checked };
 }
 
-/** An approved move or copy request, its document checked; the face plans the move again and checks it (checkMoveRequest). */
+/** An approved move, copy or undo of a move, its document checked; the face plans it again and checks it (checkMoveRequest). */
 export async function approvedMove(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: MoveRequestDoc }> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedMove(request) };
+}
+
+/** An approved import, its document checked; the face plans it again and checks it (checkImportRequest). */
+export async function approvedImport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: ImportRequestDoc }> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedImport(request) };
+}
+
+async function approved(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
   const request = await getRequest(ctx, id, now);
   if (request.displayStatus === 'expired') throw expired(request);
   if (request.status !== 'approved') {
     const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
     throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
   }
-  return { request, doc: requestedMove(request) };
+  return request;
 }
 
 /** Marks an approved request as being applied (only one applier wins), before any connector changes. */
@@ -182,7 +195,7 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
-  if (isMoveRequest(request.plan)) {
+  if (isMoveRequest(request.plan) || isImportRequest(request.plan)) {
     throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`, { field: 'id' });
   }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
@@ -195,6 +208,15 @@ export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
 /** The move request's document, its digest checked against the content and the request's. */
 export function requestedMove(request: ChangeRequestRecord): MoveRequestDoc {
   const doc = readMoveRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) {
+    throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+  }
+  return doc;
+}
+
+/** The import request's document, its digest checked against the content and the request's. */
+export function requestedImport(request: ChangeRequestRecord): ImportRequestDoc {
+  const doc = readImportRequest(request.plan, `change request ${request.id}`);
   if (doc.digest !== request.digest) {
     throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
   }

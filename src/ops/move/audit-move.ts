@@ -55,13 +55,14 @@ export async function applyMoveRollbackAudited(from: OpsContext, to: ClusterRef,
   });
 }
 
-/** applyImportItem with its audit entries, under the target cluster (where the connector is created). */
-export function applyImportItemAudited(ctx: OpsContext, plan: ImportPlan, item: ImportItem, scope: AuditScope, options: ImportOptions = {}): Promise<ImportOutcome> {
+/** applyImportItem with its audit entries, under the target cluster (where the connector is created); `requestId` as for a move. */
+export async function applyImportItemAudited(ctx: OpsContext, plan: ImportPlan, item: ImportItem, scope: AuditScope, options: ImportOptions = {}, requestId?: string): Promise<ImportOutcome> {
+  const reviewed = requestId !== undefined && await beingApplied(ctx, requestId, { operation: 'import', connector: item.connector, from: { key: plan.to.key } });
   return runAudited(ctx, scope, {
     action: 'import', connector: item.connector, clusterUrl: plan.to.url, clusterKey: plan.to.key,
-    message: `import to ${plan.to.url}${item.replaces ? ', replacing the connector of that name' : ''} (${item.offsets.length} partition(s), then ${item.stateAfter})`,
+    message: `import to ${plan.to.url}${item.replaces ? ', replacing the connector of that name' : ''} (${item.offsets.length} partition(s), then ${item.stateAfter})${reviewed ? `, change request ${requestId}` : ''}`,
     counts: { added: item.offsets.length },
-    policy: { reviewed: false },
+    policy: { reviewed },
   }, (started) => applyImportItem(ctx, plan, item, {
     ...options,
     onRunStarted: (runId) => {
