@@ -178,3 +178,35 @@ test('alice\'s import under the policy is a request, nothing created; bob approv
     assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
   }
 });
+
+test('the door checks the request itself: applyMoveAudited with no request, or an id the store does not have as being applied, is refused and audited; nothing moves', { timeout: 120_000 }, async () => {
+  const { PostgresStore } = await import('../../src/store/postgres/index.js');
+  const { pgSettings } = await import('../../src/store/postgres/connection.js');
+  const { HttpClient } = await import('../../src/http/client.js');
+  const { planMove, applyMoveAudited } = await import('../../src/ops/move/index.js');
+  const admin = await person(db.admin);
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mvd-'])).status, 0);
+  const source = await main.createSource(3, { name: uniqueName('mvd') });
+  made.push(source.name);
+  const alice = db.operators[0]!;
+  const http = new HttpClient();
+  const store = new PostgresStore(pgSettings(db.url(alice), { passwordEnv: 'P', env: { P: alice.password } }));
+  try {
+    const ctx = { url: clusters.mainUrls.split(',')[0]!, http, store };
+    const to = { url: clusters.secondUrls.split(',')[0]!, http };
+    const plan = await planMove(ctx, to, { connector: source.name, mode: 'move' });
+    const scope = { actor: { user: 'face-that-forgot@test', via: 'cli' as const } };
+    for (const id of [undefined, 'chg-20261204-000000-made']) {
+      await assert.rejects(applyMoveAudited(ctx, to, plan, scope, {}, id), (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'E_APPROVAL_REQUIRED', err.message);
+        return true;
+      });
+    }
+    assert.equal((await main.status(source.name)).connector.state, 'RUNNING');
+    assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404);
+    assert.deepEqual((await store.listAudit({ connector: source.name })).map((e) => [e.action, e.outcome]), [['move', 'refused'], ['move', 'refused']]);
+  } finally {
+    await store.close();
+    await http.close();
+  }
+});
