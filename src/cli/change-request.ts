@@ -103,3 +103,32 @@ export async function requestImportInstead(conn: Connection, ctx: OpsContext, pl
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
   announceRequest(conn, ctx, request, by, info, reason, ' --backup <the same file>');
 }
+
+/** The cluster a URL reaches, as its key (`kafka:<id>`): what a consistent export's policy and request name. */
+export async function clusterKeyOf(http: OpsContext['http'], url: string): Promise<string> {
+  const { clusterIdentity, WorkerRoot } = await import('../ops/cluster/index.js');
+  return (await clusterIdentity(new WorkerRoot(http, url))).key;
+}
+
+/**
+ * A consistent export where the context requires approval or a policy names `export` for one of
+ * its connectors: recorded as a change request (the cluster, the connectors), nothing stopped.
+ * Returns false when no approval is needed.
+ */
+export async function requestExportInstead(conn: Connection, ctx: OpsContext, connectors: readonly string[], includeSecrets: boolean, info: (text: string) => unknown): Promise<boolean> {
+  const key = await clusterKeyOf(ctx.http, ctx.url);
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  let reason: string | undefined = conn.approval === 'required' ? 'context' : undefined;
+  for (const connector of connectors) {
+    if (reason !== undefined) break;
+    const rule = await approvalRule(ctx.store, { clusterKey: key, connector, action: 'export' });
+    if (rule) reason = `the team's policy: ${describePolicy(rule)}`;
+  }
+  if (reason === undefined) return false;
+  const { requestChange, exportRequestDoc } = await import('../ops/changes/index.js');
+  const doc = await exportRequestDoc({ url: ctx.url, key }, ctx.http, connectors, includeSecrets, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.context?.approval === 'required' ? conn.contextName : conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason, ' > <backup file>');
+  return true;
+}

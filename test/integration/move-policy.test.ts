@@ -210,3 +210,32 @@ test('the door checks the request itself: applyMoveAudited with no request, or a
     await http.close();
   }
 });
+
+test('a consistent export a policy names is a request, nothing stopped; once bob approves, alice applies it and gets the backup', { timeout: 300_000 }, async () => {
+  const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
+  const bob = await person(db.operators[1]!);
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--connectors', '^mve-', '--actions', 'export'])).status, 0);
+  const source = await main.createSource(3, { name: uniqueName('mve') });
+  made.push(source.name);
+  const plain = await alice(['export', source.name, '--context', 'prod']);
+  assert.equal(plain.status, 0, 'a plain export stops nothing: not gated');
+  const asked = await alice(['export', source.name, '--context', 'prod', '--consistent', '--yes']);
+  assert.equal(asked.status, 0, asked.stderr);
+  assert.equal(asked.stdout, '', 'no backup yet');
+  const id = /change request (chg-\S+) \(export of /.exec(asked.stderr)?.[1];
+  assert.ok(id, asked.stderr);
+  assert.deepEqual((await auditOf(bob, source.name)).filter((e) => e.action === 'export'), [], 'nothing was stopped');
+  assert.match((await alice(['changes', 'approve', id])).stderr, /who is you/);
+  assert.equal((await bob(['changes', 'approve', id])).status, 0);
+  const applied = await alice(['changes', 'apply', id, '--yes']);
+  assert.equal(applied.status, 0, applied.stderr);
+  assert.match(applied.stdout, new RegExp(`name: ${source.name}`));
+  assert.match(applied.stderr, /1 read while stopped/);
+  const steps = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
+  const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
+  for (const step of [['change-request', 'requested', a], ['change-request', 'approved', b], ['export', 'started', a], ['export', 'succeeded', a], ['change-request', 'succeeded', a]]) {
+    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  }
+  assert.equal((await main.status(source.name)).connector.state, 'RUNNING', 'put back');
+});

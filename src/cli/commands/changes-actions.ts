@@ -54,7 +54,12 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
-    const { isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    const { isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isExportRequest(request.plan)) {
+      lines.push('', `consistent export of ${request.plan.connectors.join(', ')} from ${request.plan.clusterUrl} (${request.plan.clusterKey})${request.plan.includeSecrets ? ', literal secrets kept' : ''}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     if (isImportRequest(request.plan)) {
       const m = request.plan;
       lines.push('', `import to ${m.clusterUrl} (${m.clusterKey}) of a backup with digest ${m.backupDigest}:`);
@@ -112,6 +117,10 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
   }
   const ops = await import('../../ops/index.js');
   if (ops.isImportRequest(request.plan)) return (await import('./import-request.js')).applyImportRequest(id, request, opts);
+  if (ops.isExportRequest(request.plan)) {
+    const { connectors, includeSecrets } = request.plan;
+    return (await import('./move-backup.js')).runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });
+  }
   if (ops.isMoveRequest(request.plan)) {
     if (request.plan.operation === 'rollback') return (await import('./move-undo-request.js')).applyMoveUndoRequest(id, request, opts);
     return (await import('./move-request.js')).applyMoveRequest(id, request, opts);

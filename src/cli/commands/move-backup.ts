@@ -8,29 +8,42 @@ import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout } from './say.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
 
-export async function runExport(names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }): Promise<void> {
+type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
+
+/** `export`; `request`: an approved consistent export being applied (`changes apply`), its connectors and choice of secrets as requested. */
+export async function runExport(names: string[], opts: ExportCliOptions, request?: { id: string; clusterUrl: string }): Promise<void> {
   const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
   checkSelection(selection);
-  const face = await openFace(opts, undefined);
+  const face = await openFace(request && !opts.url && !opts.context ? { ...opts, url: request.clusterUrl } : opts, undefined);
   const json = face.source.output === 'json';
   try {
     const { listConnectorNames } = await import('../../ops/index.js');
     const connectors = selectConnectors(await listConnectorNames(face.ctx.http, face.ctx.url), selection);
     if (opts.consistent) {
-      const { confirm } = await import('../confirm.js');
-      await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
+      const applying = request ? await (await import('./export-request.js')).startExportRequest(face, request.id, opts.yes === true) : undefined;
+      if (!applying) {
+        const { requestExportInstead } = await import('../change-request.js');
+        if (await requestExportInstead(face.source, face.ctx, connectors, opts.includeSecrets === true, (text) => stderr(`${text}\n`))) return;
+        const { confirm } = await import('../confirm.js');
+        await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
+      }
     }
     const move = await import('../../ops/move/index.js');
     const { newBatchId } = await import('../../ops/batch/index.js');
     const batchId = newBatchId();
     const info = (text: string): unknown => stderr(`${text}\n`);
-    const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}) }), info);
+    const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}), ...(request ? { requestId: request.id } : {}) }), info)
+      .catch(async (err: unknown) => {
+        if (request) await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: false, runIds: [], message: (err as Error).message });
+        throw err;
+      });
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
     // The backup itself goes out unmasked by design only with --include-secrets; without it there is nothing to mask.
     const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await import('../config-yaml.js')).stringify(result.backup);
     process.stdout.write(text);
     const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
+    if (request) await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message: `exported ${result.backup.connectors.length} connector(s)${stopped}` });
     stderr(`exported ${result.backup.connectors.length} connector(s) from ${face.ctx.url}${stopped}\n`);
   } finally {
     await face.close();

@@ -9,7 +9,8 @@ import { OpsError } from '../errors.js';
 /** The actions a policy without `actions` governs: every change of offsets or of where a connector runs. */
 export const OFFSET_ACTIONS = ['rewind', 'reset', 'rollback', 'move', 'copy', 'import'] as const;
 /** Every action a policy may name. */
-export const POLICY_ACTIONS = [...OFFSET_ACTIONS, 'stop', 'pause', 'resume', 'restart'] as const;
+/** Every action a policy may name (`export`: a consistent export, which stops each running connector for a moment). */
+export const POLICY_ACTIONS = [...OFFSET_ACTIONS, 'stop', 'pause', 'resume', 'restart', 'export'] as const;
 
 /** Does this policy cover a change of `action` to `connector`? */
 export function covers(policy: Pick<PolicyRecord, 'connectors' | 'actions'>, connector: string, action: string): boolean {
@@ -42,7 +43,7 @@ export async function requireNoPolicy(store: Pick<Store, 'listPolicies' | 'locat
   const rule = await approvalRule(store, change);
   if (!rule) return;
   throw new OpsError('E_APPROVAL_REQUIRED', `${change.action} of ${change.connector}: the team's policy in ${store.location} requires approval (${describePolicy(rule)}); nothing was changed: `
-    + 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy) and have someone else approve it', { field: 'policy' });
+    + 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent) and have someone else approve it', { field: 'policy' });
 }
 
 /**

@@ -13,6 +13,7 @@ import type { AuditScope } from '../audit/index.js';
 import { auditRequestStep, stepActor } from './request-audit.js';
 import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-request.js';
 import { isImportRequest, readImportRequest, type ImportRequestDoc } from './import-request.js';
+import { isExportRequest, readExportRequest, type ExportRequestDoc } from './export-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -30,10 +31,11 @@ export interface RequestOptions {
 }
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
-export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc | ImportRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
+export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
-  const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name) : saved.plans.map((p) => p.connector);
+  const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
+    : isExportRequest(saved) ? saved.connectors : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
     clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
     ...(options.contextName ? { contextName: options.contextName } : {}),
@@ -118,6 +120,7 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
   // The plan approved is the plan applied: it must still be the document that was requested.
   if (isMoveRequest(request.plan)) requestedMove(request);
   else if (isImportRequest(request.plan)) requestedImport(request);
+  else if (isExportRequest(request.plan)) requestedExport(request);
   else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
@@ -161,6 +164,12 @@ export async function approvedImport(ctx: Pick<OpsContext, 'store'>, id: string,
   return { request, doc: requestedImport(request) };
 }
 
+/** An approved consistent export, its document checked; the face checks the cluster (checkExportRequest) and exports. */
+export async function approvedExport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: ExportRequestDoc }> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedExport(request) };
+}
+
 async function approved(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
   const request = await getRequest(ctx, id, now);
   if (request.displayStatus === 'expired') throw expired(request);
@@ -195,7 +204,7 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
-  if (isMoveRequest(request.plan) || isImportRequest(request.plan)) {
+  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan)) {
     throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`, { field: 'id' });
   }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
@@ -220,6 +229,12 @@ export function requestedImport(request: ChangeRequestRecord): ImportRequestDoc 
   if (doc.digest !== request.digest) {
     throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
   }
+  return doc;
+}
+
+function requestedExport(request: ChangeRequestRecord): ExportRequestDoc {
+  const doc = readExportRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
   return doc;
 }
 

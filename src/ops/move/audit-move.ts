@@ -32,7 +32,8 @@ export async function applyMoveAudited(from: OpsContext, to: ClusterRef, plan: M
   }));
 }
 
-async function beingApplied(ctx: OpsContext, id: string, plan: { operation: string; connector: string; from: { key: string } }): Promise<boolean> {
+/** Is `id` a change request the store has as being applied, for this operation of this connector on this cluster? (What the door trusts, not the face's word.) */
+export async function beingApplied(ctx: Pick<OpsContext, 'store'>, id: string, plan: { operation: string; connector: string; from: { key: string } }): Promise<boolean> {
   const request = await ctx.store.getChangeRequest(id).catch(() => undefined);
   return request?.status === 'applying' && request.operation === plan.operation && request.connectors.includes(plan.connector) && request.clusterKey === plan.from.key;
 }
