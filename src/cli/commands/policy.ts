@@ -16,7 +16,7 @@ export function register(program: Command): void {
     .option('--require-approval', 'changes covered need an approved change request')
     .option('--no-require-approval', 'changes covered apply after the usual confirmation (removes the rule of that scope)')
     .option('--connectors <regex>', 'only connectors whose name matches (default: every connector)')
-    .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, stop, pause, resume, restart (default: every offset change)')
+    .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, stop, pause, resume, restart, export (a consistent export) (default: every offset change)')
     .description('set the policy of a cluster (admin role only; audited)'))
     .action(async (context: string, _o: PolicyFlags, cmd: Command) => setPolicy(context, cmd.optsWithGlobals() as PolicyFlags));
   addConnectionOptions(policy.command('show').description('list the team store\'s policies (-o json: an array)'))
