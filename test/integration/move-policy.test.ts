@@ -35,18 +35,33 @@ type Person = (args: string[]) => Promise<CliResult>;
 async function person(login: TestLogin): Promise<Person> {
   const dir = tempDir(`offsetctl-movepolicy-${login.user}-`);
   const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_STORE: undefined, OFFSETCTL_URL: undefined, PGPASSWORD: login.password };
-  for (const [name, urls] of [['second', clusters.secondUrls], ['prod', clusters.mainUrls]] as const) {
+  for (const [name, urls] of [
+    ['second', clusters.secondUrls],
+    ['prod', clusters.mainUrls],
+  ] as const) {
     const set = await runCli(['config', 'set-context', name, '--url', urls.split(',')[0]!, '--store', db.url(login)], { env });
     assert.equal(set.status, 0, set.stderr);
   }
   return (args) => runCli([...args, '--state-dir', join(dir, 'state')], { env });
 }
 
-interface AuditJson { action: string; outcome: string; message?: string; actor: { dbUser?: string } }
+interface AuditJson {
+  action: string;
+  outcome: string;
+  message?: string;
+  actor: { dbUser?: string };
+}
 const auditOf = async (who: Person, connector: string): Promise<AuditJson[]> =>
-  (await who(['audit', '--connector', connector, '-o', 'json'])).stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditJson);
+  (await who(['audit', '--connector', connector, '-o', 'json'])).stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as AuditJson);
 
-test('alice\'s move under the policy is a request, nothing moves; she may not approve it; bob approves; alice applies it: on the second cluster with its offsets, each act audited under its login; its rollback likewise', { timeout: 300_000 }, async () => {
+test("alice's move under the policy is a request, nothing moves; she may not approve it; bob approves; alice applies it: " +
+  'on the second cluster with its offsets, each act audited under its login; its rollback likewise', {
+  timeout: 300_000,
+}, async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
@@ -61,7 +76,10 @@ test('alice\'s move under the policy is a request, nothing moves; she may not ap
   const { status, request } = JSON.parse(asked.stdout) as { status: string; request: { id: string; operation: string; requestedBy: string } };
   assert.equal(status, 'requested');
   assert.deepEqual([request.operation, request.requestedBy], ['move', db.operators[0]!.user]);
-  assert.match(asked.stderr, /This change requires approval \(the team's policy: approval required for copy, move, rollback of connectors matching \^mvp- .*nothing was changed/s);
+  assert.match(
+    asked.stderr,
+    /This change requires approval \(the team's policy: approval required for copy, move, rollback of connectors matching \^mvp- .*nothing was changed/s,
+  );
   assert.equal((await main.status(source.name)).connector.state, 'RUNNING', 'the original still runs where it was');
   assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404, 'nothing was created on the second cluster');
 
@@ -88,9 +106,19 @@ test('alice\'s move under the policy is a request, nothing moves; she may not ap
   const audit = await auditOf(bob, source.name);
   const steps = audit.map((e) => [e.action, e.outcome, e.actor.dbUser]);
   const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
-  for (const step of [['change-request', 'requested', a], ['change-request', 'refused', a], ['change-request', 'approved', b], ['change-request', 'started', a],
-    ['move', 'started', a], ['move', 'succeeded', a], ['change-request', 'succeeded', a]]) {
-    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  for (const step of [
+    ['change-request', 'requested', a],
+    ['change-request', 'refused', a],
+    ['change-request', 'approved', b],
+    ['change-request', 'started', a],
+    ['move', 'started', a],
+    ['move', 'succeeded', a],
+    ['change-request', 'succeeded', a],
+  ]) {
+    assert.ok(
+      steps.some((s) => JSON.stringify(s) === JSON.stringify(step)),
+      `${JSON.stringify(step)} in ${JSON.stringify(steps)}`,
+    );
   }
   assert.match(audit.find((e) => e.action === 'move' && e.outcome === 'started')!.message ?? '', new RegExp(`change request ${request.id}`));
 
@@ -110,12 +138,21 @@ test('alice\'s move under the policy is a request, nothing moves; she may not ap
   await waitFor('the original running again on main', async () => (await main.status(source.name).catch(() => undefined))?.connector.state === 'RUNNING');
   assert.deepEqual(sortedOffsets(await main.offsets(source.name)), offsets, 'back with its offsets');
   const undoAudit = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
-  for (const step of [['change-request', 'approved', b], ['rollback', 'started', a], ['rollback', 'succeeded', a]]) {
-    assert.ok(undoAudit.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(undoAudit)}`);
+  for (const step of [
+    ['change-request', 'approved', b],
+    ['rollback', 'started', a],
+    ['rollback', 'succeeded', a],
+  ]) {
+    assert.ok(
+      undoAudit.some((s) => JSON.stringify(s) === JSON.stringify(step)),
+      `${JSON.stringify(step)} in ${JSON.stringify(undoAudit)}`,
+    );
   }
 });
 
-test('an approved copy whose connector\'s configuration changed since the request is refused on apply: exit 2, nothing created', { timeout: 300_000 }, async () => {
+test("an approved copy whose connector's configuration changed since the request is refused on apply: exit 2, nothing created", {
+  timeout: 300_000,
+}, async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
@@ -138,7 +175,9 @@ test('an approved copy whose connector\'s configuration changed since the reques
   assert.equal((await main.status(source.name)).connector.state, 'RUNNING');
 });
 
-test('alice\'s import under the policy is a request, nothing created; bob approves; alice applies it with the same backup: created with its offsets', { timeout: 300_000 }, async () => {
+test("alice's import under the policy is a request, nothing created; bob approves; alice applies it with the same backup: created with its offsets", {
+  timeout: 300_000,
+}, async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
@@ -174,12 +213,24 @@ test('alice\'s import under the policy is a request, nothing created; bob approv
   assert.deepEqual(sortedOffsets(await clusters.second.offsets(source.name)), offsets, 'created on the second cluster with the exported offsets');
   const steps = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
   const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
-  for (const step of [['change-request', 'requested', a], ['change-request', 'approved', b], ['import', 'started', a], ['import', 'succeeded', a], ['change-request', 'succeeded', a]]) {
-    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  for (const step of [
+    ['change-request', 'requested', a],
+    ['change-request', 'approved', b],
+    ['import', 'started', a],
+    ['import', 'succeeded', a],
+    ['change-request', 'succeeded', a],
+  ]) {
+    assert.ok(
+      steps.some((s) => JSON.stringify(s) === JSON.stringify(step)),
+      `${JSON.stringify(step)} in ${JSON.stringify(steps)}`,
+    );
   }
 });
 
-test('the door checks the request itself: applyMoveAudited with no request, or an id the store does not have as being applied, is refused and audited; nothing moves', { timeout: 120_000 }, async () => {
+test('the door checks the request itself: applyMoveAudited with no request, or an id the store does not have as being applied, ' +
+  'is refused and audited; nothing moves', {
+  timeout: 120_000,
+}, async () => {
   const { PostgresStore } = await import('../../src/store/postgres/index.js');
   const { pgSettings } = await import('../../src/store/postgres/connection.js');
   const { HttpClient } = await import('../../src/http/client.js');
@@ -204,14 +255,22 @@ test('the door checks the request itself: applyMoveAudited with no request, or a
     }
     assert.equal((await main.status(source.name)).connector.state, 'RUNNING');
     assert.equal((await clusters.second.request('GET', `/connectors/${source.name}`)).status, 404);
-    assert.deepEqual((await store.listAudit({ connector: source.name })).map((e) => [e.action, e.outcome]), [['move', 'refused'], ['move', 'refused']]);
+    assert.deepEqual(
+      (await store.listAudit({ connector: source.name })).map((e) => [e.action, e.outcome]),
+      [
+        ['move', 'refused'],
+        ['move', 'refused'],
+      ],
+    );
   } finally {
     await store.close();
     await http.close();
   }
 });
 
-test('a consistent export a policy names is a request, nothing stopped; once bob approves, alice applies it and gets the backup', { timeout: 300_000 }, async () => {
+test('a consistent export a policy names is a request, nothing stopped; once bob approves, alice applies it and gets the backup', {
+  timeout: 300_000,
+}, async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
@@ -225,7 +284,11 @@ test('a consistent export a policy names is a request, nothing stopped; once bob
   assert.equal(asked.stdout, '', 'no backup yet');
   const id = /change request (chg-\S+) \(export of /.exec(asked.stderr)?.[1];
   assert.ok(id, asked.stderr);
-  assert.deepEqual((await auditOf(bob, source.name)).filter((e) => e.action === 'export'), [], 'nothing was stopped');
+  assert.deepEqual(
+    (await auditOf(bob, source.name)).filter((e) => e.action === 'export'),
+    [],
+    'nothing was stopped',
+  );
   assert.match((await alice(['changes', 'approve', id])).stderr, /who is you/);
   assert.equal((await bob(['changes', 'approve', id])).status, 0);
   const applied = await alice(['changes', 'apply', id, '--yes']);
@@ -234,8 +297,17 @@ test('a consistent export a policy names is a request, nothing stopped; once bob
   assert.match(applied.stderr, /1 read while stopped/);
   const steps = (await auditOf(bob, source.name)).map((e) => [e.action, e.outcome, e.actor.dbUser]);
   const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
-  for (const step of [['change-request', 'requested', a], ['change-request', 'approved', b], ['export', 'started', a], ['export', 'succeeded', a], ['change-request', 'succeeded', a]]) {
-    assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), `${JSON.stringify(step)} in ${JSON.stringify(steps)}`);
+  for (const step of [
+    ['change-request', 'requested', a],
+    ['change-request', 'approved', b],
+    ['export', 'started', a],
+    ['export', 'succeeded', a],
+    ['change-request', 'succeeded', a],
+  ]) {
+    assert.ok(
+      steps.some((s) => JSON.stringify(s) === JSON.stringify(step)),
+      `${JSON.stringify(step)} in ${JSON.stringify(steps)}`,
+    );
   }
   assert.equal((await main.status(source.name)).connector.state, 'RUNNING', 'put back');
 });

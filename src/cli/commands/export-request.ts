@@ -13,12 +13,20 @@ export async function startExportRequest(face: MoveFace, id: string, yes: boolea
   const { clusterKeyOf } = await import('../change-request.js');
   await ops.checkExportRequest(doc, { url: face.ctx.url, key: await clusterKeyOf(face.ctx.http, face.ctx.url) }, face.ctx.http);
   const { confirm } = await import('../confirm.js');
-  await confirm(`Export ${doc.connectors.length} connector(s) consistently (approved change request ${id})? Each running one is stopped briefly (snapshot first) and put back.`, { yes });
+  await confirm(
+    `Export ${doc.connectors.length} connector(s) consistently (approved change request ${id})? ` +
+      'Each running one is stopped briefly (snapshot first) and put back.',
+    { yes },
+  );
   warn(await ops.startApplying(face.ctx, id));
   return true;
 }
 
-export async function finishExportRequest(face: MoveFace, id: string, result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string }): Promise<void> {
+export async function finishExportRequest(
+  face: MoveFace,
+  id: string,
+  result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string },
+): Promise<void> {
   const ops = await import('../../ops/index.js');
   warn(await ops.finishApplying(face.ctx, id, result));
 }

@@ -11,9 +11,18 @@ import type { ApplyOptions } from './apply.js';
 import { auditRefused, openFace } from './move-face.js';
 import { stderr, stdout } from './say.js';
 
-export async function applyImportRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions & { backup?: string; secretsFile?: string }): Promise<void> {
+export async function applyImportRequest(
+  id: string,
+  request: ChangeRequestRecord,
+  opts: ApplyOptions & { backup?: string; secretsFile?: string },
+): Promise<void> {
   if (opts.backup === undefined) {
-    throw new OpsError('E_USAGE', `change request ${id} is an import: give the backup it was requested with, --backup <file> (and --secrets-file for the secrets it left out); nothing was changed`, { field: 'backup' });
+    throw new OpsError(
+      'E_USAGE',
+      `change request ${id} is an import: give the backup it was requested with, --backup <file> ` +
+        '(and --secrets-file for the secrets it left out); nothing was changed',
+      { field: 'backup' },
+    );
   }
   const ops = await import('../../ops/index.js');
   const move = await import('../../ops/move/index.js');
@@ -29,14 +38,23 @@ export async function applyImportRequest(id: string, request: ChangeRequestRecor
     const kafka = await preflightKafkaSettings(opts, face.source.context);
     const c = doc.choices;
     const plan = await move.planImport(face.ctx, {
-      backup, ...(kafka ? { kafka } : {}), ...(c.allowDuplicateSource ? { allowDuplicateSource: true } : {}), ...(c.only ? { only: c.only } : {}),
-      ...(c.replace ? { replace: true } : {}), ...(secrets ? { secrets } : {}), ...(c.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
+      backup,
+      ...(kafka ? { kafka } : {}),
+      ...(c.allowDuplicateSource ? { allowDuplicateSource: true } : {}),
+      ...(c.only ? { only: c.only } : {}),
+      ...(c.replace ? { replace: true } : {}),
+      ...(secrets ? { secrets } : {}),
+      ...(c.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
       limits: ops.resolveLimits({}, process.env),
     });
     await ops.checkImportRequest(doc, backup, plan, face.ctx.http);
     const { requestHeading } = await import('../../present/index.js');
     out(requestHeading(request));
-    for (const i of plan.items) out(`  ${i.connector} (${i.connectorType}, ${i.plugin.class}): ${i.offsets.length} partition(s), then ${i.stateAfter}${i.replaces ? '; REPLACES the connector of that name' : ''}`);
+    for (const i of plan.items)
+      out(
+        `  ${i.connector} (${i.connectorType}, ${i.plugin.class}): ${i.offsets.length} partition(s), then ${i.stateAfter}` +
+          `${i.replaces ? '; REPLACES the connector of that name' : ''}`,
+      );
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (opts.dryRun) {
       stdout('dry run: nothing was changed\n');

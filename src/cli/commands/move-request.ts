@@ -19,7 +19,12 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
   try {
     const { doc } = await ops.approvedMove(face.ctx, id);
     const move = await import('../../ops/move/index.js');
-    const plan = await move.planMove(face.ctx, face.to, { connector: doc.connector, mode: doc.operation === 'copy' ? 'copy' : 'move', ...doc.choices, limits: ops.resolveLimits({}, process.env) });
+    const plan = await move.planMove(face.ctx, face.to, {
+      connector: doc.connector,
+      mode: doc.operation === 'copy' ? 'copy' : 'move',
+      ...doc.choices,
+      limits: ops.resolveLimits({}, process.env),
+    });
     await ops.checkMoveRequest(doc, plan, { from: face.ctx.http, to: face.to.http });
     const { requestHeading } = await import('../../present/index.js');
     info(requestHeading(request));
@@ -34,15 +39,35 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
     warn(await ops.startApplying(face.ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveAudited>>;
     try {
-      outcome = await applyWithSignals((signal, beforeStep, onEvent) => move.applyMoveAudited(face.ctx, face.to, plan, face.audit, {
-        signal, onEvent, ...(beforeStep ? { beforeStep } : {}), ...verifyOption(),
-      }, id), info);
+      outcome = await applyWithSignals(
+        (signal, beforeStep, onEvent) =>
+          move.applyMoveAudited(
+            face.ctx,
+            face.to,
+            plan,
+            face.audit,
+            {
+              signal,
+              onEvent,
+              ...(beforeStep ? { beforeStep } : {}),
+              ...verifyOption(),
+            },
+            id,
+          ),
+        info,
+      );
     } catch (err) {
       // Refused at the door or the lock: the request says so (nothing moved), and is not applied.
       warn(await ops.finishApplying(face.ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;
     }
-    warn(await ops.finishApplying(face.ctx, id, { succeeded: outcome.status === 'succeeded', runIds: outcome.runId ? [outcome.runId] : [], message: outcome.message }));
+    warn(
+      await ops.finishApplying(face.ctx, id, {
+        succeeded: outcome.status === 'succeeded',
+        runIds: outcome.runId ? [outcome.runId] : [],
+        message: outcome.message,
+      }),
+    );
     printOutcome(outcome, json, plan.warnings);
   } catch (err) {
     await auditRefused(face, { action: request.operation, connector: stored.connector }, err);

@@ -31,7 +31,10 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     const plan = await move.planMoveRollback(ctx, to, moved!);
     const { requestHeading } = await import('../../present/index.js');
     info(requestHeading(request));
-    info(`Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}): ${plan.connector} will run again on ${plan.fromUrl} with its offsets, and nothing of it stays on ${plan.toUrl}.`);
+    info(
+      `Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}): ${plan.connector} will run again on ${plan.fromUrl} with its offsets, ` +
+        `and nothing of it stays on ${plan.toUrl}.`,
+    );
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (opts.dryRun) {
       stdout('dry run: nothing was changed\n');
@@ -43,7 +46,11 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     let outcome: Awaited<ReturnType<typeof move.applyMoveRollbackAudited>>;
     try {
       const keys = { from: doc.from.key, to: doc.to.key };
-      outcome = await applyWithSignals((signal, beforeStep, onEvent) => move.applyMoveRollbackAudited(ctx, to, plan, keys, audit, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }, id), info);
+      outcome = await applyWithSignals(
+        (signal, beforeStep, onEvent) =>
+          move.applyMoveRollbackAudited(ctx, to, plan, keys, audit, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }, id),
+        info,
+      );
     } catch (err) {
       warn(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;

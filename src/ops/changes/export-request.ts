@@ -31,10 +31,23 @@ export function isExportRequest(doc: unknown): doc is ExportRequestDoc {
   return typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === EXPORT_REQUEST_FORMAT;
 }
 
-export async function exportRequestDoc(cluster: { url: string; key: string }, http: HttpSender, connectors: readonly string[], includeSecrets: boolean, meta: { plannedBy: PlannedBy; now?: Date }): Promise<ExportRequestDoc> {
+export async function exportRequestDoc(
+  cluster: { url: string; key: string },
+  http: HttpSender,
+  connectors: readonly string[],
+  includeSecrets: boolean,
+  meta: { plannedBy: PlannedBy; now?: Date },
+): Promise<ExportRequestDoc> {
   const content: Omit<ExportRequestDoc, 'digest'> = {
-    format: EXPORT_REQUEST_FORMAT, plannedAt: (meta.now ?? new Date()).toISOString(), plannedBy: meta.plannedBy, operation: 'export',
-    clusterUrl: cluster.url, clusterKey: cluster.key, members: await connectMembers(http, cluster.url), connectors: [...connectors], includeSecrets,
+    format: EXPORT_REQUEST_FORMAT,
+    plannedAt: (meta.now ?? new Date()).toISOString(),
+    plannedBy: meta.plannedBy,
+    operation: 'export',
+    clusterUrl: cluster.url,
+    clusterKey: cluster.key,
+    members: await connectMembers(http, cluster.url),
+    connectors: [...connectors],
+    includeSecrets,
   };
   return { ...content, digest: sha(content) };
 }
@@ -42,13 +55,23 @@ export async function exportRequestDoc(cluster: { url: string; key: string }, ht
 export function readExportRequest(doc: unknown, where: string): ExportRequestDoc {
   if (!isExportRequest(doc) || typeof doc.digest !== 'string') throw new OpsError('E_PLAN_INVALID', `${where} holds no export request`, { field: 'plan' });
   const { digest, ...content } = doc;
-  if (sha(content) !== digest) throw new OpsError('E_PLAN_INVALID', `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`, { field: 'digest' });
+  if (sha(content) !== digest)
+    throw new OpsError(
+      'E_PLAN_INVALID',
+      `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`,
+      { field: 'digest' },
+    );
   return doc;
 }
 
 /** The cluster reached now must be the one requested (same key; on one Kafka cluster, the same Connect cluster). */
 export async function checkExportRequest(doc: ExportRequestDoc, now: { url: string; key: string }, http: HttpSender): Promise<void> {
-  const problem = now.key !== doc.clusterKey ? `the cluster was ${doc.clusterKey} (through ${doc.clusterUrl}) when requested, ${now.key} now (through ${now.url})`
-    : !sameConnectCluster(doc.members, await connectMembers(http, now.url)) ? `${now.url} is another Connect cluster of ${doc.clusterKey} than requested (workers ${doc.members.join(', ')})` : undefined;
-  if (problem) throw new OpsError('E_PLAN_STALE', `change request for the export no longer fits, nothing was changed: ${problem}; request it again`, { field: 'url' });
+  const problem =
+    now.key !== doc.clusterKey
+      ? `the cluster was ${doc.clusterKey} (through ${doc.clusterUrl}) when requested, ${now.key} now (through ${now.url})`
+      : !sameConnectCluster(doc.members, await connectMembers(http, now.url))
+        ? `${now.url} is another Connect cluster of ${doc.clusterKey} than requested (workers ${doc.members.join(', ')})`
+        : undefined;
+  if (problem)
+    throw new OpsError('E_PLAN_STALE', `change request for the export no longer fits, nothing was changed: ${problem}; request it again`, { field: 'url' });
 }

@@ -24,7 +24,15 @@ export interface ImportChoices {
 /** What an import plan says that a request keeps (ops/move's ImportPlan has all of it). */
 export interface ImportPlanFacts {
   to: { url: string; key: string; kafkaClusterId?: string };
-  items: ReadonlyArray<{ connector: string; connectorType: string; plugin: { class: string }; config: Record<string, string>; offsets: ReadonlyArray<unknown>; stateAfter: string; replaces: boolean }>;
+  items: ReadonlyArray<{
+    connector: string;
+    connectorType: string;
+    plugin: { class: string };
+    config: Record<string, string>;
+    offsets: ReadonlyArray<unknown>;
+    stateAfter: string;
+    replaces: boolean;
+  }>;
 }
 
 interface ImportedConnector {
@@ -60,16 +68,34 @@ export function isImportRequest(doc: unknown): doc is ImportRequestDoc {
 
 function connectorsOf(plan: ImportPlanFacts): ImportedConnector[] {
   return plan.items.map((i) => ({
-    name: i.connector, connectorType: i.connectorType, connectorClass: i.plugin.class, configDigest: sha(i.config),
-    offsets: JSON.parse(JSON.stringify(i.offsets)) as unknown[], stateAfter: i.stateAfter, replaces: i.replaces,
+    name: i.connector,
+    connectorType: i.connectorType,
+    connectorClass: i.plugin.class,
+    configDigest: sha(i.config),
+    offsets: JSON.parse(JSON.stringify(i.offsets)) as unknown[],
+    stateAfter: i.stateAfter,
+    replaces: i.replaces,
   }));
 }
 
-export async function importRequestDoc(plan: ImportPlanFacts, http: HttpSender, backup: unknown, choices: ImportChoices, meta: { plannedBy: PlannedBy; now?: Date }): Promise<ImportRequestDoc> {
+export async function importRequestDoc(
+  plan: ImportPlanFacts,
+  http: HttpSender,
+  backup: unknown,
+  choices: ImportChoices,
+  meta: { plannedBy: PlannedBy; now?: Date },
+): Promise<ImportRequestDoc> {
   const content: Omit<ImportRequestDoc, 'digest'> = {
-    format: IMPORT_REQUEST_FORMAT, plannedAt: (meta.now ?? new Date()).toISOString(), plannedBy: meta.plannedBy, operation: 'import',
-    clusterUrl: plan.to.url, clusterKey: plan.to.key, members: await connectMembers(http, plan.to.url), backupDigest: sha(backup),
-    choices: JSON.parse(JSON.stringify(choices)) as ImportChoices, connectors: connectorsOf(plan),
+    format: IMPORT_REQUEST_FORMAT,
+    plannedAt: (meta.now ?? new Date()).toISOString(),
+    plannedBy: meta.plannedBy,
+    operation: 'import',
+    clusterUrl: plan.to.url,
+    clusterKey: plan.to.key,
+    members: await connectMembers(http, plan.to.url),
+    backupDigest: sha(backup),
+    choices: JSON.parse(JSON.stringify(choices)) as ImportChoices,
+    connectors: connectorsOf(plan),
   };
   return { ...content, digest: sha(content) };
 }
@@ -78,16 +104,23 @@ export async function importRequestDoc(plan: ImportPlanFacts, http: HttpSender, 
 export function readImportRequest(doc: unknown, where: string): ImportRequestDoc {
   if (!isImportRequest(doc) || typeof doc.digest !== 'string') throw new OpsError('E_PLAN_INVALID', `${where} holds no import request`, { field: 'plan' });
   const { digest, ...content } = doc;
-  if (sha(content) !== digest) throw new OpsError('E_PLAN_INVALID', `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`, { field: 'digest' });
+  if (sha(content) !== digest)
+    throw new OpsError(
+      'E_PLAN_INVALID',
+      `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`,
+      { field: 'digest' },
+    );
   return doc;
 }
 
 /** Refuses (nothing changed) another backup, another cluster, or an import that would now create other connectors, configurations or offsets. */
 export async function checkImportRequest(doc: ImportRequestDoc, backup: unknown, now: ImportPlanFacts, http: HttpSender): Promise<void> {
   const problems: string[] = [];
-  if (sha(backup) !== doc.backupDigest) problems.push(`the backup given has digest ${sha(backup)}, the request was made for ${doc.backupDigest}: give the same file with --backup`);
+  if (sha(backup) !== doc.backupDigest)
+    problems.push(`the backup given has digest ${sha(backup)}, the request was made for ${doc.backupDigest}: give the same file with --backup`);
   if (now.to.key !== doc.clusterKey) problems.push(`the target cluster was ${doc.clusterKey} (through ${doc.clusterUrl}) when requested, ${now.to.key} now`);
-  else if (!sameConnectCluster(doc.members, await connectMembers(http, now.to.url))) problems.push(`the target is another Connect cluster of ${doc.clusterKey} than requested (workers ${doc.members.join(', ')})`);
+  else if (!sameConnectCluster(doc.members, await connectMembers(http, now.to.url)))
+    problems.push(`the target is another Connect cluster of ${doc.clusterKey} than requested (workers ${doc.members.join(', ')})`);
   const fresh = connectorsOf(now);
   for (const c of doc.connectors) {
     const is = fresh.find((f) => f.name === c.name);
@@ -98,5 +131,8 @@ export async function checkImportRequest(doc: ImportRequestDoc, backup: unknown,
     }
   }
   for (const f of fresh) if (!doc.connectors.some((c) => c.name === f.name)) problems.push(`${f.name} was not requested`);
-  if (problems.length > 0) throw new OpsError('E_PLAN_STALE', `change request for the import no longer fits, nothing was changed:\n  ${problems.join('\n  ')}\nRequest it again.`, { field: 'plan' });
+  if (problems.length > 0)
+    throw new OpsError('E_PLAN_STALE', `change request for the import no longer fits, nothing was changed:\n  ${problems.join('\n  ')}\nRequest it again.`, {
+      field: 'plan',
+    });
 }

@@ -8,9 +8,18 @@ import { checkMoveRequest, moveRequestDoc, readMoveRequest, type MovePlanFacts }
 
 const none: HttpSender = { send: async () => ({ status: 404, headers: {}, body: Buffer.from('{}') }) as never };
 const plan: MovePlanFacts = {
-  operation: 'move', connector: 'orders', targetName: 'orders', connectorType: 'source', stateBefore: 'RUNNING', stateAfter: 'RUNNING', sourceAfter: 'delete',
-  from: { url: 'http://127.0.0.1:8083', key: 'kafka:A' }, to: { url: 'http://127.0.0.1:9083', key: 'kafka:A' },
-  plugin: { class: 'FileStreamSource' }, config: { file: '/in', topic: 't' }, currentOffsets: [{ partition: { filename: '/in' }, offset: { position: 3 } }],
+  operation: 'move',
+  connector: 'orders',
+  targetName: 'orders',
+  connectorType: 'source',
+  stateBefore: 'RUNNING',
+  stateAfter: 'RUNNING',
+  sourceAfter: 'delete',
+  from: { url: 'http://127.0.0.1:8083', key: 'kafka:A' },
+  to: { url: 'http://127.0.0.1:9083', key: 'kafka:A' },
+  plugin: { class: 'FileStreamSource' },
+  config: { file: '/in', topic: 't' },
+  currentOffsets: [{ partition: { filename: '/in' }, offset: { position: 3 } }],
 };
 const by = { plannedBy: { user: 'alice@h', via: 'cli' }, now: new Date('2026-12-04T10:00:00Z') };
 const clusters = { from: none, to: none };
@@ -26,7 +35,10 @@ test('a move request read back is the one written; an edited one is refused by i
 test('the move planned again must be the one approved: same clusters, class and configuration', async () => {
   const doc = await moveRequestDoc(plan, clusters, {}, by);
   await checkMoveRequest(doc, { ...plan, currentOffsets: [] }, clusters);
-  await assert.rejects(checkMoveRequest(doc, { ...plan, config: { ...plan.config, topic: 'u' } }, clusters), /configuration it would get on the target changed/);
+  await assert.rejects(
+    checkMoveRequest(doc, { ...plan, config: { ...plan.config, topic: 'u' } }, clusters),
+    /configuration it would get on the target changed/,
+  );
   await assert.rejects(checkMoveRequest(doc, { ...plan, to: { ...plan.to, key: 'kafka:B' } }, clusters), /the target cluster was kafka:A .* kafka:B now/);
   await assert.rejects(checkMoveRequest(doc, { ...plan, plugin: { class: 'Other' } }, clusters), /connector.class FileStreamSource when requested, Other now/);
 });
