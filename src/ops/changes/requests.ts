@@ -31,7 +31,10 @@ export interface RequestOptions {
 }
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
-export async function requestChange(ctx: OpsContext, saved: SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc, options: RequestOptions = {}): Promise<Stepped> {
+/** What a request holds: a saved plan, or a move's, an import's or a consistent export's document. */
+type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc;
+
+export async function requestChange(ctx: OpsContext, saved: RequestedDocument, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
   const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
@@ -140,12 +143,7 @@ export interface ApplyCheck {
  */
 export async function checkApprovedChange(ctx: OpsContext, id: string, options: Omit<CheckOptions, 'maxAgeMs'> = {}): Promise<ApplyCheck> {
   const now = options.now ?? new Date();
-  const request = await getRequest(ctx, id, now);
-  if (request.displayStatus === 'expired') throw expired(request);
-  if (request.status !== 'approved') {
-    const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
-    throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
-  }
+  const request = await approved(ctx, id, now);
   const saved = requestedPlan(request);
   const maxAgeMs = Date.parse(request.expiresAt) - Date.parse(saved.plannedAt);
   const checked = await checkSavedPlan(ctx, saved, { ...options, now, maxAgeMs });
@@ -153,21 +151,28 @@ export async function checkApprovedChange(ctx: OpsContext, id: string, options: 
 }
 
 /** An approved move, copy or undo of a move, its document checked; the face plans it again and checks it (checkMoveRequest). */
-export async function approvedMove(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: MoveRequestDoc }> {
+export async function approvedMove(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<MoveRequestDoc>> {
   const request = await approved(ctx, id, now);
   return { request, doc: requestedMove(request) };
 }
 
 /** An approved import, its document checked; the face plans it again and checks it (checkImportRequest). */
-export async function approvedImport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: ImportRequestDoc }> {
+export async function approvedImport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<ImportRequestDoc>> {
   const request = await approved(ctx, id, now);
   return { request, doc: requestedImport(request) };
 }
 
 /** An approved consistent export, its document checked; the face checks the cluster (checkExportRequest) and exports. */
-export async function approvedExport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<{ request: ChangeRequestRecord; doc: ExportRequestDoc }> {
+export async function approvedExport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<ExportRequestDoc>> {
   const request = await approved(ctx, id, now);
   return { request, doc: requestedExport(request) };
+}
+
+type Approved<D> = { request: ChangeRequestRecord; doc: D };
+
+function digestMismatch(request: ChangeRequestRecord, digest: string): OpsError {
+  const why = `its document has digest ${digest}, but the request was made for ${request.digest}; nothing was changed`;
+  return new OpsError('E_PLAN_INVALID', `change request ${request.id}: ${why}`, { field: 'digest' });
 }
 
 async function approved(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
@@ -175,7 +180,8 @@ async function approved(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): 
   if (request.displayStatus === 'expired') throw expired(request);
   if (request.status !== 'approved') {
     const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
-    throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
+    const why = `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`;
+    throw new OpsError('E_PLAN_STALE', why, { field: 'id' });
   }
   return request;
 }
@@ -205,7 +211,8 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
   if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan)) {
-    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`, { field: 'id' });
+    const how = `it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`;
+    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: ${how}`, { field: 'id' });
   }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
   if (saved.digest !== request.digest) {
@@ -218,7 +225,7 @@ export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
 export function requestedMove(request: ChangeRequestRecord): MoveRequestDoc {
   const doc = readMoveRequest(request.plan, `change request ${request.id}`);
   if (doc.digest !== request.digest) {
-    throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+    throw digestMismatch(request, doc.digest);
   }
   return doc;
 }
@@ -227,14 +234,14 @@ export function requestedMove(request: ChangeRequestRecord): MoveRequestDoc {
 export function requestedImport(request: ChangeRequestRecord): ImportRequestDoc {
   const doc = readImportRequest(request.plan, `change request ${request.id}`);
   if (doc.digest !== request.digest) {
-    throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+    throw digestMismatch(request, doc.digest);
   }
   return doc;
 }
 
 function requestedExport(request: ChangeRequestRecord): ExportRequestDoc {
   const doc = readExportRequest(request.plan, `change request ${request.id}`);
-  if (doc.digest !== request.digest) throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its document has digest ${doc.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
+  if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
   return doc;
 }
 
