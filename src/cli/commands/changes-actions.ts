@@ -56,21 +56,26 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
     const { isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
     if (isExportRequest(request.plan)) {
-      lines.push('', `consistent export of ${request.plan.connectors.join(', ')} from ${request.plan.clusterUrl} (${request.plan.clusterKey})${request.plan.includeSecrets ? ', literal secrets kept' : ''}`);
+      const e = request.plan;
+      lines.push('', `consistent export of ${e.connectors.join(', ')} from ${e.clusterUrl} (${e.clusterKey})${e.includeSecrets ? ', literal secrets kept' : ''}`);
       process.stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     if (isImportRequest(request.plan)) {
       const m = request.plan;
       lines.push('', `import to ${m.clusterUrl} (${m.clusterKey}) of a backup with digest ${m.backupDigest}:`);
-      for (const c of m.connectors) lines.push(`  ${c.name} (${c.connectorType}, ${c.connectorClass}): ${c.offsets.length} partition(s), then ${c.stateAfter}${c.replaces ? '; REPLACES the connector of that name' : ''}; configuration ${c.configDigest}`);
+      for (const c of m.connectors) {
+        const replaces = c.replaces ? '; REPLACES the connector of that name' : '';
+        lines.push(`  ${c.name} (${c.connectorType}, ${c.connectorClass}): ${c.offsets.length} partition(s), then ${c.stateAfter}${replaces}; configuration ${c.configDigest}`);
+      }
       process.stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     if (isMoveRequest(request.plan)) {
       const m = request.plan;
-      lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})`
-        + `${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: ${m.currentOffsets.length} partition(s) when requested; configuration ${m.configDigest}; afterwards ${m.stateAfter} there`);
+      lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) `
+        + `from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: `
+        + `${m.currentOffsets.length} partition(s) when requested; configuration ${m.configDigest}; afterwards ${m.stateAfter} there`);
       process.stdout.write(`${lines.join('\n')}\n`);
       return;
     }

@@ -6,6 +6,7 @@ import type { KafkaFlags } from '../kafka-settings.js';
 import { OpsError } from '../../ops/errors.js';
 import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout } from './say.js';
+import type { ImportPlan } from '../../ops/move/index.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
 
 type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
@@ -35,7 +36,8 @@ export async function runExport(names: string[], opts: ExportCliOptions, request
     const info = (text: string): unknown => stderr(`${text}\n`);
     const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}), ...(request ? { requestId: request.id } : {}) }), info)
       .catch(async (err: unknown) => {
-        if (request) await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: false, runIds: [], message: (err as Error).message });
+        const { finishExportRequest } = await import('./export-request.js');
+        if (request) await finishExportRequest(face, request.id, { succeeded: false, runIds: [], message: (err as Error).message });
         throw err;
       });
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
@@ -43,7 +45,10 @@ export async function runExport(names: string[], opts: ExportCliOptions, request
     const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await import('../config-yaml.js')).stringify(result.backup);
     process.stdout.write(text);
     const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
-    if (request) await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message: `exported ${result.backup.connectors.length} connector(s)${stopped}` });
+    if (request) {
+      const message = `exported ${result.backup.connectors.length} connector(s)${stopped}`;
+      await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message });
+    }
     stderr(`exported ${result.backup.connectors.length} connector(s) from ${face.ctx.url}${stopped}\n`);
   } finally {
     await face.close();
@@ -158,8 +163,11 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
   }
 }
 
-/** The connectors of a checked import plan created a few at a time under one batch id, each through the door (`requestId`: the approved request it applies). */
-export async function importPlanned(face: MoveFace, plan: import('../../ops/move/index.js').ImportPlan, concurrency: number, json: boolean, requestId?: string): Promise<void> {
+/**
+ * The connectors of a checked import plan created a few at a time under one batch id, each
+ * through the door (`requestId`: the approved request it applies, its outcome recorded there).
+ */
+export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrency: number, json: boolean, requestId?: string): Promise<void> {
   const move = await import('../../ops/move/index.js');
   const batch = await import('../../ops/batch/index.js');
   {
@@ -190,7 +198,8 @@ export async function importPlanned(face: MoveFace, plan: import('../../ops/move
     if (requestId !== undefined) {
       const ops = await import('../../ops/index.js');
       const step = await ops.finishApplying(face.ctx, requestId, {
-        succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId, message: batch.outcomeSentence(summary),
+        succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
+        message: batch.outcomeSentence(summary),
       });
       if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
     }

@@ -174,7 +174,8 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
         await confirm(`Undo the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
         const scope = await cliAuditScope(own, store);
         const keys = { from: facts.from.key, to: facts.to.key };
-        const outcome = await applyWithSignals((signal, beforeStep, onEvent) => move.applyMoveRollbackAudited(ctx, to, plan, keys, scope, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }), info);
+        const outcome = await applyWithSignals((signal, beforeStep, onEvent) =>
+          move.applyMoveRollbackAudited(ctx, to, plan, keys, scope, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }), info);
         printOutcome(outcome, json, plan.warnings);
       } finally {
         if (from !== own) await from.http.close();

@@ -124,7 +124,8 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     const { resolveLimits } = await import('../../ops/offsets/index.js');
     const translate = await translateRequest(opts, face.target);
     const choices = moveChoices(opts);
-    const plan = await move.planMove(face.ctx, face.to, { connector, mode, ...choices, ...(translate ? { translate } : {}), limits: resolveLimits({}, process.env) });
+    const limits = resolveLimits({}, process.env);
+    const plan = await move.planMove(face.ctx, face.to, { connector, mode, ...choices, ...(translate ? { translate } : {}), limits });
     info(describePlan(plan));
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
     if (opts.dryRun) {
@@ -136,7 +137,10 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     const reason = await moveApprovalReason(face.source, face.ctx.store, plan);
     if (reason !== undefined) {
       // Four-eyes: the move as shown becomes a request; `changes apply` plans it again and checks it.
-      if (translate) throw new OpsError('E_USAGE', `--translate-offsets cannot be requested yet (${reason}): the translation is read when the move runs; nothing was changed`, { field: 'translate-offsets' });
+      if (translate) {
+        const why = `--translate-offsets cannot be requested yet (${reason}): the translation is read when the move runs; nothing was changed`;
+        throw new OpsError('E_USAGE', why, { field: 'translate-offsets' });
+      }
       await requestMoveInstead(face.source, face.ctx, face.to, plan, choices, info, reason);
       return;
     }

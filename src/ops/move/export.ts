@@ -115,7 +115,8 @@ async function readStoppedAudited(ctx: OpsContext, info: ConnectorInfo, clusterK
   const reviewed = id !== undefined && await beingApplied(ctx, id, { operation: 'export', connector: info.name, from: { key: clusterKey } });
   const audited = await runAudited(ctx, scope, {
     action: 'export', connector: info.name, clusterUrl: ctx.url, clusterKey,
-    message: `consistent export of ${info.name}: stopped for a moment to read its offsets, then put back ${targetStateFor(info.state)}${reviewed ? `, change request ${id}` : ''}`,
+    message: `consistent export of ${info.name}: stopped for a moment to read its offsets, then put back ${targetStateFor(info.state)}`
+      + `${reviewed ? `, change request ${id}` : ''}`,
     // Gated only where a policy names `export` (it changes no offsets, but stops the connector).
     policy: { reviewed },
   }, async (started) => {
