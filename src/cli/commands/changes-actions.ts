@@ -54,6 +54,31 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
+    const { isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isExportRequest(request.plan)) {
+      const e = request.plan;
+      lines.push('', `consistent export of ${e.connectors.join(', ')} from ${e.clusterUrl} (${e.clusterKey})${e.includeSecrets ? ', literal secrets kept' : ''}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    if (isImportRequest(request.plan)) {
+      const m = request.plan;
+      lines.push('', `import to ${m.clusterUrl} (${m.clusterKey}) of a backup with digest ${m.backupDigest}:`);
+      for (const c of m.connectors) {
+        const replaces = c.replaces ? '; REPLACES the connector of that name' : '';
+        lines.push(`  ${c.name} (${c.connectorType}, ${c.connectorClass}): ${c.offsets.length} partition(s), then ${c.stateAfter}${replaces}; configuration ${c.configDigest}`);
+      }
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
+    if (isMoveRequest(request.plan)) {
+      const m = request.plan;
+      lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) `
+        + `from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: `
+        + `${m.currentOffsets.length} partition(s) when requested; configuration ${m.configDigest}; afterwards ${m.stateAfter} there`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     const saved = requestedPlan(request);
     for (const p of saved.plans) {
       lines.push('', `${p.connector} (${p.connectorType}, ${p.stateBefore} when planned) on ${p.clusterUrl}:`);
@@ -86,7 +111,7 @@ export async function reviewChangeCommand(id: string, decision: 'approve' | 'rej
   }
 }
 
-export async function applyChange(id: string, opts: ApplyOptions): Promise<void> {
+export async function applyChange(id: string, opts: ApplyOptions & { backup?: string; secretsFile?: string }): Promise<void> {
   // The request names its cluster: with no connection given, it is applied there.
   const { store } = await openRequests(opts);
   let request: ChangeRequestRecord;
@@ -96,6 +121,15 @@ export async function applyChange(id: string, opts: ApplyOptions): Promise<void>
     await store.close();
   }
   const ops = await import('../../ops/index.js');
+  if (ops.isImportRequest(request.plan)) return (await import('./import-request.js')).applyImportRequest(id, request, opts);
+  if (ops.isExportRequest(request.plan)) {
+    const { connectors, includeSecrets } = request.plan;
+    return (await import('./move-backup.js')).runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });
+  }
+  if (ops.isMoveRequest(request.plan)) {
+    if (request.plan.operation === 'rollback') return (await import('./move-undo-request.js')).applyMoveUndoRequest(id, request, opts);
+    return (await import('./move-request.js')).applyMoveRequest(id, request, opts);
+  }
   const { withChangeConnection, applyChecked, showMoved, acceptMoved } = await import('./apply.js');
   const { requestHeading } = await import('../../present/index.js');
   if (request.connectors.length > 1) {

@@ -36,6 +36,8 @@ export function register(program: Command): void {
     .option('--dry-run', 'check the approved plan against the cluster and show it, change nothing')
     .option('--allow-forward', 'write targets beyond a partition\'s end without asking')
     .option('--concurrency <n>', 'several connectors: changed at once (default 4)')
+    .option('--backup <file>', 'an import request: the backup it was requested with (not stored with the request)')
+    .option('--secrets-file <file>', 'an import request: the secrets the backup left out, as for `offsetctl import`')
     .description('apply an approved request exactly as approved, after checking it still fits')))))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => (await actions()).applyChange(id, cmd.optsWithGlobals()));
 }

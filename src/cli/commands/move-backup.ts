@@ -6,39 +6,57 @@ import type { KafkaFlags } from '../kafka-settings.js';
 import { OpsError } from '../../ops/errors.js';
 import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout } from './say.js';
-import { applyWithSignals, auditRefused, openFace } from './move-face.js';
+import type { ImportPlan } from '../../ops/move/index.js';
+import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
 
-export async function runExport(names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }): Promise<void> {
+type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
+
+/** `export`; `request`: an approved consistent export being applied (`changes apply`), its connectors and choice of secrets as requested. */
+export async function runExport(names: string[], opts: ExportCliOptions, request?: { id: string; clusterUrl: string }): Promise<void> {
   const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
   checkSelection(selection);
   // A plain export only reads; --consistent stops connectors: a change.
-  const face = await openFace(opts, undefined, undefined, opts.consistent === true);
+  const face = await openFace(request && !opts.url && !opts.context ? { ...opts, url: request.clusterUrl } : opts, undefined, undefined, opts.consistent === true);
   const json = face.source.output === 'json';
   try {
     const { listConnectorNames } = await import('../../ops/index.js');
     const connectors = selectConnectors(await listConnectorNames(face.ctx.http, face.ctx.url), selection);
     if (opts.consistent) {
-      const { confirm } = await import('../confirm.js');
-      await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
+      const applying = request ? await (await import('./export-request.js')).startExportRequest(face, request.id, opts.yes === true) : undefined;
+      if (!applying) {
+        const { requestExportInstead } = await import('../change-request.js');
+        if (await requestExportInstead(face.source, face.ctx, connectors, opts.includeSecrets === true, (text) => stderr(`${text}\n`))) return;
+        const { confirm } = await import('../confirm.js');
+        await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
+      }
     }
     const move = await import('../../ops/move/index.js');
     const { newBatchId } = await import('../../ops/batch/index.js');
     const batchId = newBatchId();
     const info = (text: string): unknown => stderr(`${text}\n`);
-    const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}) }), info);
+    const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}), ...(request ? { requestId: request.id } : {}) }), info)
+      .catch(async (err: unknown) => {
+        const { finishExportRequest } = await import('./export-request.js');
+        if (request) await finishExportRequest(face, request.id, { succeeded: false, runIds: [], message: (err as Error).message });
+        throw err;
+      });
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
     // The backup itself goes out unmasked by design only with --include-secrets; without it there is nothing to mask.
     const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await import('../config-yaml.js')).stringify(result.backup);
     process.stdout.write(text);
     const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
+    if (request) {
+      const message = `exported ${result.backup.connectors.length} connector(s)${stopped}`;
+      await (await import('./export-request.js')).finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message });
+    }
     stderr(`exported ${result.backup.connectors.length} connector(s) from ${face.ctx.url}${stopped}\n`);
   } finally {
     await face.close();
   }
 }
 
-async function readText(file: string): Promise<string> {
+export async function readText(file: string): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
     for await (const c of process.stdin) chunks.push(c as Buffer);
@@ -51,7 +69,7 @@ async function readText(file: string): Promise<string> {
   }
 }
 
-async function parseDocument(text: string, file: string, what: string): Promise<unknown> {
+export async function parseDocument(text: string, file: string, what: string): Promise<unknown> {
   try {
     return (await import('../config-yaml.js')).parse(text);
   } catch (err) {
@@ -60,7 +78,7 @@ async function parseDocument(text: string, file: string, what: string): Promise<
 }
 
 /** `--secrets-file`: {"<connector>": {"<key>": "<value>"}}; every value is registered for masking at once. */
-async function readSecrets(file: string | undefined): Promise<Record<string, Record<string, string>> | undefined> {
+export async function readSecrets(file: string | undefined): Promise<Record<string, Record<string, string>> | undefined> {
   if (file === undefined) return undefined;
   const doc = await parseDocument(await readText(file), file, 'a mapping {"<connector>": {"<key>": "<value>"}}');
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new OpsError('E_USAGE', `${file}: must be a mapping {"<connector>": {"<key>": "<value>"}}`, { field: 'secrets-file' });
@@ -126,8 +144,34 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
       else stdout('dry run: nothing was changed\n');
       return;
     }
+    const { importApprovalReason, requestImportInstead } = await import('../change-request.js');
+    const reason = await importApprovalReason(face.source, face.ctx.store, plan);
+    if (reason !== undefined) {
+      // Four-eyes: the import as shown becomes a request; `changes apply <id> --backup <file>` plans it again and checks it.
+      const choices = { ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}), ...(opts.replace ? { replace: true } : {}),
+        ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), ...(opts.allowDuplicateSource ? { allowDuplicateSource: true } : {}) };
+      await requestImportInstead(face.source, face.ctx, plan, backup, choices, out, reason);
+      return;
+    }
     const { confirm } = await import('../confirm.js');
     await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url}? Each is created STOPPED, gets its offsets, then is put in its exported state.`, { yes: opts.yes === true });
+    await importPlanned(face, plan, concurrency, json);
+  } catch (err) {
+    await auditRefused(face, { action: 'import' }, err);
+    throw err;
+  } finally {
+    await face.close();
+  }
+}
+
+/**
+ * The connectors of a checked import plan created a few at a time under one batch id, each
+ * through the door (`requestId`: the approved request it applies, its outcome recorded there).
+ */
+export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrency: number, json: boolean, requestId?: string): Promise<void> {
+  const move = await import('../../ops/move/index.js');
+  const batch = await import('../../ops/batch/index.js');
+  {
     const batchId = batch.newBatchId();
     const { testHooksFromEnv } = await import('../test-hooks.js');
     const beforeStep = testHooksFromEnv();
@@ -139,7 +183,7 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
         return { ...item, operation: 'import', diff: { counts: { unchanged: 0, changed: 0, added: item.offsets.length, removed: 0 } }, warnings: [], nothingToChange: false };
       },
       apply: async (item, options) => {
-        const outcome = await move.applyImportItemAudited(face.ctx, plan, item, face.audit, { batchId: options.batchId, ...(options.signal ? { signal: options.signal } : {}), ...(options.onEvent ? { onEvent: options.onEvent as never } : {}), ...(beforeStep ? { beforeStep } : {}) });
+        const outcome = await move.applyImportItemAudited(face.ctx, plan, item, face.audit, { batchId: options.batchId, ...(options.signal ? { signal: options.signal } : {}), ...(options.onEvent ? { onEvent: options.onEvent as never } : {}), ...(beforeStep ? { beforeStep } : {}) }, requestId);
         return { ...outcome, operation: 'import', clusterUrl: face.ctx.url, recovery: outcome.undone === undefined ? undefined : { succeeded: outcome.undone } } as never;
       },
       state: async (connector) => {
@@ -151,11 +195,15 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
     const names = plan.items.map((i) => i.connector);
     const planned = await batch.planBatch(ops, names, { concurrency });
     const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
-    await printSummary(batch.summarize(batchId, 'import', names, rows), json);
-  } catch (err) {
-    await auditRefused(face, { action: 'import' }, err);
-    throw err;
-  } finally {
-    await face.close();
+    const summary = batch.summarize(batchId, 'import', names, rows);
+    if (requestId !== undefined) {
+      const ops = await import('../../ops/index.js');
+      const step = await ops.finishApplying(face.ctx, requestId, {
+        succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
+        message: batch.outcomeSentence(summary),
+      });
+      if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
+    }
+    await printSummary(summary, json);
   }
 }

@@ -16,7 +16,7 @@ interface RecoveryOptions extends ConnectionOptions {
 }
 
 /** A connection to `url`: the command's own when it points there, else --to, else the URL itself. */
-async function connectionFor(url: string, own: Connection | undefined, opts: RecoveryOptions): Promise<Connection> {
+export async function connectionFor(url: string, own: Connection | undefined, opts: RecoveryOptions): Promise<Connection> {
   const same = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
   if (own && (same(own.url, url) || own.urls.some((u) => same(u, url)))) return own;
   if (opts.to) {
@@ -169,10 +169,20 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
           stdout('dry run: nothing was changed\n');
           return true;
         }
+        const { moveApprovalReason, requestUndoInstead, undoFacts } = await import('../change-request.js');
+        const facts = undoFacts(moved);
+        const reason = await moveApprovalReason(own, store, { operation: 'rollback', ...facts });
+        if (reason !== undefined) {
+          // Four-eyes, like the move itself: the undo becomes a request; `changes apply` checks it names the same run.
+          await requestUndoInstead(own, ctx, to, facts, info, reason);
+          return true;
+        }
         const { confirm } = await import('../confirm.js');
         await confirm(`Undo the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
-        const what = { action: 'rollback', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: moved.main.clusterKey, runId: plan.runId, message: `undo of the ${plan.operation} to ${plan.toUrl}` };
-        const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited(ctx, own, what, () => move.applyMoveRollback(ctx, to, plan, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) })), info);
+        const scope = await cliAuditScope(own, store);
+        const keys = { from: facts.from.key, to: facts.to.key };
+        const outcome = await applyWithSignals((signal, beforeStep, onEvent) =>
+          move.applyMoveRollbackAudited(ctx, to, plan, keys, scope, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }), info);
         printOutcome(outcome, json, plan.warnings);
       } finally {
         if (from !== own) await from.http.close();

@@ -127,10 +127,10 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     const move = await import('../../ops/move/index.js');
     const { resolveLimits } = await import('../../ops/offsets/index.js');
     const translate = await translateRequest(opts, face.target);
+    const choices = moveChoices(opts);
+    const limits = resolveLimits({}, process.env);
     const plan = await move.planMove(face.ctx, face.to, {
-      connector, mode, ...(opts.as ? { as: opts.as } : {}), ...(opts.keepSource ? { keepSource: true } : {}),
-      ...(opts.targetState ? { targetState: opts.targetState } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
-      ...(translate ? { translate } : {}), limits: resolveLimits({}, process.env), ...(opts.set ? { set: settings(opts.set) } : {}),
+      connector, mode, ...choices, ...(translate ? { translate } : {}), limits,
       ...(mode === 'move' ? { profile: await profileOptionsFor(opts, face.source.context, connector), ...slotWait(opts) } : {}),
     });
     info(describePlan(plan));
@@ -138,6 +138,17 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     if (opts.dryRun) {
       if (json) stdout(`${JSON.stringify({ status: 'dry-run', plan: planJson(plan) }, null, 2)}\n`);
       else stdout('dry run: nothing was changed\n');
+      return;
+    }
+    const { moveApprovalReason, requestMoveInstead } = await import('../change-request.js');
+    const reason = await moveApprovalReason(face.source, face.ctx.store, plan);
+    if (reason !== undefined) {
+      // Four-eyes: the move as shown becomes a request; `changes apply` plans it again and checks it.
+      if (translate) {
+        const why = `--translate-offsets cannot be requested yet (${reason}): the translation is read when the move runs; nothing was changed`;
+        throw new OpsError('E_USAGE', why, { field: 'translate-offsets' });
+      }
+      await requestMoveInstead(face.source, face.ctx, face.to, plan, choices, info, reason);
       return;
     }
     const { confirm } = await import('../confirm.js');
@@ -163,6 +174,14 @@ function slotWait(opts: MoveCliOptions): { releaseWaitMs?: number } {
   return { releaseWaitMs: s * 1000 };
 }
 
+/** The command's choices of a move or copy: planned with them, and a request keeps them to plan it again. */
+function moveChoices(opts: MoveCliOptions): import('../../ops/changes/index.js').MoveChoices {
+  return {
+    ...(opts.as ? { as: opts.as } : {}), ...(opts.keepSource ? { keepSource: true } : {}), ...(opts.targetState ? { targetState: opts.targetState } : {}),
+    ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), ...(opts.set ? { set: settings(opts.set) } : {}),
+  };
+}
+
 /** `--set key=value` flags as a configuration's settings. */
 function settings(pairs: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -174,7 +193,7 @@ function settings(pairs: string[]): Record<string, string> {
   return out;
 }
 
-function verifyOption(): { verifyTimeoutMs?: number } {
+export function verifyOption(): { verifyTimeoutMs?: number } {
   const raw = process.env.OFFSETCTL_VERIFY_TIMEOUT_MS;
   const n = raw === undefined ? Number.NaN : Number(raw);
   return Number.isFinite(n) && n > 0 ? { verifyTimeoutMs: n } : {};
@@ -201,7 +220,7 @@ export function describePlan(plan: MovePlan): string {
   return lines.join('\n');
 }
 
-function question(plan: MovePlan): string {
+export function question(plan: MovePlan): string {
   return plan.operation === 'move'
     ? `Move ${plan.connector} to ${plan.to.url}? It is stopped here first (snapshot), and runs there only once it is ${plan.sourceAfter === 'delete' ? 'deleted' : 'stopped'} here.`
     : `Copy ${plan.connector} as ${plan.targetName} to ${plan.to.url}? ${plan.connector} is stopped briefly (snapshot) and then put back.`;

@@ -17,7 +17,8 @@ export function register(program: Command): void {
     .option('--require-approval', 'changes covered need an approved change request')
     .option('--no-require-approval', 'changes covered apply after the usual confirmation (removes the rule of that scope)')
     .option('--connectors <regex>', 'only connectors whose name matches (default: every connector)')
-    .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, stop, pause, resume, restart (default: every offset change)')
+    .option('--actions <list>', 'comma-separated: rewind, reset, rollback, move, copy, import, abandon, stop, pause, resume, restart, export (a consistent export) '
+      + '(default: every offset change, and abandon)')
     .description('set the policy of a cluster (admin role only; audited); with a bootstrap, marks the cluster as governed in Kafka')))
     .action(async (context: string, _o: PolicyFlags, cmd: Command) => setPolicy(context, cmd.optsWithGlobals() as PolicyFlags));
   addConnectionOptions(policy.command('show').description('list the team store\'s policies (-o json: an array)'))

@@ -9,7 +9,8 @@ import { OpsError } from '../errors.js';
 /** The actions a policy without `actions` governs: every change of offsets or of where a connector runs. */
 export const OFFSET_ACTIONS = ['rewind', 'reset', 'rollback', 'move', 'copy', 'import'] as const;
 /** Every action a policy may name. */
-export const POLICY_ACTIONS = [...OFFSET_ACTIONS, 'abandon', 'stop', 'pause', 'resume', 'restart'] as const;
+/** Every action a policy may name (`export`: a consistent export, which stops each running connector for a moment). */
+export const POLICY_ACTIONS = [...OFFSET_ACTIONS, 'abandon', 'stop', 'pause', 'resume', 'restart', 'export'] as const;
 /** A policy without `actions` covers the offset changes and abandoning a run of one (`runs abandon` changes their record). */
 const DEFAULT_ACTIONS: readonly string[] = [...OFFSET_ACTIONS, 'abandon'];
 
@@ -46,7 +47,8 @@ export async function requireNoPolicy(store: Pick<Store, 'listPolicies' | 'locat
   const how = change.action === 'abandon'
     ? 'abandoning a run cannot be requested yet: the run can be resumed or rolled back (as requests), or the team\'s admin may lift the policy for it '
       + '(`offsetctl policy set <context> --no-require-approval --actions abandon`, with the same --connectors)'
-    : 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches) and have someone else approve it';
+    : 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent) '
+      + 'and have someone else approve it';
   throw new OpsError('E_APPROVAL_REQUIRED', `${change.action} of ${change.connector}: the team's policy in ${store.location} requires approval (${describePolicy(rule)}); nothing was changed: ${how}`, { field: 'policy' });
 }
 

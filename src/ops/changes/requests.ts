@@ -11,6 +11,9 @@ import { readSavedPlan, type SavedPlan } from './saved-plan.js';
 import { checkSavedPlan, DEFAULT_MAX_AGE_MS, type CheckedPlan, type CheckOptions } from './check.js';
 import type { AuditScope } from '../audit/index.js';
 import { auditRequestStep, stepActor } from './request-audit.js';
+import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-request.js';
+import { isImportRequest, readImportRequest, type ImportRequestDoc } from './import-request.js';
+import { isExportRequest, readExportRequest, type ExportRequestDoc } from './export-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -28,11 +31,16 @@ export interface RequestOptions {
 }
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
-export async function requestChange(ctx: OpsContext, saved: SavedPlan, options: RequestOptions = {}): Promise<Stepped> {
+/** What a request holds: a saved plan, or a move's, an import's or a consistent export's document. */
+type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc;
+
+export async function requestChange(ctx: OpsContext, saved: RequestedDocument, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
+  const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
+    : isExportRequest(saved) ? saved.connectors : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
-    clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors: saved.plans.map((p) => p.connector),
+    clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
     ...(options.contextName ? { contextName: options.contextName } : {}),
     plan: saved, digest: saved.digest, expiresAt: new Date(now.getTime() + expiresInMs).toISOString(),
     ...(options.actor ? { actor: options.actor } : {}),
@@ -113,7 +121,10 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
     return move(ctx, id, { from: ['pending'], to: 'rejected', reason, ...note, ...(options.actor ? { actor: options.actor } : {}) }, now);
   }
   // The plan approved is the plan applied: it must still be the document that was requested.
-  requestedPlan(request);
+  if (isMoveRequest(request.plan)) requestedMove(request);
+  else if (isImportRequest(request.plan)) requestedImport(request);
+  else if (isExportRequest(request.plan)) requestedExport(request);
+  else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
     throw new OpsError('E_PLAN_STALE', `change request ${id} was made by ${request.requestedBy.user}, who is you (${me.user}${me.dbUser ? `, database user ${me.dbUser}` : ''}): a change needs the approval of someone else; nothing was approved`, { field: 'id' });
@@ -132,16 +143,47 @@ export interface ApplyCheck {
  */
 export async function checkApprovedChange(ctx: OpsContext, id: string, options: Omit<CheckOptions, 'maxAgeMs'> = {}): Promise<ApplyCheck> {
   const now = options.now ?? new Date();
-  const request = await getRequest(ctx, id, now);
-  if (request.displayStatus === 'expired') throw expired(request);
-  if (request.status !== 'approved') {
-    const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
-    throw new OpsError('E_PLAN_STALE', `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`, { field: 'id' });
-  }
+  const request = await approved(ctx, id, now);
   const saved = requestedPlan(request);
   const maxAgeMs = Date.parse(request.expiresAt) - Date.parse(saved.plannedAt);
   const checked = await checkSavedPlan(ctx, saved, { ...options, now, maxAgeMs });
   return { request, checked };
+}
+
+/** An approved move, copy or undo of a move, its document checked; the face plans it again and checks it (checkMoveRequest). */
+export async function approvedMove(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<MoveRequestDoc>> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedMove(request) };
+}
+
+/** An approved import, its document checked; the face plans it again and checks it (checkImportRequest). */
+export async function approvedImport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<ImportRequestDoc>> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedImport(request) };
+}
+
+/** An approved consistent export, its document checked; the face checks the cluster (checkExportRequest) and exports. */
+export async function approvedExport(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<ExportRequestDoc>> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedExport(request) };
+}
+
+type Approved<D> = { request: ChangeRequestRecord; doc: D };
+
+function digestMismatch(request: ChangeRequestRecord, digest: string): OpsError {
+  const why = `its document has digest ${digest}, but the request was made for ${request.digest}; nothing was changed`;
+  return new OpsError('E_PLAN_INVALID', `change request ${request.id}: ${why}`, { field: 'digest' });
+}
+
+async function approved(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
+  const request = await getRequest(ctx, id, now);
+  if (request.displayStatus === 'expired') throw expired(request);
+  if (request.status !== 'approved') {
+    const hint = request.status === 'pending' ? ': it needs the approval of someone other than its requester first (`offsetctl changes approve`)' : '';
+    const why = `change request ${id} is ${request.status}${lastAct(request)}, not approved${hint}; nothing was changed`;
+    throw new OpsError('E_PLAN_STALE', why, { field: 'id' });
+  }
+  return request;
 }
 
 /** Marks an approved request as being applied (only one applier wins), before any connector changes. */
@@ -168,6 +210,10 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
+  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan)) {
+    const how = `it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`;
+    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: ${how}`, { field: 'id' });
+  }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
   if (saved.digest !== request.digest) {
     throw new OpsError('E_PLAN_INVALID', `change request ${request.id}: its plan has digest ${saved.digest}, but the request was made for ${request.digest}; nothing was changed`, { field: 'digest' });
@@ -175,7 +221,31 @@ export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
   return saved;
 }
 
-async function getRequest(ctx: OpsContext, id: string, now: Date): Promise<ChangeRequestRecord> {
+/** The move request's document, its digest checked against the content and the request's. */
+export function requestedMove(request: ChangeRequestRecord): MoveRequestDoc {
+  const doc = readMoveRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) {
+    throw digestMismatch(request, doc.digest);
+  }
+  return doc;
+}
+
+/** The import request's document, its digest checked against the content and the request's. */
+export function requestedImport(request: ChangeRequestRecord): ImportRequestDoc {
+  const doc = readImportRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) {
+    throw digestMismatch(request, doc.digest);
+  }
+  return doc;
+}
+
+function requestedExport(request: ChangeRequestRecord): ExportRequestDoc {
+  const doc = readExportRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
+  return doc;
+}
+
+async function getRequest(ctx: Pick<OpsContext, 'store'>, id: string, now: Date): Promise<ChangeRequestRecord> {
   try {
     return await ctx.store.getChangeRequest(id, now);
   } catch (err) {

@@ -10,6 +10,7 @@ import { getOffsets, getSettledConnectorInfo, type ConnectorInfo } from '../conn
 import type { OpsContext } from '../context.js';
 import { OpsError } from '../errors.js';
 import { runAudited, type AuditScope } from '../audit/index.js';
+import { beingApplied } from './audit-move.js';
 import { describeFailure } from '../run/index.js';
 import { RunJournal } from '../run/index.js';
 import { offsetEntries, type OffsetEntry } from '../offsets/index.js';
@@ -39,6 +40,8 @@ export interface ExportOptions {
    * state, with a snapshot), so each such run is in the audit trail, as every change is.
    */
   audit?: AuditScope;
+  /** The approved change request this export applies (`changes apply`): the door checks the store has it being applied. */
+  requestId?: string;
 }
 
 export interface ExportResult {
@@ -108,9 +111,14 @@ type StoppedRead = { runId: string; snapshotId?: string; offsets: OffsetEntry[] 
 
 /** readStopped with its audit entries: one when its run opens, one with the outcome (a failure is a refusal entry naming it). */
 async function readStoppedAudited(ctx: OpsContext, info: ConnectorInfo, clusterKey: string, scope: AuditScope, options: ExportOptions, warnings: string[]): Promise<StoppedRead> {
+  const id = options.requestId;
+  const reviewed = id !== undefined && await beingApplied(ctx, id, { operation: 'export', connector: info.name, from: { key: clusterKey } });
   const audited = await runAudited(ctx, scope, {
     action: 'export', connector: info.name, clusterUrl: ctx.url, clusterKey,
-    message: `consistent export of ${info.name}: stopped for a moment to read its offsets, then put back ${targetStateFor(info.state)}`,
+    message: `consistent export of ${info.name}: stopped for a moment to read its offsets, then put back ${targetStateFor(info.state)}`
+      + `${reviewed ? `, change request ${id}` : ''}`,
+    // Gated only where a policy names `export` (it changes no offsets, but stops the connector).
+    policy: { reviewed },
   }, async (started) => {
     const read = await readStopped(ctx, info, clusterKey, { ...options, onRunStarted: started });
     return { ...read, status: 'succeeded', message: `export of ${info.name}: offsets read while STOPPED, put back${read.snapshotId ? ` (snapshot ${read.snapshotId})` : ''}`, warnings: [] as string[] };

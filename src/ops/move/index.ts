@@ -3,8 +3,8 @@
 export type { ClusterRef, ClusterFacts } from './clusters.js';
 export { planMove, type MovePlan, type MoveRequest, type MoveTargetState } from './plan-move.js';
 export type { ApplyMoveOptions, MoveOutcome, MoveContext } from './apply-move.js';
-export { isMoveRun, moveRunOf, moveToUndo, planMoveResume, applyMoveResume, planMoveRollback, applyMoveRollback, type MoveRun, type MoveResumePlan, type MoveRollbackPlan } from './recover-move.js';
-export { applyMoveAudited, applyImportItemAudited } from './audit-move.js';
+export { isMoveRun, moveRunOf, moveToUndo, planMoveResume, applyMoveResume, planMoveRollback, type MoveRun, type MoveResumePlan, type MoveRollbackPlan } from './recover-move.js';
+export { applyMoveAudited, applyMoveRollbackAudited, applyImportItemAudited } from './audit-move.js';
 export type { UndoOutcome } from './undo-move.js';
 export { exportConnectors, type ExportRequest, type ExportResult } from './export.js';
 export { planImport, applyImportResume, importToUndo, rollbackImport, type ImportPlan, type ImportItem, type ImportRequest, type ImportOutcome } from './import.js';
