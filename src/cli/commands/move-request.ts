@@ -24,6 +24,9 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       mode: doc.operation === 'copy' ? 'copy' : 'move',
       ...doc.choices,
       limits: ops.resolveLimits({}, process.env),
+      // A Debezium source's slot (the move waits for it to be let go): read through the context's
+      // source-db, as `move` reads it; a request keeps no login.
+      ...(doc.operation === 'copy' ? {} : { profile: await (await import('../source-db.js')).profileOptionsFor({}, face.source.context, doc.connector) }),
     });
     await ops.checkMoveRequest(doc, plan, { from: face.ctx.http, to: face.to.http });
     const { requestHeading } = await import('../../present/index.js');
