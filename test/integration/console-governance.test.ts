@@ -97,21 +97,19 @@ test('a console context with no rules of its own, for a cluster a team-store con
       if (set) cookie = set.split(';')[0]!;
       return { status: res.status, text: await res.text(), location: res.headers.get('location') };
     };
-    const page = await send('/connectors');
+    const page = await send('/ctx/direct/connectors');
     const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
     assert.ok(csrf, page.text.slice(0, 300));
-    const switched = await send('/context', { context: 'direct', csrf });
-    assert.equal(switched.status, 303, switched.text.slice(0, 500));
     const before = sortedOffsets(await cluster.offsets(source.name));
     const offsets = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] };
-    const preview = await send(`/connectors/${encodeURIComponent(source.name)}/preview`, { mode: 'json', offsets: JSON.stringify(offsets), csrf });
+    const preview = await send(`/ctx/direct/connectors/${encodeURIComponent(source.name)}/preview`, { mode: 'json', offsets: JSON.stringify(offsets), csrf });
     assert.equal(preview.status, 200, preview.text.slice(0, 500));
     assert.match(preview.text, /requires approval/);
-    const apply = /action="(\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
+    const apply = /action="(\/ctx\/direct\/plans\/[^"]+\/apply)"/.exec(preview.text)?.[1];
     assert.ok(apply);
     const applied = await send(apply, { confirm: source.name, csrf });
     assert.equal(applied.status, 303, applied.text.slice(0, 500));
-    assert.match(applied.location ?? '', /^\/changes\/chg-/, 'a change request, not a job');
+    assert.match(applied.location ?? '', /^\/ctx\/direct\/changes\/chg-/, 'a change request, not a job');
     assert.deepEqual(sortedOffsets(await cluster.offsets(source.name)), before, 'offsets unchanged');
   } finally {
     await ui.stop();
