@@ -43,8 +43,8 @@ test('the Audit page says the audit chain verifies, then names the entry a super
   await page.goto(ui.loginUrl);
   await page.goto(`${ui.base}/audit`);
   const ok = page.locator('#audit-chain');
-  assert.equal(await ok.getAttribute('data-ok'), 'true', await ok.innerText());
-  assert.match(await ok.innerText(), /verifies.*The audit chain verifies: \d+ entries, head digest [0-9a-f]{64}/s);
+  assert.equal(await ok.getAttribute('data-ok'), 'true', (await ok.textContent()) ?? '');
+  assert.match((await ok.textContent()) ?? '', /verifies.*The audit chain verifies: \d+ entries, head digest [0-9a-f]{64}/s);
 
   // The superuser edits the stop's entry, its guard disabled: nothing else would show the edit.
   const stopEntry = (await runCli(['audit', '--store', db.url, '--state-dir', join(dir, 'cli'), '-o', 'json'], { env })).stdout.trim().split('\n')
@@ -61,9 +61,9 @@ test('the Audit page says the audit chain verifies, then names the entry a super
   }
   await page.goto(`${ui.base}/audit`);
   const bad = page.locator('#audit-chain');
-  assert.equal(await bad.getAttribute('data-ok'), 'false', await bad.innerText());
+  assert.equal(await bad.getAttribute('data-ok'), 'false', (await bad.textContent()) ?? '');
   assert.equal(await bad.getAttribute('data-first-broken'), stopEntry.id);
-  assert.match(await bad.innerText(), new RegExp(`does not verify.*entry ${stopEntry.id} .*no longer matches its digest: it was edited`, 's'));
+  assert.match((await bad.textContent()) ?? '', new RegExp(`does not verify.*entry ${stopEntry.id} .*no longer matches its digest: it was edited`, 's'));
   await page.screenshot({ path: join(screenshotDir, 'audit-chain-broken.png'), fullPage: true });
   // The CLI says the same.
   const cli = await runCli(['audit', 'verify', '--store', db.url, '--state-dir', join(dir, 'cli')], { env });
