@@ -1,21 +1,19 @@
 // The console's wiring: the security headers, the session check, the CSRF check on every POST and
 // the context in the address run before every page, in this order; the pages are route modules
-// (routes/*.ts, changes-routes.ts, session-routes.ts), each handed the same RouteDeps
+// (routes/*.ts), each handed the same RouteDeps
 // (routes/helpers.ts). Every route checks the user's role for the connector it touches
 // (roles.ts) before it reads or changes anything, and a change refused for want of a role is
 // answered 403 and audited. Pages call only the ops bridge.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { Access, actorOf, SignIn, type Identity, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
+import { Access, SignIn, type Identity, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
 import { html, type Html } from './html.js';
 import { loadAssets } from './assets.js';
 import { Jobs } from './jobs.js';
-import { isRefusal, ofContextCluster, type Store } from './ops-bridge.js';
+import { isRefusal, type Store } from './ops-bridge.js';
 import { PlanStore } from './plans.js';
 import { routedPath } from './context-path.js';
 import { accessLog, ConsoleMetrics, reqIdOf, consoleLog, observedContexts, observedStore, observeRoutes, type ConsoleLog } from './observe/index.js';
-import { changeRoutes } from './changes-routes.js';
-import { sessionRoutes } from './session-routes.js';
 import { Recovery } from './recovery.js';
 import { message, type ContextSource, type Env } from './routes/deps.js';
 import { routeDeps } from './routes/helpers.js';
@@ -26,6 +24,8 @@ import { jobRoutes } from './routes/jobs.js';
 import { runRoutes } from './routes/runs.js';
 import { snapshotRoutes } from './routes/snapshots.js';
 import { auditRoutes } from './routes/audit.js';
+import { changeRoutes } from './routes/changes.js';
+import { sessionRoutes } from './routes/sessions.js';
 
 export type { ContextSource } from './routes/deps.js';
 
@@ -179,17 +179,7 @@ export function createConsole(deps: ConsoleDeps): Console {
   runRoutes(app, d);
   snapshotRoutes(app, d);
   auditRoutes(app, d);
-  changeRoutes(app, {
-    store: d.store, jobs, opsContext: d.opsContext, frame: d.frame, errorPage: d.errorPage, refuseChange: d.refuseChange,
-    mayIn: (c, need, context, connector) => c.get('session').access.may(need, context, connector),
-    sessionContext: (c) => d.contextName(c.get('context')),
-    ofThisContext: async (c) => {
-      const cluster = await ofContextCluster(await d.opsContext(c));
-      const here = d.contextName(c.get('context'));
-      return (r) => (r.contextName !== undefined ? r.contextName === here : cluster(r));
-    },
-    actor: (c, role) => actorOf(c.get('session').identity, role),
-  });
+  changeRoutes(app, d);
 
   app.onError(async (err, c) => {
     const session = c.get('session') as Session | undefined;
