@@ -118,7 +118,7 @@ describe('--verify reads the records (with a Kafka bootstrap)', () => {
     assert.equal((await runCli(['--url', cluster.url, 'stop', sink.name])).status, 0);
     const idle = await runCli(['--url', cluster.url, 'resume', sink.name, '--verify', '6s'], { env });
     assert.equal(idle.status, 1, `${idle.stdout}\n${idle.stderr}`);
-    assert.match(idle.stderr, new RegExp(String.raw`nothing moved in 6 s: .*; no new records on its topics since the`
+    assert.match(idle.stderr, new RegExp(`nothing moved in 6 s: .*; no new records on its topics since the`
       + String.raw` position it was left at: a sink with nothing to consume \(idle\)`));
     assert.match(idle.stdout, new RegExp(`${src.topic}/0: left at 5, log end 5`));
   });

@@ -109,7 +109,7 @@ test('resume --verify on a Debezium source with rows arriving reports the first 
   assert.equal((await runCli(['--url', url, 'stop', name, '--source-db', sourceDb], { env })).status, 0);
   const idle = await runCli(['--url', url, 'resume', name, '--source-db', sourceDb, '--verify', '8s'], { env });
   assert.equal(idle.status, 1, `${idle.stdout}\n${idle.stderr}`);
-  assert.match(idle.stderr, new RegExp(String.raw`verify: failed — nothing moved in 8 s: .*; no new rows in the source: its`
+  assert.match(idle.stderr, new RegExp(`verify: failed — nothing moved in 8 s: .*; no new rows in the source: its`
     + String.raw` captured tables had no insert, update or delete during the watch \(idle\)`));
   assert.match(idle.stdout, /captured tables: 0 row change\(s\) during the watch \(pg_stat_user_tables\)/);
 });

@@ -1,7 +1,7 @@
 // Change requests in the console: the list, and one request with its history, the diff of every
 // connector it covers, and the forms to approve, reject (with a reason) and apply it. The forms
 // are offered by role and by who is looking (no approve button for the requester), but the
-// server decides: every POST is checked again there (app.ts, changes-routes.ts).
+// server decides: every POST is checked again there (app.ts, routes/changes.ts).
 import { changeText, historyLines, statusText, type ChangeRequestRecord, type Plan } from '../ops-bridge.js';
 import { csrfField, html, layout, type Html, type LayoutOptions } from '../html.js';
 import { diffTable, planSummary } from './preview.js';

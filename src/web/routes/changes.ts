@@ -4,50 +4,40 @@
 // review and apply, and the requester may never approve their own request. The acting identity is
 // the signed-in user, handed to the store (its history) and to the audit trail (with issuer and
 // groups); nothing a client sends names anyone.
-import type { Context, Hono } from 'hono';
-import type { AuditActor, ChangeRequestRecord, Plan, Store, WebContext } from './ops-bridge.js';
+import type { Hono } from 'hono';
+import type { ChangeRequestRecord, Plan } from '../ops-bridge.js';
 import {
-  auditRefusal, checkApprovedChange, finishApplying, isRefusal, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying,
-} from './ops-bridge.js';
-import type { JobEnd, Jobs } from './jobs.js';
-import { storeActor, type Session } from './auth/index.js';
-import type { Html, LayoutOptions } from './html.js';
-import { changeRequestPage, changesPage } from './pages/changes.js';
-import { str } from './forms.js';
-import { redactText } from '../http/redact.js';
+  auditRefusal, checkApprovedChange, finishApplying, isRefusal, ofContextCluster, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying,
+} from '../ops-bridge.js';
+import type { JobEnd } from '../jobs.js';
+import { actorOf, storeActor } from '../auth/index.js';
+import type { Html } from '../html.js';
+import { changeRequestPage, changesPage } from '../pages/changes.js';
+import { str } from '../forms.js';
+import { message, type C, type Env, type RouteDeps } from './deps.js';
 
-type Env = { Variables: { session: Session; context: string } };
-type C = Context<Env>;
-
-export interface ChangeRouteDeps {
-  store: Store;
-  jobs: Jobs;
-  opsContext(c: C): Promise<WebContext>;
-  frame(c: C): Promise<Omit<LayoutOptions, 'title' | 'nav'>>;
-  errorPage(c: C, title: string, err: unknown): Promise<Html>;
-  /** The role check of app.ts, in a named context. */
-  mayIn(c: C, need: 'viewer' | 'operator', context: string, connector?: string): boolean;
+export function changeRoutes(app: Hono<Env>, d: RouteDeps): void {
+  /** The role check in a named context (a request's), not only the address's. */
+  const mayIn = (c: C, need: 'viewer' | 'operator', context: string, connector?: string): boolean => c.get('session').access.may(need, context, connector);
   /** The context name a request is checked in when it names none (the address's). */
-  sessionContext(c: C): string;
+  const sessionContext = (c: C): string => d.contextName(c.get('context'));
   /** Which requests are of the address's context: those naming it, and those naming none made on its cluster. */
-  ofThisContext(c: C): Promise<(r: ChangeRequestRecord) => boolean>;
-  /** 403 and an audit entry for a change the role does not allow. */
-  refuseChange(c: C, action: string, connector: string | undefined): Promise<Response>;
-  actor(c: C, role?: string): AuditActor;
-}
-
-export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
-  const contextOf = (c: C, r: ChangeRequestRecord): string => r.contextName ?? d.sessionContext(c);
-  const mayAll = (c: C, need: 'viewer' | 'operator', r: ChangeRequestRecord): boolean => r.connectors.every((name) => d.mayIn(c, need, contextOf(c, r), name));
+  const ofThisContext = async (c: C): Promise<(r: ChangeRequestRecord) => boolean> => {
+    const cluster = await ofContextCluster(await d.opsContext(c));
+    const here = d.contextName(c.get('context'));
+    return (r) => (r.contextName !== undefined ? r.contextName === here : cluster(r));
+  };
+  const contextOf = (c: C, r: ChangeRequestRecord): string => r.contextName ?? sessionContext(c);
+  const mayAll = (c: C, need: 'viewer' | 'operator', r: ChangeRequestRecord): boolean => r.connectors.every((name) => mayIn(c, need, contextOf(c, r), name));
   /** Who acts: for the store's history the signed-in user; for the audit the whole identity, and the context. */
   const acting = (c: C, r: ChangeRequestRecord) => ({
     actor: storeActor(c.get('session').identity),
-    audit: { actor: d.actor(c, 'operator'), ...(contextOf(c, r) ? { context: contextOf(c, r) } : {}) },
+    audit: { actor: actorOf(c.get('session').identity, 'operator'), ...(contextOf(c, r) ? { context: contextOf(c, r) } : {}) },
   });
 
   app.get('/changes', async (c) => {
     const all = await d.store.listChangeRequests({ limit: 200 });
-    const here = await d.ofThisContext(c);
+    const here = await ofThisContext(c);
     return c.html(changesPage(all.filter((r) => here(r) && mayAll(c, 'viewer', r)), await d.frame(c)));
   });
 
@@ -112,9 +102,9 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
   async function load(c: C): Promise<ChangeRequestRecord | Response> {
     try {
       const found = await d.store.getChangeRequest(c.req.param('id') ?? '');
-      if ((await d.ofThisContext(c))(found)) return found;
+      if ((await ofThisContext(c))(found)) return found;
       // Another context's request under this context's address: as if it did not exist.
-      const where = d.sessionContext(c) || 'this context';
+      const where = sessionContext(c) || 'this context';
       return c.html(await d.errorPage(c, 'Change request', new OpsError('E_PREFLIGHT', `no change request ${found.id} in context ${where}`)), 404);
     } catch (err) {
       if ((err as { code?: string }).code !== 'E_NOT_FOUND') throw err;
@@ -141,11 +131,6 @@ export function changeRoutes(app: Hono<Env>, d: ChangeRouteDeps): void {
       mayReview: operator && !mine && r.displayStatus === 'pending',
       ...(operator && mine && r.displayStatus === 'pending' ? { reviewNote: 'You made this request: someone else must approve it.' } : {}),
       mayApply: operator && r.displayStatus === 'approved',
-    }, { ...frame, ...(error ? { error: messageOf(error) } : {}) });
+    }, { ...frame, ...(error ? { error: message(error) } : {}) });
   }
-}
-
-function messageOf(err: unknown): string {
-  const e = err as { code?: string; message?: string };
-  return redactText(`${e.code ? `[${e.code}] ` : ''}${e.message ?? String(err)}`);
 }

@@ -1,28 +1,15 @@
 // Who is signed in, and ending a person's sessions everywhere (a person who left, a lost laptop):
 // for an admin of the whole console (every context, every connector). Every POST has passed the
 // CSRF check (app.ts); ending sessions is audited as a sign-out by the admin, naming the person.
-import type { Context, Hono } from 'hono';
-import { actorOf, personKey, type Session, type Sessions } from './auth/index.js';
-import { html, layout, type LayoutOptions } from './html.js';
-import { str } from './forms.js';
-import type { Store } from './ops-bridge.js';
-import { reqIdOf, type ConsoleLog } from './observe/index.js';
-import { byPerson, sessionsPage } from './pages/sessions.js';
+import type { Hono } from 'hono';
+import { actorOf, personKey } from '../auth/index.js';
+import { html, layout } from '../html.js';
+import { str } from '../forms.js';
+import { reqIdOf } from '../observe/index.js';
+import { byPerson, sessionsPage } from '../pages/sessions.js';
+import type { Env, RouteDeps } from './deps.js';
 
-type Env = { Variables: { session: Session; context: string } };
-type C = Context<Env>;
-
-export interface SessionRouteDeps {
-  sessions: Sessions;
-  store: Store;
-  log: ConsoleLog;
-  frame(c: C): Promise<Omit<LayoutOptions, 'title' | 'nav'>>;
-  /** 403 and an audit entry for an act the role does not allow. */
-  refuseChange(c: C, action: string, connector: string | undefined): Promise<Response>;
-  client(c: C): string;
-}
-
-export function sessionRoutes(app: Hono<Env>, d: SessionRouteDeps): void {
+export function sessionRoutes(app: Hono<Env>, d: RouteDeps): void {
   app.get('/sessions', async (c) => {
     const session = c.get('session');
     if (!session.access.consoleAdmin()) {
