@@ -2,6 +2,7 @@
 // which process, since when, which run, and what to do about it.
 import { actorName } from './actor.js';
 import { StoreError } from './errors.js';
+import { lockKeyWords } from './lock-scope.js';
 import type { LockRecord } from './types.js';
 
 export function lockedError(held: LockRecord): StoreError {
@@ -13,7 +14,11 @@ export function lockedError(held: LockRecord): StoreError {
   return new StoreError('E_LOCKED', `connector ${held.connector} on ${describeKey(held)} has a stale lock: ${who} died before finishing. Inspect it with \`offsetctl runs show ${held.runId}\`, then finish it with \`offsetctl runs resume ${held.runId}\` or undo it with \`offsetctl rollback ${held.connector}\`.`);
 }
 
-/** `Kafka cluster <id> (locked through http://…)`, or the URL alone when the identity is unknown. */
+/**
+ * Where the locked offsets live, in words (src/store/lock-scope.ts): `consumer group connect-x on
+ * Kafka cluster <id> (locked through http://…)`, or the URL alone when the identity is unknown.
+ */
 export function describeKey(held: Pick<LockRecord, 'clusterKey' | 'clusterUrl'>): string {
-  return held.clusterKey.startsWith('kafka:') ? `Kafka cluster ${held.clusterKey.slice(6)} (locked through ${held.clusterUrl})` : held.clusterUrl;
+  const words = lockKeyWords(held.clusterKey);
+  return words ? `${words} (locked through ${held.clusterUrl})` : held.clusterUrl;
 }

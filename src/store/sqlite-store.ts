@@ -17,6 +17,7 @@ import { newId } from './ids.js';
 import { auditDigest } from './audit-chain.js';
 import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from './rows.js';
 import { importStore } from './import.js';
+import { isGroupKey } from './lock-scope.js';
 import { lockedError } from './lock-text.js';
 import { localHolderAlive, thisProcess } from './process.js';
 import { MIGRATIONS, urlKey } from './schema.js';
@@ -76,23 +77,24 @@ export class SqliteStore implements Store {
       const at = now.toISOString();
       const owner = this.#owner;
       const key = run.clusterKey ?? urlKey(run.clusterUrl);
+      const lockKey = run.lockKey ?? key;
       const actor = JSON.stringify(actorOf(owner, { ...this.#actor, ...run.actor }));
+      const context = lockKey !== key ? { ...run.context, lockKey } : (run.context ?? {});
       this.#immediate(() => {
         id = this.#freshId('run', now);
-        // A lock taken before the store knew cluster identities is keyed by its URL: it counts too.
-        for (const lockKey of new Set([key, urlKey(run.clusterUrl)])) {
-          const held = this.#lockOf(lockKey, run.connector);
-          if (!held) continue;
+        // Every lock on the same offsets (src/store/lock-scope.ts), and one taken before the store
+        // knew cluster identities (keyed by its URL).
+        for (const held of this.#conflicting(key, lockKey, urlKey(run.clusterUrl), run.connector)) {
           if (held.alive || !options.takeOverStale) throw lockedError(held);
           this.#db.prepare(`UPDATE runs SET status = 'abandoned', finished_at = ?, message = ? WHERE id = ? AND status = 'running'`)
             .run(at, `interrupted (pid ${held.pid} died); superseded by run ${id}`, held.runId);
-          this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(lockKey, run.connector);
+          this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(held.clusterKey, held.connector);
         }
         this.#db.prepare(`INSERT INTO runs (id, cluster_url, cluster_key, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context, actor)
           VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)`)
-          .run(id, run.clusterUrl, key, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(run.inputs), owner.pid, owner.hostname, JSON.stringify(run.context ?? {}), actor);
+          .run(id, run.clusterUrl, key, run.connector, run.operation, at, run.workflowFile, run.workflowId, JSON.stringify(run.inputs), owner.pid, owner.hostname, JSON.stringify(context), actor);
         this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(key, run.clusterUrl, run.connector, id, owner.pid, owner.hostname, at, actor);
+          .run(lockKey, run.clusterUrl, run.connector, id, owner.pid, owner.hostname, at, actor);
       });
       return this.#getRun(id);
     });
@@ -107,12 +109,15 @@ export class SqliteStore implements Store {
         if (run.status !== 'running') {
           throw new StoreError('E_LOCKED', `run ${runId} is ${run.status}; only an interrupted run can be resumed`);
         }
-        const held = this.#lockOf(run.clusterKey, run.connector);
+        const lockKey = run.context.lockKey ?? run.clusterKey;
+        const conflicting = this.#conflicting(run.clusterKey, lockKey, urlKey(run.clusterUrl), run.connector);
+        const other = conflicting.find((l) => l.runId !== runId);
+        if (other) throw lockedError(other);
+        const held = conflicting[0];
         if (held?.alive && !(held.pid === owner.pid && held.hostname === owner.hostname)) throw lockedError(held);
-        if (held && held.runId !== runId) throw lockedError(held);
-        this.#db.prepare('DELETE FROM locks WHERE cluster_key = ? AND connector = ?').run(run.clusterKey, run.connector);
+        this.#db.prepare('DELETE FROM locks WHERE run_id = ?').run(runId);
         this.#db.prepare('INSERT INTO locks (cluster_key, cluster_url, connector, run_id, pid, hostname, acquired_at, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(run.clusterKey, run.clusterUrl, run.connector, runId, owner.pid, owner.hostname, new Date().toISOString(), actor);
+          .run(lockKey, run.clusterUrl, run.connector, runId, owner.pid, owner.hostname, new Date().toISOString(), actor);
         const from = held ? held.actor : run.resumedBy ?? run.actor;
         this.#db.prepare('UPDATE runs SET pid = ?, hostname = ?, resumed_by = ?, taken_over_from = ? WHERE id = ?').run(owner.pid, owner.hostname, actor, JSON.stringify(from), runId);
       });
@@ -554,9 +559,23 @@ export class SqliteStore implements Store {
     return this.#toRun(row);
   }
 
+  /** The connector's lock under `clusterKey` or a narrower key of it (the exact key first). */
   #lockOf(clusterKey: string, connector: string): LockRecord | undefined {
-    const row = this.#db.prepare('SELECT * FROM locks WHERE cluster_key = ? AND connector = ?').get(clusterKey, connector) as Row | undefined;
+    const row = this.#db.prepare(`SELECT * FROM locks WHERE connector = ? AND (cluster_key = ? OR substr(cluster_key, 1, length(?) + 1) = ? || '#')
+      ORDER BY cluster_key = ? DESC, acquired_at LIMIT 1`).get(connector, clusterKey, clusterKey, clusterKey, clusterKey) as Row | undefined;
     return row ? this.#toLock(row) : undefined;
+  }
+
+  /**
+   * The locks a run on `lockKey` conflicts with (src/store/lock-scope.ts): the same connector under
+   * the same key, the wide key or a URL key; under any narrower key when `lockKey` is wide; any
+   * connector under a consumer group's key.
+   */
+  #conflicting(clusterKey: string, lockKey: string, urlLockKey: string, connector: string): LockRecord[] {
+    const rows = this.#db.prepare(`SELECT * FROM locks WHERE (connector = @connector AND (cluster_key IN (@lockKey, @clusterKey, @urlLockKey)
+        OR (@lockKey = @clusterKey AND substr(cluster_key, 1, length(@clusterKey) + 1) = @clusterKey || '#'))) OR (@group = 1 AND cluster_key = @lockKey)
+      ORDER BY acquired_at`).all({ connector, lockKey, clusterKey, urlLockKey, group: isGroupKey(lockKey) ? 1 : 0 }) as Row[];
+    return rows.map((r) => this.#toLock(r));
   }
 
   #toLock(row: Row): LockRecord {

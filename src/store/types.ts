@@ -11,6 +11,8 @@ export type RunStatus = 'running' | 'succeeded' | 'failed' | 'abandoned';
 /** What ops needs to finish or undo a run later, kept beside it. */
 export interface RunContext {
   connectorType?: 'source' | 'sink';
+  /** The key of the run's lock when narrower than its cluster's (NewRun.lockKey). */
+  lockKey?: string;
   /** The connector state read before anything changed. */
   stateBefore?: string;
   snapshotId?: string;
@@ -73,6 +75,12 @@ export interface NewRun {
   clusterUrl: string;
   /** The cluster's identity (`kafka:<id>`); default `url:<clusterUrl>`. Locks and lookups use it. */
   clusterKey?: string;
+  /**
+   * Where the connector's offsets live (src/store/lock-scope.ts): the lock's key, `clusterKey`
+   * itself (the wide key) or narrower (`<clusterKey>#group:<id>`, `#offsets-topic:<topic>`).
+   * Recorded in the run's context as `lockKey`, so a take-over locks the same key. Default: `clusterKey`.
+   */
+  lockKey?: string;
   connector: string;
   operation: Operation;
   workflowFile: string;
@@ -180,6 +188,7 @@ export interface LockHolder {
 }
 
 export interface LockRecord extends LockHolder {
+  /** The lock's key: the cluster's, or narrower (where the offsets live: src/store/lock-scope.ts). */
   clusterKey: string;
   /** The URL the holder connected through (information only). */
   clusterUrl: string;

@@ -9,7 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { HttpSender } from '../http/client.js';
 import { redactText } from '../http/redact.js';
 import { Access, actorOf, storeActor, SignIn, type Identity, type Role, type ServiceConfig, type Session, type Sessions } from './auth/index.js';
-import { auditPage, auditLines, type AuditView } from './pages/audit.js';
+import { auditPage, auditLines, type AuditChainView, type AuditView } from './pages/audit.js';
 import { html, layout, type ContextBadge, type Html, type LayoutOptions } from './html.js';
 import { loadAssets } from './assets.js';
 import { positionOf, str, tableOffsets } from './forms.js';
@@ -17,7 +17,7 @@ import { Jobs, type Job } from './jobs.js';
 import { streamJob } from './job-stream.js';
 import {
   connectorInfo, connectorOffsets, getRun, ofContextCluster, logPositions, planPosition, getSnapshot, isRefusal, listConnectorsOf, listRuns, listSnapshots,
-  approvalRule, auditRefusal, clusterRequiresApproval,
+  approvalRule, auditRefusal, clusterRequiresApproval, verifyAuditTrail,
   listAudit, OpsError, requestChange, savePlan, parseOffsetsText, planReset, planResume, planRewind, planRollback, positionSupport, runEvents, runSteps,
   type AuditRecord, type KafkaAccess, type LogPositionsResult, type Plan, type RunRecord, type SnapshotRecord, type Store, type WebContext,
 } from './ops-bridge.js';
@@ -595,7 +595,17 @@ export function createConsole(deps: ConsoleDeps): Console {
     // they may see here, and their own entries about no connector (signing in and out).
     const all: AuditRecord[] = await listAudit(ctx, { ...(connector ? { connector } : {}), ...(since ? { since } : {}), limit: 1000 }, { thisCluster: !admin });
     const entries = admin ? all : all.filter((e) => (e.connector ? allowed(c, 'viewer', e.connector) : e.actor.user === session.identity.user));
-    return { entries, ...(connector ? { connector } : {}), since: sinceText };
+    return { entries, ...(connector ? { connector } : {}), since: sinceText, chain: await auditChain() };
+  }
+
+  /** The whole trail's chain, as `offsetctl audit verify` walks it (every entry, whoever may see it: a verdict, one id). */
+  async function auditChain(): Promise<AuditChainView> {
+    try {
+      const r = await verifyAuditTrail(deps.store);
+      return { ok: r.ok, entries: r.entries, ...(r.head ? { head: r.head } : {}), ...(r.firstBroken ? { firstBroken: { id: r.firstBroken.id, message: r.firstBroken.message } } : {}) };
+    } catch (err) {
+      return { ok: false, entries: 0, error: (err as Error).message };
+    }
   }
 
   async function opsContext(c: Context<Env>): Promise<WebContext> {

@@ -13,6 +13,7 @@ import {
 } from '../ops/index.js';
 import { NO_KAFKA, readLogPositions, WITHOUT_SETTINGS, type LogPositionsResult, type ShownPartition } from './log-positions.js';
 
+export { verifyAuditTrail } from '../ops/index.js';
 export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, OpsError, planReset, planResume, planRewind, planRollback } from '../ops/index.js';
 export {
   checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, sameIdentity, savePlan, startApplying,

@@ -89,6 +89,42 @@ export function storeContract(backend: StoreBackend): void {
         assert.equal((await store.listSnapshots({ clusterUrl: CLUSTER })).length, 3);
       }));
 
+    test('lock keys are where the offsets live: same-named sources in two offsets topics run at once; a consumer group, or a wide key, conflicts', () =>
+      withStore(async (store, open, l) => {
+        const K = 'kafka:lockkeys';
+        const at = (connector: string, lockKey: string): NewRun => ({ ...newRun(connector), clusterKey: K, lockKey });
+        const other = open();
+        // Two Connect clusters' offsets topics: the same source name twice, at once.
+        const a = await store.beginRun(at('src-a', `${K}#offsets-topic:offsets-main`));
+        const b = await other.beginRun(at('src-a', `${K}#offsets-topic:offsets-second`));
+        assert.equal((await store.getRun(b.id)).context.lockKey, `${K}#offsets-topic:offsets-second`);
+        // The wide key (the offsets topic unknown) conflicts with both narrow ones, naming the key in words.
+        await assert.rejects(other.beginRun(at('src-a', K)), (err: Error & { code?: string }) => {
+          assert.equal(err.code, 'E_LOCKED');
+          assert.match(err.message, /connector src-a on offsets topic offsets-(main|second) on Kafka cluster lockkeys \(locked through/);
+          return true;
+        });
+        await store.finishRun(a.id, { status: 'succeeded' });
+        await other.finishRun(b.id, { status: 'succeeded' });
+        // A wide lock blocks a narrow one of the same connector; another connector is free.
+        const wide = await store.beginRun(at('src-a', K));
+        await assert.rejects(other.beginRun(at('src-a', `${K}#offsets-topic:offsets-main`)), /connector src-a on Kafka cluster lockkeys \(locked through/);
+        await other.beginRun(at('src-b', `${K}#offsets-topic:offsets-main`));
+        await store.finishRun(wide.id, { status: 'succeeded' });
+        // Two sinks whose offsets are one consumer group conflict, whatever their names.
+        const sink = await store.beginRun(at('sink-a', `${K}#group:connect-sink-a`));
+        await assert.rejects(other.beginRun(at('sink-a', `${K}#group:connect-sink-a`)), /connector sink-a on consumer group connect-sink-a on Kafka cluster lockkeys/);
+        await assert.rejects(other.beginRun(at('sink-b', `${K}#group:connect-sink-a`)), /consumer group connect-sink-a on Kafka cluster lockkeys/);
+        assert.equal((await store.lockOf(K, 'sink-a'))?.runId, sink.id);
+        // A take-over locks the same narrow key again (the dead holder's run resumed).
+        const dead = open(l.deadOwner());
+        const died = await dead.beginRun(at('src-c', `${K}#offsets-topic:offsets-main`));
+        const resumed = await other.takeOverRun(died.id);
+        assert.equal(resumed.id, died.id);
+        assert.equal((await store.lockOf(K, 'src-c'))?.clusterKey, `${K}#offsets-topic:offsets-main`);
+        await other.beginRun(at('src-c', `${K}#offsets-topic:offsets-second`));
+      }));
+
     test('the lock: a second run on the same connector is refused naming the first; another connector is independent; finishing releases it', () =>
       withStore(async (store, open) => {
         const first = await store.beginRun(newRun());

@@ -18,7 +18,7 @@ async function splitDatabase(): Promise<SplitDatabase> {
   return { name: db.name, admin: db.admin, operator: db.operators[0]!, url: db.url };
 }
 
-const databases = await Promise.all(Array.from({ length: 15 }, () => splitDatabase()));
+const databases = await Promise.all(Array.from({ length: 16 }, () => splitDatabase()));
 const byUrl = new Map(databases.map((d) => [d.url(d.operator), d]));
 const opened: PostgresStore[] = [];
 after(async () => {

@@ -8,7 +8,7 @@ import { storeContract } from './contract.js';
 import { sharedStoreContract } from './shared-contract.js';
 
 // The contract asks for locations synchronously: databases are made up front, one per test.
-const databases: TestDatabase[] = await Promise.all(Array.from({ length: 15 }, () => newDatabase('contract')));
+const databases: TestDatabase[] = await Promise.all(Array.from({ length: 16 }, () => newDatabase('contract')));
 const byUrl = new Map(databases.map((d) => [d.url, d]));
 const opened: PostgresStore[] = [];
 after(async () => {

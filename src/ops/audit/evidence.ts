@@ -74,3 +74,8 @@ export async function runEvidence(store: Store, runId: string): Promise<RunEvide
     chain,
   };
 }
+
+/** Whether the whole audit trail's chain verifies, as `offsetctl audit verify` says (the console's Audit page shows it). */
+export function verifyAuditTrail(store: Pick<Store, 'readAuditChain'>): Promise<AuditChainReport> {
+  return verifyStoreAudit(store);
+}

@@ -3,5 +3,5 @@
 // a refused change. The actor is the face's (the one that authenticated it).
 export { applyAudited, auditRefusal, runAudited, wasAudited, type AuditedRun, type AuditScope } from './audit.js';
 export { changeStateAudited } from './lifecycle-audit.js';
-export { runEvidence, type RunEvidence } from './evidence.js';
+export { runEvidence, verifyAuditTrail, type RunEvidence } from './evidence.js';
 export { approvalRule, describePolicy, setPolicyAudited, POLICY_ACTIONS } from './policy.js';

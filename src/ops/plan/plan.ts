@@ -2,6 +2,7 @@
 // is what a face shows (diff, warnings, the state the connector is left in) and asks about; it is
 // then handed to applyPlan unchanged. Planning changes nothing anywhere: it reads Kafka Connect
 // and the store, and refuses bad input with an OpsError whose code exits 2.
+import { lockKeyOf } from './lock-key.js';
 import type { ResumePoint } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import {
@@ -34,6 +35,8 @@ export interface Plan {
    * one Kafka cluster share `clusterKey`; a saved plan or a snapshot of the other is refused.
    */
   clusterMembers?: string[];
+  /** Where its offsets live, the key its run locks (ops/plan/lock-key.ts): `clusterKey` or narrower; absent: `clusterKey`. */
+  lockKey?: string;
   /** The connector as planned: cluster, name, type, class, topics (a saved plan is refused for another one). */
   identity: ConnectorIdentity;
   /** The connector's state and tasks when planned (a face shows FAILED tasks). */
@@ -374,7 +377,7 @@ function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, pa
     operation: parts.operation,
     runOperation: parts.runOperation ?? (parts.operation as Operation),
     connector: info.name, connectorType: info.type, clusterUrl: ctx.url, clusterKey: cluster.key, identity: connectorIdentity(info, cluster),
-    ...(cluster.members?.length ? { clusterMembers: cluster.members } : {}),
+    ...(cluster.members?.length ? { clusterMembers: cluster.members } : {}), lockKey: lockKeyOf(info, cluster.key),
     stateBefore: info.state, tasks: info.tasks, stateAfter: parts.stateAfter,
     ...(parts.resumeAfter ? { resumeAfter: parts.resumeAfter } : {}),
     currentOffsets: parts.current, targetOffsets: parts.target, diff: parts.diff, warnings: parts.warnings,

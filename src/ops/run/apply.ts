@@ -101,7 +101,7 @@ export async function applyPlan(ctx: OpsContext, plan: Plan, options: ApplyOptio
   const tables = iceberg && iceberg.heads.length > 0 ? new IcebergTableRun(ctx.store, iceberg) : undefined;
   const beforeStep = tables ? tables.wrap(options.beforeStep, spec.mutatingStep) : options.beforeStep;
   const run = await ctx.store.beginRun({
-    clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, connector: plan.connector, operation: plan.operation,
+    clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey, ...(plan.lockKey ? { lockKey: plan.lockKey } : {}), connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: plan.inputs,
     context: {
       connectorType: plan.connectorType, stateBefore: plan.stateBefore,

@@ -23,6 +23,7 @@ import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } f
 import { importStore } from '../import.js';
 import { actorOf, actorName } from '../actor.js';
 import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js';
+import { isGroupKey } from '../lock-scope.js';
 import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
 import { urlKey } from '../schema.js';
@@ -198,31 +199,35 @@ export class PostgresStore implements Store {
 
   async beginRun(run: NewRun, options: { takeOverStale?: boolean; now?: Date } = {}): Promise<RunRecord> {
     const key = run.clusterKey ?? urlKey(run.clusterUrl);
+    const lockKey = run.lockKey ?? key;
+    const context = lockKey !== key ? { ...run.context, lockKey } : (run.context ?? {});
     await this.#ready;
     const actor = this.#actor(run.actor);
     for (let attempt = 0; ; attempt += 1) {
       const id = newId('run', options.now ?? new Date());
       try {
         await this.#tx(async (c) => {
-          // A lock taken before the store knew cluster identities is keyed by its URL: it counts too.
-          for (const lockKey of new Set([key, urlKey(run.clusterUrl)])) {
-            const held = await this.#lockRow(c, 'l.cluster_key = $1 AND l.connector = $2', [lockKey, run.connector], true);
-            if (!held) continue;
+          // Keys of one cluster that conflict differ (a wide and a narrow one): the primary key cannot
+          // decide their race, so lock-taking on one cluster is serialised for this transaction.
+          await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`offsetctl.lock:${key}`]);
+          // Every lock on the same offsets (src/store/lock-scope.ts), and one taken before the store
+          // knew cluster identities (keyed by its URL).
+          for (const held of await this.#conflicting(c, key, lockKey, urlKey(run.clusterUrl), run.connector)) {
             if (held.alive || !options.takeOverStale) throw lockedError(held);
             await c.query(`UPDATE runs SET status = 'abandoned', finished_at = now(), message = $2 WHERE id = $1 AND status = 'running'`,
               [held.runId, `interrupted (${actorName(held.actor)}, pid ${held.pid} on ${held.hostname}, is gone${held.expiresAt ? `: lease expired at ${held.expiresAt}` : ''}); superseded by run ${id} of ${actorName(actor)}`]);
-            await c.query('DELETE FROM locks WHERE cluster_key = $1 AND connector = $2', [lockKey, run.connector]);
+            await c.query('DELETE FROM locks WHERE cluster_key = $1 AND connector = $2', [held.clusterKey, held.connector]);
           }
           await c.query(`INSERT INTO runs (id, cluster_url, cluster_key, connector, operation, status, started_at, workflow_file, workflow_id, inputs, pid, hostname, context, actor)
             VALUES ($1, $2, $3, $4, $5, 'running', COALESCE($6::timestamptz, now()), $7, $8, $9, $10, $11, $12, $13)`,
           [id, run.clusterUrl, key, run.connector, run.operation, options.now?.toISOString() ?? null, run.workflowFile, run.workflowId, JSON.stringify(run.inputs),
-            this.#owner.pid, this.#owner.hostname, JSON.stringify(run.context ?? {}), JSON.stringify(actor)]);
+            this.#owner.pid, this.#owner.hostname, JSON.stringify(context), JSON.stringify(actor)]);
           const taken = await c.query(`INSERT INTO locks (cluster_key, connector, cluster_url, run_id, pid, hostname, actor, acquired_at, expires_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8)) ON CONFLICT DO NOTHING RETURNING run_id`,
-          [key, run.connector, run.clusterUrl, id, this.#owner.pid, this.#owner.hostname, JSON.stringify(actor), this.#leaseSeconds]);
+          [lockKey, run.connector, run.clusterUrl, id, this.#owner.pid, this.#owner.hostname, JSON.stringify(actor), this.#leaseSeconds]);
           if (taken.rowCount === 0) {
             // Another operator's transaction took it between our look and our insert (we waited for it to commit).
-            const winner = await this.#lockRow(c, 'l.cluster_key = $1 AND l.connector = $2', [key, run.connector], false);
+            const winner = await this.#lockRow(c, 'l.cluster_key = $1 AND l.connector = $2', [lockKey, run.connector], false);
             throw winner ? lockedError(winner) : new StoreError('E_LOCKED', `connector ${run.connector} was locked by another run at the same moment; try again`);
           }
         });
@@ -244,15 +249,20 @@ export class PostgresStore implements Store {
       if (rows.length === 0) throw this.#noRun(runId);
       const run = rows[0]!;
       if (run.status !== 'running') throw new StoreError('E_LOCKED', `run ${runId} is ${String(run.status)}; only an interrupted run can be resumed`);
-      const held = await this.#lockRow(c, 'l.cluster_key = $1 AND l.connector = $2', [run.cluster_key, run.connector], true);
+      const clusterKey = String(run.cluster_key);
+      const lockKey = (run.context as RunContext | null)?.lockKey ?? clusterKey;
+      await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`offsetctl.lock:${clusterKey}`]);
+      const conflicting = await this.#conflicting(c, clusterKey, lockKey, urlKey(String(run.cluster_url)), String(run.connector));
+      const other = conflicting.find((l) => l.runId !== runId);
+      if (other) throw lockedError(other);
+      const held = conflicting[0];
       const mine = held !== undefined && held.pid === this.#owner.pid && held.hostname === this.#owner.hostname;
       if (held?.alive && !mine) throw lockedError(held);
-      if (held && held.runId !== runId) throw lockedError(held);
       const from = held?.actor ?? (run.resumed_by as Actor | null) ?? (run.actor as Actor);
-      await c.query('DELETE FROM locks WHERE cluster_key = $1 AND connector = $2', [run.cluster_key, run.connector]);
+      await c.query('DELETE FROM locks WHERE run_id = $1', [runId]);
       await c.query(`INSERT INTO locks (cluster_key, connector, cluster_url, run_id, pid, hostname, actor, acquired_at, expires_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, now(), now() + make_interval(secs => $8))`,
-      [run.cluster_key, run.connector, run.cluster_url, runId, this.#owner.pid, this.#owner.hostname, JSON.stringify(actor), this.#leaseSeconds]);
+      [lockKey, run.connector, run.cluster_url, runId, this.#owner.pid, this.#owner.hostname, JSON.stringify(actor), this.#leaseSeconds]);
       await c.query('UPDATE runs SET pid = $2, hostname = $3, resumed_by = $4, taken_over_from = $5 WHERE id = $1',
         [runId, this.#owner.pid, this.#owner.hostname, JSON.stringify(actor), JSON.stringify(from)]);
     });
@@ -316,8 +326,10 @@ export class PostgresStore implements Store {
     return rows.map((r) => this.#toRun(r));
   }
 
+  /** The connector's lock under `clusterKey` or a narrower key of it (the exact key first). */
   async lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined> {
-    const rows = await this.#query(`${LOCK_SELECT} WHERE l.cluster_key = $1 AND l.connector = $2`, [clusterKey, connector]);
+    const rows = await this.#query(`${LOCK_SELECT} WHERE l.connector = $2 AND (l.cluster_key = $1 OR substr(l.cluster_key, 1, length($1) + 1) = $1 || '#')
+      ORDER BY l.cluster_key = $1 DESC, l.acquired_at LIMIT 1`, [clusterKey, connector]);
     return rows[0] ? this.#toLock(rows[0]) : undefined;
   }
 
@@ -821,6 +833,18 @@ export class PostgresStore implements Store {
 
   #noRun(runId: string): StoreError {
     return new StoreError('E_NOT_FOUND', `no run ${runId} in ${this.location} (list them with \`offsetctl runs\`)`);
+  }
+
+  /**
+   * The locks a run on `lockKey` conflicts with (src/store/lock-scope.ts): the same connector under
+   * the same key, the wide key or a URL key; under any narrower key when `lockKey` is wide; any
+   * connector under a consumer group's key.
+   */
+  async #conflicting(c: PgClient, clusterKey: string, lockKey: string, urlLockKey: string, connector: string): Promise<LockRecord[]> {
+    const rows = (await c.query(`${LOCK_SELECT} WHERE (l.connector = $1 AND (l.cluster_key IN ($2, $3, $4)
+        OR ($2 = $3 AND substr(l.cluster_key, 1, length($3) + 1) = $3 || '#'))) OR ($5 AND l.cluster_key = $2)
+      ORDER BY l.acquired_at FOR UPDATE OF l`, [connector, lockKey, clusterKey, urlLockKey, isGroupKey(lockKey)])).rows;
+    return rows.map((r) => this.#toLock(r));
   }
 
   async #lockRow(c: PgClient, where: string, values: unknown[], forUpdate: boolean): Promise<LockRecord | undefined> {

@@ -6,8 +6,20 @@ import { html, layout, text, time, type Html, type LayoutOptions } from '../html
 
 type Frame = Omit<LayoutOptions, 'title' | 'nav'>;
 
+/** Whether the whole trail's hash chain verifies, as `offsetctl audit verify` says (docs/team.md). */
+export interface AuditChainView {
+  ok: boolean;
+  entries: number;
+  head?: string;
+  /** The first entry deleted, edited or inserted out of order: its id and what is wrong. */
+  firstBroken?: { id: string; message: string };
+  /** The chain could not be read (the store failed). */
+  error?: string;
+}
+
 export interface AuditView {
   entries: AuditRecord[];
+  chain?: AuditChainView;
   connector?: string;
   since: string;
   error?: string;
@@ -19,6 +31,7 @@ const SHOWN_DIFF = 20;
 export function auditPage(view: AuditView, frame: Frame): Html {
   const query = new URLSearchParams({ ...(view.connector ? { connector: view.connector } : {}), ...(view.since ? { since: view.since } : {}) }).toString();
   return layout({ ...frame, title: view.connector ? `Audit of ${view.connector}` : 'Audit', nav: 'audit', ...(view.error ? { error: view.error } : {}) }, html`
+${view.chain ? chainLine(view.chain) : ''}
 <form class="filters" method="get" action="/audit">
   <label for="audit-connector">Connector</label> <input id="audit-connector" name="connector" value="${view.connector ?? ''}">
   <label for="audit-since">Since</label> <input id="audit-since" name="since" placeholder="2026-11-30T09:00Z" value="${view.since}">
@@ -28,6 +41,14 @@ export function auditPage(view: AuditView, frame: Frame): Html {
 ${view.entries.length === 0 ? html`<p class="muted">No audit entries${view.connector ? ` for ${view.connector}` : ''}.</p>` : html`<div class="scroll"><table class="data" id="audit-table">
 <thead><tr><th scope="col">Time</th><th scope="col">User</th><th scope="col">Action</th><th scope="col">Outcome</th><th scope="col">Connector</th><th scope="col">Context</th><th scope="col">Run</th><th scope="col">What</th></tr></thead>
 <tbody>${view.entries.map(row)}</tbody></table></div>`}`);
+}
+
+function chainLine(chain: AuditChainView): Html {
+  if (chain.error) return html`<p id="audit-chain" class="badge warn" data-ok="unknown">The audit chain could not be checked: ${chain.error}</p>`;
+  if (chain.ok) {
+    return html`<p id="audit-chain" data-ok="true"><span class="badge ok">verifies</span> The audit chain verifies: ${chain.entries} entries, head digest <code>${chain.head ?? '(none)'}</code>.</p>`;
+  }
+  return html`<p id="audit-chain" data-ok="false" data-first-broken="${chain.firstBroken?.id ?? ''}"><span class="badge bad">does not verify</span> The audit chain does not verify: ${text(chain.firstBroken?.message ?? '')}</p>`;
 }
 
 function row(e: AuditRecord): Html {
