@@ -18,6 +18,8 @@ export type {
   Actor, ActorSource, AuditAction, AuditActor, AuditChainRow, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
   BatchMember, BatchRecord, ChangeOperation, ImportCounts, StoreDescription, EventRecord, LockHolder, LockRecord, NewBatch, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SharedConsoleState, SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
+  // The store by concern, for callers that need one part (Store is all of them).
+  RunsStore, LocksStore, SnapshotsStore, AuditStore, PoliciesStore, ChangeRequestsStore, BatchesStore, StoreAdmin,
   ChangeRequestStatus, ChangeRequestEvent, NewChangeRequest, ChangeRequestRecord, ChangeRequestFilter, ChangeRequestMove, NewPolicy, PolicyRecord,
 } from './types.js';
 
