@@ -26,7 +26,7 @@ import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js'
 import { isGroupKey } from '../lock-scope.js';
 import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
-import { urlKey } from '../schema.js';
+import { urlKey } from '../ids.js';
 import type {
   SharedConsoleState,
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder,

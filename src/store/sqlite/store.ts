@@ -10,23 +10,23 @@
 // survives even a machine crash the instant after.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { actorOf, parseActor } from './actor.js';
-import { displayStatus, movedMeanwhile, moveEvent } from './change-requests.js';
-import { StoreError } from './errors.js';
-import { newId } from './ids.js';
-import { auditDigest } from './audit-chain.js';
-import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from './rows.js';
-import { importStore } from './import.js';
-import { isGroupKey } from './lock-scope.js';
-import { lockedError } from './lock-text.js';
-import { localHolderAlive, thisProcess } from './process.js';
-import { MIGRATIONS, urlKey } from './schema.js';
-import { openDatabase, type SqliteDatabase } from './sqlite.js';
+import { actorOf, parseActor } from '../actor.js';
+import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js';
+import { StoreError } from '../errors.js';
+import { newId, urlKey } from '../ids.js';
+import { auditDigest } from '../audit-chain.js';
+import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from '../rows.js';
+import { importStore } from '../import.js';
+import { isGroupKey } from '../lock-scope.js';
+import { lockedError } from '../lock-text.js';
+import { localHolderAlive, thisProcess } from '../process.js';
+import { MIGRATIONS } from './schema.js';
+import { openDatabase, type SqliteDatabase } from './driver.js';
 import type {
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord,
   NewAuditEntry, NewBatch, NewChangeRequest, NewPolicy, PolicyRecord, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus, SnapshotFilter, SnapshotRecord, StepRecord, Store,
   StoreDescription, StoreOptions,
-} from './types.js';
+} from '../types.js';
 
 export const STORE_FILE = 'offsetctl.db';
 
