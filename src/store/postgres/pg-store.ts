@@ -15,14 +15,12 @@
 //   WAL before the promise resolves; journal lines commit asynchronously (see recordStep).
 // - Identity: the database login (session_user, authenticated by the server) goes into every
 //   actor; the client never sends a name the server records as a user.
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
-import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from '../rows.js';
+import { policyScope, stepFromRow } from '../rows.js';
 import { importStore } from '../import.js';
 import { actorOf, actorName } from '../actor.js';
-import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js';
 import { isGroupKey } from '../lock-scope.js';
 import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
@@ -38,8 +36,12 @@ import type { PgSettings } from './connection.js';
 import { loadPg, type PgClient, type PgPass, type PgPool } from './driver.js';
 import { AUDIT_CHAIN_LOCK_KEY, CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
 import { auditDigest } from '../audit-chain.js';
+import { PgBatches } from './batches.js';
+import { PgChangeRequests } from './change-requests.js';
+import { pgConsoleState } from './console-state.js';
+import { PgSnapshots } from './snapshots.js';
+import { IdTaken, LOCK_SELECT, RUN_SELECT, iso, quoteIdent, toAudit, toPolicy, type PgAccess, type Row } from './rows.js';
 
-type Row = Record<string, unknown>;
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** How long a lock's lease lasts without renewal (seconds; default 30). */
@@ -333,66 +335,19 @@ export class PostgresStore implements Store {
     return rows[0] ? this.#toLock(rows[0]) : undefined;
   }
 
-  /** Console replicas' shared sessions and jobs (migration 8), previews and failed sign-ins (migration 9). */
-  readonly consoleState: SharedConsoleState = {
-    putSession: async (id, person, data, expiresAt) => {
-      await this.#query(`INSERT INTO console_sessions (id_hash, person, data, expires_at) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (id_hash) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`, [sha256(id), person, JSON.stringify(data), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_sessions WHERE expires_at < now()');
-    },
-    getSession: async (id) => {
-      const [row] = await this.#query('SELECT data FROM console_sessions WHERE id_hash = $1 AND expires_at > now()', [sha256(id)]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    deleteSession: async (id) => {
-      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [sha256(id)]);
-    },
-    deleteSessionByHash: async (idHash) => {
-      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [idHash]);
-    },
-    deleteSessionsOf: async (person) => (await this.#query('DELETE FROM console_sessions WHERE person = $1 AND expires_at > now() RETURNING id_hash', [person])).length,
-    putJob: async (id, data) => {
-      await this.#query(`INSERT INTO console_jobs (id, data) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`, [id, JSON.stringify(data)]);
-    },
-    getJob: async (id) => {
-      const [row] = await this.#query('SELECT data FROM console_jobs WHERE id = $1', [id]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    listJobs: async (limit) => (await this.#query('SELECT data FROM console_jobs ORDER BY updated_at DESC LIMIT $1', [limit])).map((r) => r.data as Record<string, unknown>),
-    // Migration 9: back-channel logout by the provider's session id, previews, failed sign-ins.
-    deleteSessionsWithSid: async (sid) => (
-      await this.#query("DELETE FROM console_sessions WHERE data->>'sid' = $1 AND expires_at > now() RETURNING id_hash", [sid])
-    ).length,
-    putPreview: async (id, sessionId, context, plan, expiresAt) => {
-      await this.#query('INSERT INTO console_previews (id, session_hash, context, plan, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [id, sha256(sessionId), context, JSON.stringify(plan), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_previews WHERE expires_at < now()');
-    },
-    getPreview: async (id, sessionId) => {
-      const [row] = await this.#query('SELECT session_hash, context, plan FROM console_previews WHERE id = $1 AND expires_at > now()', [id]);
-      return row ? { ownSession: row.session_hash === sha256(sessionId), context: String(row.context), plan: row.plan as Record<string, unknown> } : undefined;
-    },
-    takePreview: async (id) => (await this.#query('DELETE FROM console_previews WHERE id = $1 AND expires_at > now() RETURNING id', [id])).length === 1,
-    putSignInFlow: async (id, data, expiresAt) => {
-      await this.#query('INSERT INTO console_sign_in_flows (id_hash, data, expires_at) VALUES ($1, $2, $3)',
-        [sha256(id), JSON.stringify(data), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_sign_in_flows WHERE expires_at < now()');
-    },
-    takeSignInFlow: async (id) => {
-      const [row] = await this.#query('DELETE FROM console_sign_in_flows WHERE id_hash = $1 AND expires_at > now() RETURNING data', [sha256(id)]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    addSignInFailure: async (key, windowSeconds) => {
-      await this.#query('INSERT INTO console_sign_in_failures (key) VALUES ($1)', [key]);
-      await this.#query('DELETE FROM console_sign_in_failures WHERE at < clock_timestamp() - make_interval(secs => $1)', [windowSeconds]);
-    },
-    signInFailures: async (key, windowSeconds) => {
-      const [row] = await this.#query(`SELECT count(*)::int AS n,
-          coalesce(ceil(extract(epoch FROM (min(at) + make_interval(secs => $2) - clock_timestamp())))::int, 0) AS wait
-        FROM console_sign_in_failures WHERE key = $1 AND at > clock_timestamp() - make_interval(secs => $2)`, [key, windowSeconds]);
-      return { count: Number(row?.n ?? 0), retryAfterSeconds: Math.max(1, Number(row?.wait ?? 0)) };
-    },
+  /** What the concern files (snapshots.ts, batches.ts, change-requests.ts, console-state.ts) use of this store. */
+  readonly #db: PgAccess = {
+    query: (text, values) => this.#query(text, values),
+    tx: (body) => this.#tx(body),
+    ready: () => this.#ready,
+    actor: (source) => this.#actor(source),
+    location: () => this.location,
   };
+  readonly #snapshots = new PgSnapshots(this.#db);
+  readonly #batches = new PgBatches(this.#db);
+  readonly #changeRequests = new PgChangeRequests(this.#db);
+  /** Console replicas' shared sessions and jobs (migration 8), previews and failed sign-ins (migration 9). */
+  readonly consoleState: SharedConsoleState = pgConsoleState(this.#db);
 
   async listLocks(): Promise<LockRecord[]> {
     return (await this.#query(`${LOCK_SELECT} ORDER BY l.acquired_at`)).map((r) => this.#toLock(r));
@@ -445,68 +400,43 @@ export class PostgresStore implements Store {
     }));
   }
 
-  // ---- snapshots ------------------------------------------------------------------------
+  // ---- snapshots, batches, change requests: in their own files ---------------------------
 
-  async saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
-    const clusterKey = snapshot.clusterKey ?? urlKey(snapshot.clusterUrl);
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('snap', now ?? new Date());
-      try {
-        const rows = await this.#tx(async (c) => (await c.query(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now())) RETURNING taken_at`,
-        [id, snapshot.runId ?? null, snapshot.clusterUrl, clusterKey, snapshot.connector, snapshot.connectorType, snapshot.stateBefore,
-          JSON.stringify(snapshot.offsets), snapshot.offsets.length, now?.toISOString() ?? null])).rows);
-        return { ...snapshot, clusterKey, id, partitions: snapshot.offsets.length, takenAt: iso(rows[0]!.taken_at) };
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
+  saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
+    return this.#snapshots.saveSnapshot(snapshot, now);
   }
-
-  async getSnapshot(id: string): Promise<SnapshotRecord> {
-    const rows = await this.#query('SELECT * FROM snapshots WHERE id = $1', [id]);
-    if (rows.length === 0) throw new StoreError('E_NOT_FOUND', `no snapshot ${id} in ${this.location} (list them with \`offsetctl snapshots\`)`);
-    return toSnapshot(rows[0]!, true);
+  getSnapshot(id: string): Promise<SnapshotRecord> {
+    return this.#snapshots.getSnapshot(id);
   }
-
-  async listSnapshots(filter: SnapshotFilter = {}): Promise<SnapshotRecord[]> {
-    const rows = await this.#query(`SELECT id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, partitions, taken_at FROM snapshots
-      WHERE ($1::text IS NULL OR connector = $1) AND ($2::text IS NULL OR cluster_url = $2) AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[]))
-      ORDER BY taken_at DESC, seq DESC`, [filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterKeys ?? null]);
-    return rows.map((r) => toSnapshot(r, false));
+  listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]> {
+    return this.#snapshots.listSnapshots(filter);
   }
-
-  async latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined> {
-    const rows = await this.#query('SELECT * FROM snapshots WHERE cluster_url = $1 AND connector = $2 ORDER BY taken_at DESC, seq DESC LIMIT 1', [clusterUrl, connector]);
-    return rows[0] ? toSnapshot(rows[0], true) : undefined;
+  latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined> {
+    return this.#snapshots.latestSnapshot(clusterUrl, connector);
   }
-
-  async deleteSnapshots(ids: string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    return this.#tx(async (c) => (await c.query('DELETE FROM snapshots WHERE id = ANY($1::text[])', [ids])).rowCount ?? 0);
+  deleteSnapshots(ids: string[]): Promise<number> {
+    return this.#snapshots.deleteSnapshots(ids);
   }
-
-  // ---- batches ------------------------------------------------------------------------
-
-  async saveBatch(batch: NewBatch): Promise<BatchRecord> {
-    const createdAt = new Date().toISOString();
-    // A second save of one id is refused by the primary key (E_STORE, as the contract asks).
-    await this.#tx((c) => c.query('INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), createdAt]));
-    return { ...batch, createdAt };
+  saveBatch(batch: NewBatch): Promise<BatchRecord> {
+    return this.#batches.saveBatch(batch);
   }
-
-  async getBatch(id: string): Promise<BatchRecord | undefined> {
-    const row = (await this.#query('SELECT * FROM batches WHERE id = $1', [id]))[0];
-    if (!row) return undefined;
-    return batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at']));
+  getBatch(id: string): Promise<BatchRecord | undefined> {
+    return this.#batches.getBatch(id);
   }
-
-  async listBatches(): Promise<BatchRecord[]> {
-    const rows = await this.#query('SELECT * FROM batches ORDER BY created_at, id', []);
-    const at = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
-    return rows.map((row) => batchFromRow(row, at(row['created_at'])));
+  listBatches(): Promise<BatchRecord[]> {
+    return this.#batches.listBatches();
+  }
+  createChangeRequest(request: NewChangeRequest, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.createChangeRequest(request, now);
+  }
+  getChangeRequest(id: string, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.getChangeRequest(id, now);
+  }
+  listChangeRequests(filter?: ChangeRequestFilter, now?: Date): Promise<ChangeRequestRecord[]> {
+    return this.#changeRequests.listChangeRequests(filter, now);
+  }
+  moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.moveChangeRequest(id, move, now);
   }
 
   // ---- the audit trail -------------------------------------------------------------------
@@ -641,35 +571,6 @@ export class PostgresStore implements Store {
     throw new StoreError('E_LOCKED', `run ${runId} is no longer this process's: its lease ran out and ${actorName(by)} (pid ${String(row.pid)} on ${String(row.hostname)}) took it over; nothing more is done by this process (see \`offsetctl runs show ${runId}\`)`);
   }
 
-  // ---- change requests ------------------------------------------------------------------
-
-  async createChangeRequest(request: NewChangeRequest, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    await this.#ready;
-    const actor = this.#actor(request.actor);
-    const at = now.toISOString();
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('chg', now);
-      try {
-        await this.#tx(async (c) => {
-          await c.query(`INSERT INTO change_requests (id, status, cluster_url, cluster_key, operation, connectors, context_name, digest, plan, requested_by, requested_at, expires_at, history, updated_at)
-            VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $10)`,
-          [id, request.clusterUrl, request.clusterKey, request.operation, JSON.stringify(request.connectors), request.contextName ?? null, request.digest,
-            JSON.stringify(request.plan), JSON.stringify(actor), at, request.expiresAt, JSON.stringify([{ at, action: 'requested', actor }])]);
-        });
-        return await this.getChangeRequest(id, now);
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
-  }
-
-  async getChangeRequest(id: string, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    const rows = await this.#query('SELECT * FROM change_requests WHERE id = $1', [id]);
-    if (rows.length === 0) throw new StoreError('E_NOT_FOUND', `no change request ${id} in ${this.location} (list them with \`offsetctl changes list\`)`);
-    return toChangeRequest(rows[0]!, now);
-  }
-
   // ---- policies -------------------------------------------------------------------------
 
   async setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
@@ -700,24 +601,6 @@ export class PostgresStore implements Store {
   async listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
     const rows = await this.#query('SELECT * FROM policies WHERE ($1::text[] IS NULL OR cluster_key = ANY($1::text[])) ORDER BY cluster_key, scope', [filter.clusterKeys ?? null]);
     return rows.map(toPolicy);
-  }
-
-  async listChangeRequests(filter: ChangeRequestFilter = {}, now: Date = new Date()): Promise<ChangeRequestRecord[]> {
-    const rows = await this.#query(`SELECT * FROM change_requests WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR connectors ? $2)
-      ORDER BY requested_at DESC, seq DESC LIMIT $3`, [filter.status ?? null, filter.connector ?? null, filter.limit ?? 1000]);
-    return rows.map((r) => toChangeRequest(r, now));
-  }
-
-  async moveChangeRequest(id: string, move: ChangeRequestMove, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    await this.#ready;
-    const actor = this.#actor(move.actor);
-    const at = now.toISOString();
-    const moved = await this.#tx(async (c) => (await c.query(`UPDATE change_requests SET status = $2, history = history || $3::jsonb, updated_at = $4
-        WHERE id = $1 AND status = ANY($5::text[]) AND (NOT $6 OR expires_at > $4) RETURNING id`,
-    [id, move.to, JSON.stringify([moveEvent(move, actor, at)]), at, move.from, move.notExpired === true])).rowCount ?? 0);
-    const current = await this.getChangeRequest(id, now);
-    if (moved === 0) throw movedMeanwhile(current, move);
-    return current;
   }
 
   async whoAmI(source: ActorSource = {}): Promise<Actor> {
@@ -893,52 +776,6 @@ function passwordFromEnvOrFile(settings: PgSettings, pgpass: PgPass): Promise<st
   });
 }
 
-/** A new id met one drawn by another process in the same second: drawn again. */
-class IdTaken extends Error {}
-
-function toChangeRequest(r: Row, now: Date): ChangeRequestRecord {
-  const status = String(r.status) as ChangeRequestRecord['status'];
-  const expiresAt = iso(r.expires_at);
-  return {
-    id: String(r.id), status, displayStatus: displayStatus(status, expiresAt, now), clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key),
-    operation: String(r.operation), connectors: r.connectors as string[], ...(r.context_name ? { contextName: String(r.context_name) } : {}),
-    digest: String(r.digest), plan: r.plan, requestedBy: r.requested_by as Actor, requestedAt: iso(r.requested_at), expiresAt,
-    history: r.history as ChangeRequestRecord['history'], updatedAt: iso(r.updated_at),
-  };
-}
-
-/** A run with whether its lock's lease is live by the server's clock. */
-const RUN_SELECT = 'SELECT r.*, (l.expires_at > now()) AS lease_live FROM runs r LEFT JOIN locks l ON l.run_id = r.id';
-const LOCK_SELECT = 'SELECT l.*, (l.expires_at > now()) AS lease_live FROM locks l';
-
-function iso(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
-  return {
-    id: String(r.id),
-    ...(r.run_id ? { runId: String(r.run_id) } : {}),
-    clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key), connector: String(r.connector),
-    connectorType: r.connector_type === 'sink' ? 'sink' : 'source',
-    stateBefore: String(r.state_before),
-    offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],
-    partitions: Number(r.partitions), takenAt: iso(r.taken_at),
-  };
-}
-
-function toPolicy(r: Row): PolicyRecord {
-  return policyFromRow(r, { setAt: iso(r.set_at), setBy: r.set_by, actions: r.actions });
-}
-
-function toAudit(r: Row): AuditRecord {
-  return auditFromRow(r, { at: iso(r.at), actor: r.actor, counts: r.counts });
-}
-
 /** Between two tries to record a run's end while the server does not answer. */
 const FINISH_RETRY_MS = 1000;
 
@@ -948,8 +785,4 @@ function serverLost(err: unknown): boolean {
   const cause = err.cause as { code?: string; message?: string } | undefined;
   return /ECONNREFUSED|ECONNRESET|EPIPE|EHOSTUNREACH|ENOTFOUND|terminated|shutting down|57P0[123]|the database system is (starting up|in recovery mode)|57P03/i
     .test(`${cause?.code ?? ''} ${cause?.message ?? ''}`);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
