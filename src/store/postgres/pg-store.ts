@@ -18,7 +18,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
-import { policyScope, stepFromRow } from '../rows.js';
+import { stepFromRow } from '../rows.js';
 import { importStore } from '../import.js';
 import { actorOf, actorName } from '../actor.js';
 import { isGroupKey } from '../lock-scope.js';
@@ -34,13 +34,14 @@ import type {
 } from '../types.js';
 import type { PgSettings } from './connection.js';
 import { loadPg, type PgClient, type PgPass, type PgPool } from './driver.js';
-import { AUDIT_CHAIN_LOCK_KEY, CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
-import { auditDigest } from '../audit-chain.js';
+import { CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
+import { PgAudit } from './audit.js';
 import { PgBatches } from './batches.js';
 import { PgChangeRequests } from './change-requests.js';
 import { pgConsoleState } from './console-state.js';
+import { PgPolicies } from './policies.js';
 import { PgSnapshots } from './snapshots.js';
-import { IdTaken, LOCK_SELECT, RUN_SELECT, iso, quoteIdent, toAudit, toPolicy, type PgAccess, type Row } from './rows.js';
+import { IdTaken, LOCK_SELECT, RUN_SELECT, iso, quoteIdent, type PgAccess, type Row } from './rows.js';
 
 
 export interface PostgresStoreOptions extends StoreOptions {
@@ -342,10 +343,14 @@ export class PostgresStore implements Store {
     ready: () => this.#ready,
     actor: (source) => this.#actor(source),
     location: () => this.location,
+    dbUser: () => this.#dbUser,
+    actAsDatabaseOwner: (c) => this.#actAsDatabaseOwner(c),
   };
   readonly #snapshots = new PgSnapshots(this.#db);
   readonly #batches = new PgBatches(this.#db);
   readonly #changeRequests = new PgChangeRequests(this.#db);
+  readonly #audit = new PgAudit(this.#db);
+  readonly #policies = new PgPolicies(this.#db);
   /** Console replicas' shared sessions and jobs (migration 8), previews and failed sign-ins (migration 9). */
   readonly consoleState: SharedConsoleState = pgConsoleState(this.#db);
 
@@ -400,7 +405,7 @@ export class PostgresStore implements Store {
     }));
   }
 
-  // ---- snapshots, batches, change requests: in their own files ---------------------------
+  // ---- snapshots, batches, change requests, the audit trail, policies: in their own files --------
 
   saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
     return this.#snapshots.saveSnapshot(snapshot, now);
@@ -438,57 +443,20 @@ export class PostgresStore implements Store {
   moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord> {
     return this.#changeRequests.moveChangeRequest(id, move, now);
   }
-
-  // ---- the audit trail -------------------------------------------------------------------
-
-  async recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
-    // The entry's time is the server's clock (as a run's start), unless the caller gives one.
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('audit', now ?? new Date());
-      try {
-        return await this.#tx(async (c) => (await this.#appendAudit(c, { ...entry, id }, now?.toISOString()))!);
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
+  recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
+    return this.#audit.recordAudit(entry, now);
   }
-
-  /**
-   * Appends one entry to the audit's hash chain inside a transaction: under the chain's advisory
-   * lock, reads the newest digest, the login (session_user, which the row records) and the time,
-   * and writes the entry with its digest. Resolves undefined when an entry of that id exists.
-   */
-  async #appendAudit(c: PgClient, entry: NewAuditEntry & { id: string }, at: string | undefined, ifAbsent = false): Promise<AuditRecord | undefined> {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK_KEY]);
-    const head = (await c.query(`SELECT (SELECT digest FROM audit WHERE digest IS NOT NULL ORDER BY seq DESC LIMIT 1) AS prev, session_user::text AS db_user,
-      date_trunc('milliseconds', now()) AS now`)).rows[0]!;
-    const prev = head['prev'] == null ? '' : String(head['prev']);
-    // The digest covers the entry as it reads back (a JSON round trip; jsonb's key order does not matter to it).
-    const record = JSON.parse(JSON.stringify({ ...entry, at: at ?? iso(head['now']) })) as AuditRecord;
-    const digest = auditDigest(record, String(head['db_user']), prev);
-    const e = record;
-    const inserted = await c.query(`INSERT INTO audit (id, at, user_name, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts,
-        prev_digest, digest)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)${ifAbsent ? ' ON CONFLICT (id) DO NOTHING' : ''}`,
-    [e.id, e.at, e.actor.user, JSON.stringify(e.actor), e.action, e.outcome, e.context ?? null, e.clusterUrl ?? null, e.clusterKey ?? null, e.connector ?? null,
-      e.runId ?? null, e.snapshotId ?? null, e.message ?? null, e.diff ? JSON.stringify(e.diff) : null, e.counts ? JSON.stringify(e.counts) : null, prev, digest]);
-    return (inserted.rowCount ?? 0) > 0 ? record : undefined;
+  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
+    return this.#audit.readAuditChain(afterSeq, limit);
   }
-
-  async readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
-    const rows = await this.#query('SELECT * FROM audit WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
-    return rows.map((r) => ({
-      seq: Number(r['seq']), record: toAudit(r), dbUser: String(r['db_user']),
-      prev: r['prev_digest'] == null ? null : String(r['prev_digest']), digest: r['digest'] == null ? null : String(r['digest']),
-    }));
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]> {
+    return this.#audit.listAudit(filter);
   }
-
-  async listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
-    const rows = await this.#query(`SELECT * FROM audit WHERE ($1::text IS NULL OR connector = $1) AND ($2::timestamptz IS NULL OR at >= $2)
-        AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[]) OR ($5::boolean AND cluster_key IS NULL)) ORDER BY at DESC, seq DESC LIMIT $4`,
-    [filter.connector ?? null, filter.since?.toISOString() ?? null, filter.clusterKeys ?? null, filter.limit ?? 1000, filter.withoutCluster === true]);
-    return rows.map(toAudit);
+  setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
+    return this.#policies.setPolicy(policy, now);
+  }
+  listPolicies(filter?: { clusterKeys?: string[] }): Promise<PolicyRecord[]> {
+    return this.#policies.listPolicies(filter);
   }
 
   // ---- the store itself -------------------------------------------------------------------
@@ -524,7 +492,7 @@ export class PostgresStore implements Store {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
       [snap.id, snap.runId ?? null, snap.clusterUrl, snap.clusterKey, snap.connector, snap.connectorType, snap.stateBefore, JSON.stringify(snap.offsets), snap.partitions, snap.takenAt])).rowCount ?? 0) > 0),
       // db_user is the importing login (the server fills it in): who brought the entry, not who acted.
-      importAudit: (e) => this.#tx(async (c) => (await this.#appendAudit(c, e, e.at, true)) !== undefined),
+      importAudit: (e) => this.#tx(async (c) => (await this.#audit.append(c, e, e.at, true)) !== undefined),
       importBatch: (b) => this.#tx(async (c) => ((await c.query(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
       [b.id, b.clusterUrl, b.clusterKey, b.operation, b.resumeAfter, JSON.stringify(b.members), b.createdAt])).rowCount ?? 0) > 0),
@@ -569,38 +537,6 @@ export class PostgresStore implements Store {
     if (!row) throw this.#noRun(runId);
     const by = (row.resumed_by ?? row.actor) as Actor;
     throw new StoreError('E_LOCKED', `run ${runId} is no longer this process's: its lease ran out and ${actorName(by)} (pid ${String(row.pid)} on ${String(row.hostname)}) took it over; nothing more is done by this process (see \`offsetctl runs show ${runId}\`)`);
-  }
-
-  // ---- policies -------------------------------------------------------------------------
-
-  async setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
-    await this.#ready;
-    const setBy = this.#actor(policy.actor);
-    const id = newId('pol', now ?? new Date());
-    try {
-      return await this.#tx(async (c) => {
-        // The owner role writes policies (migration 7): the admin login acts as it; an operator's login cannot.
-        await this.#actAsDatabaseOwner(c);
-        const rows = (await c.query(`INSERT INTO policies (id, cluster_key, scope, context, cluster_url, connectors, actions, require_approval, set_by, set_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now()))
-          ON CONFLICT (cluster_key, scope) DO UPDATE SET id = excluded.id, context = excluded.context, cluster_url = excluded.cluster_url,
-            require_approval = excluded.require_approval, set_by = excluded.set_by, set_at = excluded.set_at, db_user = session_user RETURNING *`,
-        [id, policy.clusterKey, policyScope(policy), policy.context ?? null, policy.clusterUrl ?? null, policy.connectors ?? null,
-          policy.actions ? JSON.stringify([...policy.actions].sort()) : null, policy.requireApproval, JSON.stringify(setBy), now?.toISOString() ?? null])).rows;
-        return toPolicy(rows[0]!);
-      });
-    } catch (err) {
-      const e = err as { code?: string; cause?: { code?: string } };
-      if (e.code === '42501' || e.cause?.code === '42501') {
-        throw new StoreError('E_STORE', `${this.#dbUser} may not set a policy in the team store ${this.location} (${(err as Error).message}): only the team's admin role may; ask whoever holds the admin login (docs/team.md)`, { cause: err });
-      }
-      throw err;
-    }
-  }
-
-  async listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
-    const rows = await this.#query('SELECT * FROM policies WHERE ($1::text[] IS NULL OR cluster_key = ANY($1::text[])) ORDER BY cluster_key, scope', [filter.clusterKeys ?? null]);
-    return rows.map(toPolicy);
   }
 
   async whoAmI(source: ActorSource = {}): Promise<Actor> {

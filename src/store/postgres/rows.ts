@@ -17,6 +17,10 @@ export interface PgAccess {
   ready(): Promise<void>;
   actor(source?: ActorSource): Actor;
   location(): string;
+  /** The database login this store acts as (session_user). */
+  dbUser(): string;
+  /** In a transaction: act as the database's owner role when this login is a member (policies are the owner's). */
+  actAsDatabaseOwner(c: PgClient): Promise<void>;
 }
 
 /** A new id met one drawn by another process in the same second: drawn again. */
