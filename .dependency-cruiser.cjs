@@ -71,6 +71,8 @@ const DOORS = {
   'src/store': { errors: true },
   // The team store's backend: entered only through its door (src/store/open.ts loads it lazily).
   'src/store/postgres': {},
+  // The default backend (SQLite), a folder like the team store's: entered through its index.ts.
+  'src/store/sqlite': {},
   'src/sandbox': { errors: true },
   'src/arazzo': {
     errors: true,

@@ -1,11 +1,11 @@
-// The store's work per operation on the SQLite driver the running Node uses (src/store/sqlite.ts):
+// The store's work per operation on the SQLite driver the running Node uses (src/store/sqlite/driver.ts):
 // one run of a rewind-sized journal — beginRun, 14 steps with events, a snapshot, finishRun —
 // repeated, plus a 10,000-partition snapshot. Run it under each Node to compare drivers:
 //   node dist/bench/sqlite-driver.js ; <node24> dist/bench/sqlite-driver.js
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sqliteDriver } from '../src/store/sqlite.js';
+import { sqliteDriver } from '../src/store/sqlite/index.js';
 import { openStore } from '../src/store/index.js';
 import { median } from './stats.js';
 

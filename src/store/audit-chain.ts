@@ -5,7 +5,7 @@
 // What a chain cannot show on its own: the newest entries cut off the end by someone who can
 // write the table. `audit verify` prints the head digest so it can be recorded elsewhere.
 import { createHash } from 'node:crypto';
-import type { AuditChainRow, AuditRecord } from './types.js';
+import type { AuditChainRow, AuditRecord, AuditStore } from './types.js';
 
 export type { AuditChainRow } from './types.js';
 
@@ -91,7 +91,7 @@ export function verifyAuditChain(rows: Iterable<AuditChainRow>): AuditChainRepor
 }
 
 /** Walks a store's whole audit trail, a page at a time, in insertion order. */
-export async function verifyStoreAudit(store: { readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> }, pageSize = 2000): Promise<AuditChainReport> {
+export async function verifyStoreAudit(store: Pick<AuditStore, 'readAuditChain'>, pageSize = 2000): Promise<AuditChainReport> {
   const rows: AuditChainRow[] = [];
   for (let after = 0; ;) {
     const page = await store.readAuditChain(after, pageSize);

@@ -7,3 +7,8 @@ export function newId(kind: 'run' | 'snap' | 'chg' | 'audit' | 'pol', now: Date 
   // Audit entries come many to a second (a batch, sign-ins): 8 hex digits keep them apart.
   return `${kind}-${stamp}-${randomBytes(kind === 'audit' ? 4 : 2).toString('hex')}`;
 }
+
+/** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */
+export function urlKey(clusterUrl: string): string {
+  return `url:${clusterUrl}`;
+}

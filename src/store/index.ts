@@ -1,12 +1,11 @@
 // The store's public surface: the Store interface (snapshots, the run journal, the per-connector
 // lock) and its SQLite backend, the default. Faces open a store and pass it in (OpsContext).
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqliteStore } from './sqlite/index.js';
 import type { Store, StoreOptions } from './types.js';
 
-export { openSqliteStore, SqliteStore, STORE_FILE } from './sqlite-store.js';
-export { sqliteDriver } from './sqlite.js';
+export { openSqliteStore, SqliteStore, STORE_FILE, sqliteDriver } from './sqlite/index.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
-export { urlKey } from './schema.js';
+export { urlKey } from './ids.js';
 export { parseAge, snapshotsToPrune, type PruneRule } from './prune.js';
 export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
 export { actorName, describeActor } from './actor.js';
@@ -18,6 +17,8 @@ export type {
   Actor, ActorSource, AuditAction, AuditActor, AuditChainRow, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,
   BatchMember, BatchRecord, ChangeOperation, ImportCounts, StoreDescription, EventRecord, LockHolder, LockRecord, NewBatch, NewRun, NewSnapshot, Operation, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus,
   SharedConsoleState, SnapshotFilter, SnapshotRecord, StepRecord, Store, StoreOptions,
+  // The store by concern, for callers that need one part (Store is all of them).
+  RunsStore, LocksStore, SnapshotsStore, AuditStore, PoliciesStore, ChangeRequestsStore, BatchesStore, StoreAdmin,
   ChangeRequestStatus, ChangeRequestEvent, NewChangeRequest, ChangeRequestRecord, ChangeRequestFilter, ChangeRequestMove, NewPolicy, PolicyRecord,
 } from './types.js';
 

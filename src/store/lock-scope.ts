@@ -6,7 +6,7 @@
 //   - `#offsets-topic:<topic>`: a source's partition in that offsets topic (its Connect cluster's, or
 //     its own offsets.storage.topic): the same connector name in the same topic conflicts.
 // A wide key (the narrow place is not known) and a narrow key of the same connector always conflict.
-// Both stores apply this rule (sqlite-store.ts, postgres/pg-store.ts).
+// Both stores apply this rule (sqlite/store.ts, postgres/pg-store.ts).
 
 const SEP = '#';
 

@@ -2,7 +2,7 @@
 // OFFSETCTL_STORE, a context's `store:`; the face decides the order), else the SQLite file in
 // the state folder. The PostgreSQL backend is imported only when chosen.
 import { StoreError } from './errors.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { openSqliteStore } from './sqlite/index.js';
 import type { Store, StoreOptions } from './types.js';
 
 export interface StoreChoice {

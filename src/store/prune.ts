@@ -1,8 +1,7 @@
 // `offsetctl snapshots prune`: which snapshots may go. Kept per (cluster, connector): the newest
 // `keep`, and anything younger than `olderThan`; a snapshot a running (or interrupted) run still
 // depends on is never pruned, whatever the flags say, since recovery and rollback read it.
-import type { SnapshotRecord } from './types.js';
-import type { Store } from './types.js';
+import type { RunsStore, SnapshotRecord, SnapshotsStore } from './types.js';
 
 export interface PruneRule {
   /** Keep this many newest snapshots per connector and cluster. */
@@ -13,7 +12,7 @@ export interface PruneRule {
 }
 
 /** The snapshots the rule selects, newest first; nothing is deleted (Store.deleteSnapshots does that). */
-export async function snapshotsToPrune(store: Store, rule: PruneRule): Promise<SnapshotRecord[]> {
+export async function snapshotsToPrune(store: RunsStore & SnapshotsStore, rule: PruneRule): Promise<SnapshotRecord[]> {
   const protectedIds = new Set((await store.listRuns({ limit: 1_000_000 })).filter((r) => r.status === 'running').map((r) => r.context.snapshotId).filter((id): id is string => typeof id === 'string'));
   const seen = new Map<string, number>();
   const out: SnapshotRecord[] = [];

@@ -445,11 +445,11 @@ export interface SharedConsoleState {
   signInFailures(key: string, windowSeconds: number): Promise<{ count: number; retryAfterSeconds: number }>;
 }
 
-export interface Store {
-  /** Where the data is, for messages (a file path, a URL). */
-  readonly location: string;
-  /** A team store: what console replicas share. */
-  readonly consoleState?: SharedConsoleState;
+/**
+ * A store by concern: each caller can ask for the part it needs (`RunsStore` for the journal,
+ * `AuditStore` for the trail...). `Store`, every part at once, is what both backends implement.
+ */
+export interface RunsStore {
   /** Refused with `E_LOCKED` while another run (live or stale) holds the connector. */
   beginRun(run: NewRun, options?: { takeOverStale?: boolean; now?: Date }): Promise<RunRecord>;
   /**
@@ -464,8 +464,7 @@ export interface Store {
   getRun(runId: string): Promise<RunRecord>;
   /** Newest first. */
   listRuns(filter?: RunFilter): Promise<RunRecord[]>;
-  /** The lock on (cluster key, connector): a key is `kafka:<id>`, or `url:<url>` for rows of unknown identity. */
-  lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined>;
+  /** The journal of a run: its steps and events. */
   recordStep(runId: string, step: Omit<StepRecord, 'seq'>): Promise<void>;
   recordEvent(runId: string, event: Omit<EventRecord, 'seq'>): Promise<void>;
   /** Several events in one transaction, in order (the journal batches a step's events). */
@@ -473,6 +472,17 @@ export interface Store {
   /** In the order recorded. */
   stepsOf(runId: string): Promise<StepRecord[]>;
   eventsOf(runId: string): Promise<EventRecord[]>;
+}
+
+/** The connector locks runs hold (taken by `beginRun`, released by `finishRun`). */
+export interface LocksStore {
+  /** The lock on (cluster key, connector): a key is `kafka:<id>`, or `url:<url>` for rows of unknown identity. */
+  lockOf(clusterKey: string, connector: string): Promise<LockRecord | undefined>;
+  /** Every lock held now, live or stale (`offsetctl store status`). */
+  listLocks(): Promise<LockRecord[]>;
+}
+
+export interface SnapshotsStore {
   saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord>;
   /** `E_NOT_FOUND` for an unknown id. */
   getSnapshot(id: string): Promise<SnapshotRecord>;
@@ -480,10 +490,20 @@ export interface Store {
   listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]>;
   /** By the URL the snapshot was taken through. */
   latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined>;
+  /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */
+  deleteSnapshots(ids: string[]): Promise<number>;
+}
+
+export interface AuditStore {
   /** Appends an entry to the audit trail (append-only: entries are never changed or deleted). */
   recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord>;
   /** Newest first. */
   listAudit(filter?: AuditFilter): Promise<AuditRecord[]>;
+  /** Up to `limit` entries after position `afterSeq`, in insertion order, with their chain digests (`audit verify`). */
+  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]>;
+}
+
+export interface PoliciesStore {
   /**
    * Sets the policy of one scope (cluster, connector pattern, actions), replacing the one there.
    * On a team store only the owner role's members may (the database refuses the others: E_STORE).
@@ -491,19 +511,9 @@ export interface Store {
   setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord>;
   /** Every policy, or those of one cluster key. */
   listPolicies(filter?: { clusterKeys?: string[] }): Promise<PolicyRecord[]>;
-  /** Up to `limit` entries after position `afterSeq`, in insertion order, with their chain digests (`audit verify`). */
-  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]>;
-  /** Deletes these snapshots (`snapshots prune` decides which); resolves with how many went. */
-  deleteSnapshots(ids: string[]): Promise<number>;
-  /** Every lock held now, live or stale (`offsetctl store status`). */
-  listLocks(): Promise<LockRecord[]>;
-  /** What the store is: backend, where, schema version (`offsetctl store status`). */
-  describe(): Promise<StoreDescription>;
-  /**
-   * Copies runs (with their journal) and snapshots from another store, keeping their ids; rows
-   * already present are left alone, so a second import adds nothing (`offsetctl store import`).
-   */
-  importFrom(source: Store): Promise<ImportCounts>;
+}
+
+export interface ChangeRequestsStore {
   /** Records a change request, with the store's own actor as who asked. */
   createChangeRequest(request: NewChangeRequest, now?: Date): Promise<ChangeRequestRecord>;
   /** `E_NOT_FOUND` for an unknown id. */
@@ -512,16 +522,45 @@ export interface Store {
   listChangeRequests(filter?: ChangeRequestFilter, now?: Date): Promise<ChangeRequestRecord[]>;
   /** Moves a request on atomically, appending who did it (the store's actor) to its history; `E_CHANGED` when it is no longer in one of `move.from`. */
   moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord>;
-  /** Who acts through this store now: its face, the OS user and (team store) the database login. */
-  whoAmI(source?: ActorSource): Promise<Actor>;
+}
+
+export interface BatchesStore {
   /** Records a batch and its members (once per id: a second save of one id is refused with `E_STORE`). */
   saveBatch(batch: NewBatch): Promise<BatchRecord>;
   /** undefined for a batch this store never recorded (one started by an older version). */
   getBatch(id: string): Promise<BatchRecord | undefined>;
   /** Every recorded batch, oldest first (`store import` copies them with their members). */
   listBatches(): Promise<BatchRecord[]>;
+}
+
+/** The store as a whole: where it is, who acts through it, what it is, copying in, closing. */
+export interface StoreAdmin {
+  /** Where the data is, for messages (a file path, a URL). */
+  readonly location: string;
+  /** A team store: what console replicas share. */
+  readonly consoleState?: SharedConsoleState;
+  /** Who acts through this store now: its face, the OS user and (team store) the database login. */
+  whoAmI(source?: ActorSource): Promise<Actor>;
+  /** What the store is: backend, where, schema version (`offsetctl store status`). */
+  describe(): Promise<StoreDescription>;
+  /**
+   * Copies runs (with their journal) and snapshots from another store, keeping their ids; rows
+   * already present are left alone, so a second import adds nothing (`offsetctl store import`).
+   */
+  importFrom(source: Store): Promise<ImportCounts>;
   close(): Promise<void>;
 }
+
+/** Every concern at once: what `openStore` gives and both backends implement. */
+export interface Store
+  extends RunsStore,
+    LocksStore,
+    SnapshotsStore,
+    AuditStore,
+    PoliciesStore,
+    ChangeRequestsStore,
+    BatchesStore,
+    StoreAdmin {}
 
 export interface StoreDescription {
   backend: 'sqlite' | 'postgres';

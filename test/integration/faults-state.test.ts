@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../support/cli.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
-import { openDatabase } from '../../src/store/sqlite.js';
+import { openDatabase } from '../../src/store/sqlite/index.js';
 import { STORE_FILE } from '../../src/store/index.js';
 
 let cluster: ConnectFixture;

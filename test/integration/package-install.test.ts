@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { sqliteDriver } from '../../src/store/sqlite.js';
+import { sqliteDriver } from '../../src/store/sqlite/index.js';
 import { sandboxRest, startPipeline, numberedLines } from '../support/connect.js';
 import { waitForLines } from '../support/files.js';
 import { repoRoot } from '../support/repo.js';

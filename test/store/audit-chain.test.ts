@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore, verifyAuditChain, verifyStoreAudit, type NewAuditEntry, type Store } from '../../src/store/index.js';
 import { auditDigest, type AuditChainRow } from '../../src/store/audit-chain.js';
-import { openDatabase } from '../../src/store/sqlite.js';
+import { openDatabase } from '../../src/store/sqlite/index.js';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { pgSettings } from '../../src/store/postgres/connection.js';
 import { adminPool, newDatabase } from '../support/postgres.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { openDatabase } from '../../src/store/sqlite.js';
+import { openDatabase } from '../../src/store/sqlite/index.js';
 import { openSqliteStore, STORE_FILE } from '../../src/store/index.js';
 import { storeContract } from './contract.js';
 

@@ -15,18 +15,16 @@
 //   WAL before the promise resolves; journal lines commit asynchronously (see recordStep).
 // - Identity: the database login (session_user, authenticated by the server) goes into every
 //   actor; the client never sends a name the server records as a user.
-import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError } from '../errors.js';
 import { newId } from '../ids.js';
-import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from '../rows.js';
+import { stepFromRow } from '../rows.js';
 import { importStore } from '../import.js';
 import { actorOf, actorName } from '../actor.js';
-import { displayStatus, movedMeanwhile, moveEvent } from '../change-requests.js';
 import { isGroupKey } from '../lock-scope.js';
 import { lockedError } from '../lock-text.js';
 import { thisProcess } from '../process.js';
-import { urlKey } from '../schema.js';
+import { urlKey } from '../ids.js';
 import type {
   SharedConsoleState,
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder,
@@ -36,10 +34,15 @@ import type {
 } from '../types.js';
 import type { PgSettings } from './connection.js';
 import { loadPg, type PgClient, type PgPass, type PgPool } from './driver.js';
-import { AUDIT_CHAIN_LOCK_KEY, CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
-import { auditDigest } from '../audit-chain.js';
+import { CREATE_SCHEMA_TABLE, MIGRATION_LOCK_KEY, PG_MIGRATIONS, SCHEMA_TABLE } from './migrations.js';
+import { PgAudit } from './audit.js';
+import { PgBatches } from './batches.js';
+import { PgChangeRequests } from './change-requests.js';
+import { pgConsoleState } from './console-state.js';
+import { PgPolicies } from './policies.js';
+import { PgSnapshots } from './snapshots.js';
+import { IdTaken, LOCK_SELECT, RUN_SELECT, iso, quoteIdent, type PgAccess, type Row } from './rows.js';
 
-type Row = Record<string, unknown>;
 
 export interface PostgresStoreOptions extends StoreOptions {
   /** How long a lock's lease lasts without renewal (seconds; default 30). */
@@ -333,66 +336,23 @@ export class PostgresStore implements Store {
     return rows[0] ? this.#toLock(rows[0]) : undefined;
   }
 
-  /** Console replicas' shared sessions and jobs (migration 8), previews and failed sign-ins (migration 9). */
-  readonly consoleState: SharedConsoleState = {
-    putSession: async (id, person, data, expiresAt) => {
-      await this.#query(`INSERT INTO console_sessions (id_hash, person, data, expires_at) VALUES ($1, $2, $3, $4)
-        ON CONFLICT (id_hash) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`, [sha256(id), person, JSON.stringify(data), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_sessions WHERE expires_at < now()');
-    },
-    getSession: async (id) => {
-      const [row] = await this.#query('SELECT data FROM console_sessions WHERE id_hash = $1 AND expires_at > now()', [sha256(id)]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    deleteSession: async (id) => {
-      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [sha256(id)]);
-    },
-    deleteSessionByHash: async (idHash) => {
-      await this.#query('DELETE FROM console_sessions WHERE id_hash = $1', [idHash]);
-    },
-    deleteSessionsOf: async (person) => (await this.#query('DELETE FROM console_sessions WHERE person = $1 AND expires_at > now() RETURNING id_hash', [person])).length,
-    putJob: async (id, data) => {
-      await this.#query(`INSERT INTO console_jobs (id, data) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`, [id, JSON.stringify(data)]);
-    },
-    getJob: async (id) => {
-      const [row] = await this.#query('SELECT data FROM console_jobs WHERE id = $1', [id]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    listJobs: async (limit) => (await this.#query('SELECT data FROM console_jobs ORDER BY updated_at DESC LIMIT $1', [limit])).map((r) => r.data as Record<string, unknown>),
-    // Migration 9: back-channel logout by the provider's session id, previews, failed sign-ins.
-    deleteSessionsWithSid: async (sid) => (
-      await this.#query("DELETE FROM console_sessions WHERE data->>'sid' = $1 AND expires_at > now() RETURNING id_hash", [sid])
-    ).length,
-    putPreview: async (id, sessionId, context, plan, expiresAt) => {
-      await this.#query('INSERT INTO console_previews (id, session_hash, context, plan, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        [id, sha256(sessionId), context, JSON.stringify(plan), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_previews WHERE expires_at < now()');
-    },
-    getPreview: async (id, sessionId) => {
-      const [row] = await this.#query('SELECT session_hash, context, plan FROM console_previews WHERE id = $1 AND expires_at > now()', [id]);
-      return row ? { ownSession: row.session_hash === sha256(sessionId), context: String(row.context), plan: row.plan as Record<string, unknown> } : undefined;
-    },
-    takePreview: async (id) => (await this.#query('DELETE FROM console_previews WHERE id = $1 AND expires_at > now() RETURNING id', [id])).length === 1,
-    putSignInFlow: async (id, data, expiresAt) => {
-      await this.#query('INSERT INTO console_sign_in_flows (id_hash, data, expires_at) VALUES ($1, $2, $3)',
-        [sha256(id), JSON.stringify(data), expiresAt.toISOString()]);
-      await this.#query('DELETE FROM console_sign_in_flows WHERE expires_at < now()');
-    },
-    takeSignInFlow: async (id) => {
-      const [row] = await this.#query('DELETE FROM console_sign_in_flows WHERE id_hash = $1 AND expires_at > now() RETURNING data', [sha256(id)]);
-      return row ? (row.data as Record<string, unknown>) : undefined;
-    },
-    addSignInFailure: async (key, windowSeconds) => {
-      await this.#query('INSERT INTO console_sign_in_failures (key) VALUES ($1)', [key]);
-      await this.#query('DELETE FROM console_sign_in_failures WHERE at < clock_timestamp() - make_interval(secs => $1)', [windowSeconds]);
-    },
-    signInFailures: async (key, windowSeconds) => {
-      const [row] = await this.#query(`SELECT count(*)::int AS n,
-          coalesce(ceil(extract(epoch FROM (min(at) + make_interval(secs => $2) - clock_timestamp())))::int, 0) AS wait
-        FROM console_sign_in_failures WHERE key = $1 AND at > clock_timestamp() - make_interval(secs => $2)`, [key, windowSeconds]);
-      return { count: Number(row?.n ?? 0), retryAfterSeconds: Math.max(1, Number(row?.wait ?? 0)) };
-    },
+  /** What the concern files (snapshots.ts, batches.ts, change-requests.ts, console-state.ts) use of this store. */
+  readonly #db: PgAccess = {
+    query: (text, values) => this.#query(text, values),
+    tx: (body) => this.#tx(body),
+    ready: () => this.#ready,
+    actor: (source) => this.#actor(source),
+    location: () => this.location,
+    dbUser: () => this.#dbUser,
+    actAsDatabaseOwner: (c) => this.#actAsDatabaseOwner(c),
   };
+  readonly #snapshots = new PgSnapshots(this.#db);
+  readonly #batches = new PgBatches(this.#db);
+  readonly #changeRequests = new PgChangeRequests(this.#db);
+  readonly #audit = new PgAudit(this.#db);
+  readonly #policies = new PgPolicies(this.#db);
+  /** Console replicas' shared sessions and jobs (migration 8), previews and failed sign-ins (migration 9). */
+  readonly consoleState: SharedConsoleState = pgConsoleState(this.#db);
 
   async listLocks(): Promise<LockRecord[]> {
     return (await this.#query(`${LOCK_SELECT} ORDER BY l.acquired_at`)).map((r) => this.#toLock(r));
@@ -445,120 +405,58 @@ export class PostgresStore implements Store {
     }));
   }
 
-  // ---- snapshots ------------------------------------------------------------------------
+  // ---- snapshots, batches, change requests, the audit trail, policies: in their own files --------
 
-  async saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
-    const clusterKey = snapshot.clusterKey ?? urlKey(snapshot.clusterUrl);
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('snap', now ?? new Date());
-      try {
-        const rows = await this.#tx(async (c) => (await c.query(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now())) RETURNING taken_at`,
-        [id, snapshot.runId ?? null, snapshot.clusterUrl, clusterKey, snapshot.connector, snapshot.connectorType, snapshot.stateBefore,
-          JSON.stringify(snapshot.offsets), snapshot.offsets.length, now?.toISOString() ?? null])).rows);
-        return { ...snapshot, clusterKey, id, partitions: snapshot.offsets.length, takenAt: iso(rows[0]!.taken_at) };
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
+  saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
+    return this.#snapshots.saveSnapshot(snapshot, now);
   }
-
-  async getSnapshot(id: string): Promise<SnapshotRecord> {
-    const rows = await this.#query('SELECT * FROM snapshots WHERE id = $1', [id]);
-    if (rows.length === 0) throw new StoreError('E_NOT_FOUND', `no snapshot ${id} in ${this.location} (list them with \`offsetctl snapshots\`)`);
-    return toSnapshot(rows[0]!, true);
+  getSnapshot(id: string): Promise<SnapshotRecord> {
+    return this.#snapshots.getSnapshot(id);
   }
-
-  async listSnapshots(filter: SnapshotFilter = {}): Promise<SnapshotRecord[]> {
-    const rows = await this.#query(`SELECT id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, partitions, taken_at FROM snapshots
-      WHERE ($1::text IS NULL OR connector = $1) AND ($2::text IS NULL OR cluster_url = $2) AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[]))
-      ORDER BY taken_at DESC, seq DESC`, [filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterKeys ?? null]);
-    return rows.map((r) => toSnapshot(r, false));
+  listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]> {
+    return this.#snapshots.listSnapshots(filter);
   }
-
-  async latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined> {
-    const rows = await this.#query('SELECT * FROM snapshots WHERE cluster_url = $1 AND connector = $2 ORDER BY taken_at DESC, seq DESC LIMIT 1', [clusterUrl, connector]);
-    return rows[0] ? toSnapshot(rows[0], true) : undefined;
+  latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined> {
+    return this.#snapshots.latestSnapshot(clusterUrl, connector);
   }
-
-  async deleteSnapshots(ids: string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    return this.#tx(async (c) => (await c.query('DELETE FROM snapshots WHERE id = ANY($1::text[])', [ids])).rowCount ?? 0);
+  deleteSnapshots(ids: string[]): Promise<number> {
+    return this.#snapshots.deleteSnapshots(ids);
   }
-
-  // ---- batches ------------------------------------------------------------------------
-
-  async saveBatch(batch: NewBatch): Promise<BatchRecord> {
-    const createdAt = new Date().toISOString();
-    // A second save of one id is refused by the primary key (E_STORE, as the contract asks).
-    await this.#tx((c) => c.query('INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), createdAt]));
-    return { ...batch, createdAt };
+  saveBatch(batch: NewBatch): Promise<BatchRecord> {
+    return this.#batches.saveBatch(batch);
   }
-
-  async getBatch(id: string): Promise<BatchRecord | undefined> {
-    const row = (await this.#query('SELECT * FROM batches WHERE id = $1', [id]))[0];
-    if (!row) return undefined;
-    return batchFromRow(row, row['created_at'] instanceof Date ? row['created_at'].toISOString() : String(row['created_at']));
+  getBatch(id: string): Promise<BatchRecord | undefined> {
+    return this.#batches.getBatch(id);
   }
-
-  async listBatches(): Promise<BatchRecord[]> {
-    const rows = await this.#query('SELECT * FROM batches ORDER BY created_at, id', []);
-    const at = (value: unknown): string => (value instanceof Date ? value.toISOString() : String(value));
-    return rows.map((row) => batchFromRow(row, at(row['created_at'])));
+  listBatches(): Promise<BatchRecord[]> {
+    return this.#batches.listBatches();
   }
-
-  // ---- the audit trail -------------------------------------------------------------------
-
-  async recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
-    // The entry's time is the server's clock (as a run's start), unless the caller gives one.
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('audit', now ?? new Date());
-      try {
-        return await this.#tx(async (c) => (await this.#appendAudit(c, { ...entry, id }, now?.toISOString()))!);
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
+  createChangeRequest(request: NewChangeRequest, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.createChangeRequest(request, now);
   }
-
-  /**
-   * Appends one entry to the audit's hash chain inside a transaction: under the chain's advisory
-   * lock, reads the newest digest, the login (session_user, which the row records) and the time,
-   * and writes the entry with its digest. Resolves undefined when an entry of that id exists.
-   */
-  async #appendAudit(c: PgClient, entry: NewAuditEntry & { id: string }, at: string | undefined, ifAbsent = false): Promise<AuditRecord | undefined> {
-    await c.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_CHAIN_LOCK_KEY]);
-    const head = (await c.query(`SELECT (SELECT digest FROM audit WHERE digest IS NOT NULL ORDER BY seq DESC LIMIT 1) AS prev, session_user::text AS db_user,
-      date_trunc('milliseconds', now()) AS now`)).rows[0]!;
-    const prev = head['prev'] == null ? '' : String(head['prev']);
-    // The digest covers the entry as it reads back (a JSON round trip; jsonb's key order does not matter to it).
-    const record = JSON.parse(JSON.stringify({ ...entry, at: at ?? iso(head['now']) })) as AuditRecord;
-    const digest = auditDigest(record, String(head['db_user']), prev);
-    const e = record;
-    const inserted = await c.query(`INSERT INTO audit (id, at, user_name, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts,
-        prev_digest, digest)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)${ifAbsent ? ' ON CONFLICT (id) DO NOTHING' : ''}`,
-    [e.id, e.at, e.actor.user, JSON.stringify(e.actor), e.action, e.outcome, e.context ?? null, e.clusterUrl ?? null, e.clusterKey ?? null, e.connector ?? null,
-      e.runId ?? null, e.snapshotId ?? null, e.message ?? null, e.diff ? JSON.stringify(e.diff) : null, e.counts ? JSON.stringify(e.counts) : null, prev, digest]);
-    return (inserted.rowCount ?? 0) > 0 ? record : undefined;
+  getChangeRequest(id: string, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.getChangeRequest(id, now);
   }
-
-  async readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
-    const rows = await this.#query('SELECT * FROM audit WHERE seq > $1 ORDER BY seq LIMIT $2', [afterSeq, limit]);
-    return rows.map((r) => ({
-      seq: Number(r['seq']), record: toAudit(r), dbUser: String(r['db_user']),
-      prev: r['prev_digest'] == null ? null : String(r['prev_digest']), digest: r['digest'] == null ? null : String(r['digest']),
-    }));
+  listChangeRequests(filter?: ChangeRequestFilter, now?: Date): Promise<ChangeRequestRecord[]> {
+    return this.#changeRequests.listChangeRequests(filter, now);
   }
-
-  async listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
-    const rows = await this.#query(`SELECT * FROM audit WHERE ($1::text IS NULL OR connector = $1) AND ($2::timestamptz IS NULL OR at >= $2)
-        AND ($3::text[] IS NULL OR cluster_key = ANY($3::text[]) OR ($5::boolean AND cluster_key IS NULL)) ORDER BY at DESC, seq DESC LIMIT $4`,
-    [filter.connector ?? null, filter.since?.toISOString() ?? null, filter.clusterKeys ?? null, filter.limit ?? 1000, filter.withoutCluster === true]);
-    return rows.map(toAudit);
+  moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.moveChangeRequest(id, move, now);
+  }
+  recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
+    return this.#audit.recordAudit(entry, now);
+  }
+  readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
+    return this.#audit.readAuditChain(afterSeq, limit);
+  }
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]> {
+    return this.#audit.listAudit(filter);
+  }
+  setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
+    return this.#policies.setPolicy(policy, now);
+  }
+  listPolicies(filter?: { clusterKeys?: string[] }): Promise<PolicyRecord[]> {
+    return this.#policies.listPolicies(filter);
   }
 
   // ---- the store itself -------------------------------------------------------------------
@@ -594,7 +492,7 @@ export class PostgresStore implements Store {
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
       [snap.id, snap.runId ?? null, snap.clusterUrl, snap.clusterKey, snap.connector, snap.connectorType, snap.stateBefore, JSON.stringify(snap.offsets), snap.partitions, snap.takenAt])).rowCount ?? 0) > 0),
       // db_user is the importing login (the server fills it in): who brought the entry, not who acted.
-      importAudit: (e) => this.#tx(async (c) => (await this.#appendAudit(c, e, e.at, true)) !== undefined),
+      importAudit: (e) => this.#tx(async (c) => (await this.#audit.append(c, e, e.at, true)) !== undefined),
       importBatch: (b) => this.#tx(async (c) => ((await c.query(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
       [b.id, b.clusterUrl, b.clusterKey, b.operation, b.resumeAfter, JSON.stringify(b.members), b.createdAt])).rowCount ?? 0) > 0),
@@ -639,85 +537,6 @@ export class PostgresStore implements Store {
     if (!row) throw this.#noRun(runId);
     const by = (row.resumed_by ?? row.actor) as Actor;
     throw new StoreError('E_LOCKED', `run ${runId} is no longer this process's: its lease ran out and ${actorName(by)} (pid ${String(row.pid)} on ${String(row.hostname)}) took it over; nothing more is done by this process (see \`offsetctl runs show ${runId}\`)`);
-  }
-
-  // ---- change requests ------------------------------------------------------------------
-
-  async createChangeRequest(request: NewChangeRequest, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    await this.#ready;
-    const actor = this.#actor(request.actor);
-    const at = now.toISOString();
-    for (let attempt = 0; ; attempt += 1) {
-      const id = newId('chg', now);
-      try {
-        await this.#tx(async (c) => {
-          await c.query(`INSERT INTO change_requests (id, status, cluster_url, cluster_key, operation, connectors, context_name, digest, plan, requested_by, requested_at, expires_at, history, updated_at)
-            VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $10)`,
-          [id, request.clusterUrl, request.clusterKey, request.operation, JSON.stringify(request.connectors), request.contextName ?? null, request.digest,
-            JSON.stringify(request.plan), JSON.stringify(actor), at, request.expiresAt, JSON.stringify([{ at, action: 'requested', actor }])]);
-        });
-        return await this.getChangeRequest(id, now);
-      } catch (err) {
-        if (err instanceof IdTaken && attempt < 5) continue;
-        throw err;
-      }
-    }
-  }
-
-  async getChangeRequest(id: string, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    const rows = await this.#query('SELECT * FROM change_requests WHERE id = $1', [id]);
-    if (rows.length === 0) throw new StoreError('E_NOT_FOUND', `no change request ${id} in ${this.location} (list them with \`offsetctl changes list\`)`);
-    return toChangeRequest(rows[0]!, now);
-  }
-
-  // ---- policies -------------------------------------------------------------------------
-
-  async setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
-    await this.#ready;
-    const setBy = this.#actor(policy.actor);
-    const id = newId('pol', now ?? new Date());
-    try {
-      return await this.#tx(async (c) => {
-        // The owner role writes policies (migration 7): the admin login acts as it; an operator's login cannot.
-        await this.#actAsDatabaseOwner(c);
-        const rows = (await c.query(`INSERT INTO policies (id, cluster_key, scope, context, cluster_url, connectors, actions, require_approval, set_by, set_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, COALESCE($10::timestamptz, now()))
-          ON CONFLICT (cluster_key, scope) DO UPDATE SET id = excluded.id, context = excluded.context, cluster_url = excluded.cluster_url,
-            require_approval = excluded.require_approval, set_by = excluded.set_by, set_at = excluded.set_at, db_user = session_user RETURNING *`,
-        [id, policy.clusterKey, policyScope(policy), policy.context ?? null, policy.clusterUrl ?? null, policy.connectors ?? null,
-          policy.actions ? JSON.stringify([...policy.actions].sort()) : null, policy.requireApproval, JSON.stringify(setBy), now?.toISOString() ?? null])).rows;
-        return toPolicy(rows[0]!);
-      });
-    } catch (err) {
-      const e = err as { code?: string; cause?: { code?: string } };
-      if (e.code === '42501' || e.cause?.code === '42501') {
-        throw new StoreError('E_STORE', `${this.#dbUser} may not set a policy in the team store ${this.location} (${(err as Error).message}): only the team's admin role may; ask whoever holds the admin login (docs/team.md)`, { cause: err });
-      }
-      throw err;
-    }
-  }
-
-  async listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
-    const rows = await this.#query('SELECT * FROM policies WHERE ($1::text[] IS NULL OR cluster_key = ANY($1::text[])) ORDER BY cluster_key, scope', [filter.clusterKeys ?? null]);
-    return rows.map(toPolicy);
-  }
-
-  async listChangeRequests(filter: ChangeRequestFilter = {}, now: Date = new Date()): Promise<ChangeRequestRecord[]> {
-    const rows = await this.#query(`SELECT * FROM change_requests WHERE ($1::text IS NULL OR status = $1) AND ($2::text IS NULL OR connectors ? $2)
-      ORDER BY requested_at DESC, seq DESC LIMIT $3`, [filter.status ?? null, filter.connector ?? null, filter.limit ?? 1000]);
-    return rows.map((r) => toChangeRequest(r, now));
-  }
-
-  async moveChangeRequest(id: string, move: ChangeRequestMove, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    await this.#ready;
-    const actor = this.#actor(move.actor);
-    const at = now.toISOString();
-    const moved = await this.#tx(async (c) => (await c.query(`UPDATE change_requests SET status = $2, history = history || $3::jsonb, updated_at = $4
-        WHERE id = $1 AND status = ANY($5::text[]) AND (NOT $6 OR expires_at > $4) RETURNING id`,
-    [id, move.to, JSON.stringify([moveEvent(move, actor, at)]), at, move.from, move.notExpired === true])).rowCount ?? 0);
-    const current = await this.getChangeRequest(id, now);
-    if (moved === 0) throw movedMeanwhile(current, move);
-    return current;
   }
 
   async whoAmI(source: ActorSource = {}): Promise<Actor> {
@@ -893,52 +712,6 @@ function passwordFromEnvOrFile(settings: PgSettings, pgpass: PgPass): Promise<st
   });
 }
 
-/** A new id met one drawn by another process in the same second: drawn again. */
-class IdTaken extends Error {}
-
-function toChangeRequest(r: Row, now: Date): ChangeRequestRecord {
-  const status = String(r.status) as ChangeRequestRecord['status'];
-  const expiresAt = iso(r.expires_at);
-  return {
-    id: String(r.id), status, displayStatus: displayStatus(status, expiresAt, now), clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key),
-    operation: String(r.operation), connectors: r.connectors as string[], ...(r.context_name ? { contextName: String(r.context_name) } : {}),
-    digest: String(r.digest), plan: r.plan, requestedBy: r.requested_by as Actor, requestedAt: iso(r.requested_at), expiresAt,
-    history: r.history as ChangeRequestRecord['history'], updatedAt: iso(r.updated_at),
-  };
-}
-
-/** A run with whether its lock's lease is live by the server's clock. */
-const RUN_SELECT = 'SELECT r.*, (l.expires_at > now()) AS lease_live FROM runs r LEFT JOIN locks l ON l.run_id = r.id';
-const LOCK_SELECT = 'SELECT l.*, (l.expires_at > now()) AS lease_live FROM locks l';
-
-function iso(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
-  return {
-    id: String(r.id),
-    ...(r.run_id ? { runId: String(r.run_id) } : {}),
-    clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key), connector: String(r.connector),
-    connectorType: r.connector_type === 'sink' ? 'sink' : 'source',
-    stateBefore: String(r.state_before),
-    offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],
-    partitions: Number(r.partitions), takenAt: iso(r.taken_at),
-  };
-}
-
-function toPolicy(r: Row): PolicyRecord {
-  return policyFromRow(r, { setAt: iso(r.set_at), setBy: r.set_by, actions: r.actions });
-}
-
-function toAudit(r: Row): AuditRecord {
-  return auditFromRow(r, { at: iso(r.at), actor: r.actor, counts: r.counts });
-}
-
 /** Between two tries to record a run's end while the server does not answer. */
 const FINISH_RETRY_MS = 1000;
 
@@ -948,8 +721,4 @@ function serverLost(err: unknown): boolean {
   const cause = err.cause as { code?: string; message?: string } | undefined;
   return /ECONNREFUSED|ECONNRESET|EPIPE|EHOSTUNREACH|ENOTFOUND|terminated|shutting down|57P0[123]|the database system is (starting up|in recovery mode)|57P03/i
     .test(`${cause?.code ?? ''} ${cause?.message ?? ''}`);
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }

@@ -10,23 +10,27 @@
 // survives even a machine crash the instant after.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { actorOf, parseActor } from './actor.js';
-import { displayStatus, movedMeanwhile, moveEvent } from './change-requests.js';
-import { StoreError } from './errors.js';
-import { newId } from './ids.js';
-import { auditDigest } from './audit-chain.js';
-import { auditFromRow, batchFromRow, policyFromRow, policyScope, stepFromRow } from './rows.js';
-import { importStore } from './import.js';
-import { isGroupKey } from './lock-scope.js';
-import { lockedError } from './lock-text.js';
-import { localHolderAlive, thisProcess } from './process.js';
-import { MIGRATIONS, urlKey } from './schema.js';
-import { openDatabase, type SqliteDatabase } from './sqlite.js';
+import { actorOf, parseActor } from '../actor.js';
+import { StoreError } from '../errors.js';
+import { newId, urlKey } from '../ids.js';
+import { stepFromRow } from '../rows.js';
+import { importStore } from '../import.js';
+import { isGroupKey } from '../lock-scope.js';
+import { lockedError } from '../lock-text.js';
+import { localHolderAlive, thisProcess } from '../process.js';
+import { MIGRATIONS } from './schema.js';
+import { openDatabase, type SqliteDatabase } from './driver.js';
+import { SqliteAudit } from './audit.js';
+import { SqliteBatches } from './batches.js';
+import { SqliteChangeRequests } from './change-requests.js';
+import { SqlitePolicies } from './policies.js';
+import { SqliteSnapshots } from './snapshots.js';
+import type { Row, SqliteAccess } from './rows.js';
 import type {
   Actor, ActorSource, AuditChainRow, AuditFilter, AuditRecord, BatchRecord, ChangeRequestFilter, ChangeRequestMove, ChangeRequestRecord, EventRecord, ImportCounts, LockHolder, LockRecord,
   NewAuditEntry, NewBatch, NewChangeRequest, NewPolicy, PolicyRecord, NewRun, NewSnapshot, RunContext, RunFilter, RunOutcome, RunRecord, RunStatus, SnapshotFilter, SnapshotRecord, StepRecord, Store,
   StoreDescription, StoreOptions,
-} from './types.js';
+} from '../types.js';
 
 export const STORE_FILE = 'offsetctl.db';
 
@@ -36,7 +40,6 @@ export function openSqliteStore(stateDir: string, options: StoreOptions = {}): S
   return new SqliteStore(join(stateDir, STORE_FILE), options);
 }
 
-type Row = Record<string, unknown>;
 type Db = SqliteDatabase;
 
 export class SqliteStore implements Store {
@@ -45,6 +48,11 @@ export class SqliteStore implements Store {
   readonly #owner: LockHolder;
   readonly #isAlive: (holder: LockHolder) => boolean;
   readonly #actor: ActorSource;
+  readonly #snapshots: SqliteSnapshots;
+  readonly #batches: SqliteBatches;
+  readonly #audit: SqliteAudit;
+  readonly #policies: SqlitePolicies;
+  readonly #changeRequests: SqliteChangeRequests;
 
   constructor(file: string, options: StoreOptions = {}) {
     this.location = file;
@@ -61,6 +69,20 @@ export class SqliteStore implements Store {
     } catch (err) {
       throw new StoreError('E_STORE', `cannot open the state store ${file}: ${(err as Error).message} (check the state folder and its permissions)`, { cause: err });
     }
+    // What the concern files (snapshots.ts, batches.ts, audit.ts, policies.ts, change-requests.ts) use of this store.
+    const access: SqliteAccess = {
+      db: this.#db,
+      location: file,
+      async: (body) => this.#async(body),
+      immediate: (body) => this.#immediate(body),
+      freshId: (kind, now) => this.#freshId(kind, now),
+      actor: (source) => actorOf(this.#owner, { ...this.#actor, ...source }),
+    };
+    this.#snapshots = new SqliteSnapshots(access);
+    this.#batches = new SqliteBatches(access);
+    this.#audit = new SqliteAudit(access);
+    this.#policies = new SqlitePolicies(access);
+    this.#changeRequests = new SqliteChangeRequests(access);
   }
 
   close(): Promise<void> {
@@ -210,221 +232,62 @@ export class SqliteStore implements Store {
     });
   }
 
-  // ---- snapshots --------------------------------------------------------------------
+  // ---- snapshots, batches, the audit trail, policies, change requests: in their own files ----
 
-  saveSnapshot(snapshot: NewSnapshot, now: Date = new Date()): Promise<SnapshotRecord> {
-    return this.#async(() => {
-      const record: SnapshotRecord = { ...snapshot, clusterKey: snapshot.clusterKey ?? urlKey(snapshot.clusterUrl), id: this.#freshId('snap', now), partitions: snapshot.offsets.length, takenAt: now.toISOString() };
-      this.#db.exec('PRAGMA synchronous = FULL');
-      try {
-        this.#db.prepare(`INSERT INTO snapshots (id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, offsets, partitions, taken_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-          .run(record.id, record.runId ?? null, record.clusterUrl, record.clusterKey, record.connector, record.connectorType, record.stateBefore, JSON.stringify(record.offsets), record.partitions, record.takenAt);
-      } finally {
-        this.#db.exec('PRAGMA synchronous = NORMAL');
-      }
-      return record;
-    });
+  saveSnapshot(snapshot: NewSnapshot, now?: Date): Promise<SnapshotRecord> {
+    return this.#snapshots.saveSnapshot(snapshot, now);
   }
-
   getSnapshot(id: string): Promise<SnapshotRecord> {
-    return this.#async(() => {
-      const row = this.#db.prepare('SELECT * FROM snapshots WHERE id = ?').get(id) as Row | undefined;
-      if (!row) throw new StoreError('E_NOT_FOUND', `no snapshot ${id} in ${this.location} (list them with \`offsetctl snapshots\`)`);
-      return toSnapshot(row, true);
-    });
+    return this.#snapshots.getSnapshot(id);
   }
-
-  listSnapshots(filter: SnapshotFilter = {}): Promise<SnapshotRecord[]> {
-    return this.#async(() => {
-      const keys = filter.clusterKeys;
-      const rows = this.#db.prepare(`SELECT id, run_id, cluster_url, cluster_key, connector, connector_type, state_before, '[]' AS offsets, partitions, taken_at
-        FROM snapshots WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR cluster_url = ?)
-        AND (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?))) ORDER BY taken_at DESC, rowid DESC`)
-        .all(filter.connector ?? null, filter.connector ?? null, filter.clusterUrl ?? null, filter.clusterUrl ?? null,
-          keys ? 1 : null, JSON.stringify(keys ?? [])) as Row[];
-      return rows.map((r) => toSnapshot(r, false));
-    });
+  listSnapshots(filter?: SnapshotFilter): Promise<SnapshotRecord[]> {
+    return this.#snapshots.listSnapshots(filter);
   }
-
   latestSnapshot(clusterUrl: string, connector: string): Promise<SnapshotRecord | undefined> {
-    return this.#async(() => {
-      const row = this.#db.prepare('SELECT * FROM snapshots WHERE cluster_url = ? AND connector = ? ORDER BY taken_at DESC, rowid DESC LIMIT 1')
-        .get(clusterUrl, connector) as Row | undefined;
-      return row ? toSnapshot(row, true) : undefined;
-    });
+    return this.#snapshots.latestSnapshot(clusterUrl, connector);
   }
-
   deleteSnapshots(ids: string[]): Promise<number> {
-    return this.#async(() => {
-      const del = this.#db.prepare('DELETE FROM snapshots WHERE id = ?');
-      let deleted = 0;
-      this.#immediate(() => {
-        for (const id of ids) deleted += Number(del.run(id).changes);
-      });
-      return deleted;
-    });
+    return this.#snapshots.deleteSnapshots(ids);
   }
-
-  // ---- batches ------------------------------------------------------------------------
-
   saveBatch(batch: NewBatch): Promise<BatchRecord> {
-    return this.#async(() => {
-      const createdAt = new Date().toISOString();
-      try {
-        this.#db.prepare('INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(batch.id, batch.clusterUrl, batch.clusterKey, batch.operation, batch.resumeAfter, JSON.stringify(batch.members), createdAt);
-      } catch (err) {
-        throw new StoreError('E_STORE', `cannot record batch ${batch.id} in ${this.location}: ${(err as Error).message}`, { cause: err });
-      }
-      return { ...batch, createdAt };
-    });
+    return this.#batches.saveBatch(batch);
   }
-
   getBatch(id: string): Promise<BatchRecord | undefined> {
-    return this.#async(() => {
-      const row = this.#db.prepare('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
-      if (!row) return undefined;
-      return batchFromRow(row, String(row['created_at']));
-    });
+    return this.#batches.getBatch(id);
   }
-
   listBatches(): Promise<BatchRecord[]> {
-    return this.#async(() => {
-      const rows = this.#db.prepare('SELECT * FROM batches ORDER BY created_at, id').all() as Row[];
-      return rows.map((row) => batchFromRow(row, String(row['created_at'])));
-    });
+    return this.#batches.listBatches();
   }
-
-  // ---- the audit trail ---------------------------------------------------------------
-
-  recordAudit(entry: NewAuditEntry, now: Date = new Date()): Promise<AuditRecord> {
-    return this.#async(() => {
-      const record: AuditRecord = { ...entry, id: newId('audit', now), at: now.toISOString() };
-      this.#immediate(() => this.#insertAudit(record));
-      return record;
-    });
+  recordAudit(entry: NewAuditEntry, now?: Date): Promise<AuditRecord> {
+    return this.#audit.recordAudit(entry, now);
   }
-
-  /** Appends an entry to the hash chain; called inside a write transaction, so the newest digest cannot change under it. */
-  #insertAudit(entry: AuditRecord): void {
-    const newest = this.#db.prepare('SELECT digest FROM audit WHERE digest IS NOT NULL ORDER BY rowid DESC LIMIT 1').get() as Row | undefined;
-    const prev = newest ? String(newest['digest']) : '';
-    // The digest covers the entry as it reads back (JSON round trip), not the object handed in.
-    const stored: AuditRecord = JSON.parse(JSON.stringify(entry)) as AuditRecord;
-    this.#db.prepare(`INSERT INTO audit (id, at, user, actor, action, outcome, context, cluster_url, cluster_key, connector, run_id, snapshot_id, message, diff, counts,
-        prev_digest, digest)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(entry.id, entry.at, entry.actor.user, JSON.stringify(entry.actor), entry.action, entry.outcome, entry.context ?? null, entry.clusterUrl ?? null,
-        entry.clusterKey ?? null, entry.connector ?? null, entry.runId ?? null, entry.snapshotId ?? null, entry.message ?? null,
-        entry.diff ? JSON.stringify(entry.diff) : null, entry.counts ? JSON.stringify(entry.counts) : null, prev, auditDigest(stored, undefined, prev));
-  }
-
   readAuditChain(afterSeq: number, limit: number): Promise<AuditChainRow[]> {
-    return this.#async(() => (this.#db.prepare('SELECT rowid AS seq, * FROM audit WHERE rowid > ? ORDER BY rowid LIMIT ?').all(afterSeq, limit) as Row[])
-      .map((r) => ({ seq: Number(r['seq']), record: toAudit(r), prev: r['prev_digest'] == null ? null : String(r['prev_digest']), digest: r['digest'] == null ? null : String(r['digest']) })));
+    return this.#audit.readAuditChain(afterSeq, limit);
   }
-
-  listAudit(filter: AuditFilter = {}): Promise<AuditRecord[]> {
-    return this.#async(() => {
-      const keys = filter.clusterKeys;
-      const rows = this.#db.prepare(`SELECT * FROM audit WHERE (? IS NULL OR connector = ?) AND (? IS NULL OR at >= ?)
-          AND (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?)) OR (? = 1 AND cluster_key IS NULL))
-        ORDER BY at DESC, rowid DESC LIMIT ?`)
-        .all(filter.connector ?? null, filter.connector ?? null, filter.since?.toISOString() ?? null, filter.since?.toISOString() ?? null,
-          keys ? 1 : null, JSON.stringify(keys ?? []), filter.withoutCluster ? 1 : 0, filter.limit ?? 1000) as Row[];
-      return rows.map(toAudit);
-    });
+  listAudit(filter?: AuditFilter): Promise<AuditRecord[]> {
+    return this.#audit.listAudit(filter);
   }
-
-  // ---- policies ---------------------------------------------------------------------
-
-  setPolicy(policy: NewPolicy, now: Date = new Date()): Promise<PolicyRecord> {
-    return this.#async(() => {
-      const setBy = actorOf(this.#owner, { ...this.#actor, ...policy.actor });
-      const id = newId('pol', now);
-      this.#immediate(() => {
-        this.#db.prepare(`INSERT INTO policies (id, cluster_key, scope, context, cluster_url, connectors, actions, require_approval, set_by, set_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (cluster_key, scope) DO UPDATE SET id = excluded.id, context = excluded.context, cluster_url = excluded.cluster_url,
-            require_approval = excluded.require_approval, set_by = excluded.set_by, set_at = excluded.set_at`)
-          .run(id, policy.clusterKey, policyScope(policy), policy.context ?? null, policy.clusterUrl ?? null, policy.connectors ?? null,
-            policy.actions ? JSON.stringify([...policy.actions].sort()) : null, policy.requireApproval ? 1 : 0, JSON.stringify(setBy), now.toISOString());
-      });
-      return toPolicy(this.#db.prepare('SELECT * FROM policies WHERE id = ?').get(id) as Row);
-    });
+  setPolicy(policy: NewPolicy, now?: Date): Promise<PolicyRecord> {
+    return this.#policies.setPolicy(policy, now);
   }
-
-  listPolicies(filter: { clusterKeys?: string[] } = {}): Promise<PolicyRecord[]> {
-    return this.#async(() => (this.#db.prepare(`SELECT * FROM policies WHERE (? IS NULL OR cluster_key IN (SELECT value FROM json_each(?))) ORDER BY cluster_key, scope`)
-      .all(filter.clusterKeys ? 1 : null, JSON.stringify(filter.clusterKeys ?? [])) as Row[]).map(toPolicy));
+  listPolicies(filter?: { clusterKeys?: string[] }): Promise<PolicyRecord[]> {
+    return this.#policies.listPolicies(filter);
   }
-
-  // ---- change requests --------------------------------------------------------------
-
-  createChangeRequest(request: NewChangeRequest, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    return this.#async(() => {
-      const at = now.toISOString();
-      const actor = actorOf(this.#owner, { ...this.#actor, ...request.actor });
-      let id = '';
-      this.#immediate(() => {
-        id = this.#freshId('chg', now);
-        this.#db.prepare(`INSERT INTO change_requests (id, status, cluster_url, cluster_key, operation, connectors, context_name, digest, plan, requested_by, requested_at, expires_at, history, updated_at)
-          VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-          .run(id, request.clusterUrl, request.clusterKey, request.operation, JSON.stringify(request.connectors), request.contextName ?? null, request.digest,
-            JSON.stringify(request.plan), JSON.stringify(actor), at, request.expiresAt, JSON.stringify([{ at, action: 'requested', actor }]), at);
-      });
-      return this.#getChangeRequest(id, now);
-    });
+  createChangeRequest(request: NewChangeRequest, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.createChangeRequest(request, now);
   }
-
-  getChangeRequest(id: string, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    return this.#async(() => this.#getChangeRequest(id, now));
+  getChangeRequest(id: string, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.getChangeRequest(id, now);
   }
-
-  listChangeRequests(filter: ChangeRequestFilter = {}, now: Date = new Date()): Promise<ChangeRequestRecord[]> {
-    return this.#async(() => {
-      const rows = this.#db.prepare(`SELECT * FROM change_requests WHERE (? IS NULL OR status = ?)
-          AND (? IS NULL OR EXISTS (SELECT 1 FROM json_each(connectors) WHERE value = ?))
-        ORDER BY requested_at DESC, rowid DESC LIMIT ?`)
-        .all(filter.status ?? null, filter.status ?? null, filter.connector ?? null, filter.connector ?? null, filter.limit ?? 1000) as Row[];
-      return rows.map((r) => this.#toChangeRequest(r, now));
-    });
+  listChangeRequests(filter?: ChangeRequestFilter, now?: Date): Promise<ChangeRequestRecord[]> {
+    return this.#changeRequests.listChangeRequests(filter, now);
   }
-
-  moveChangeRequest(id: string, move: ChangeRequestMove, now: Date = new Date()): Promise<ChangeRequestRecord> {
-    return this.#async(() => {
-      const at = now.toISOString();
-      const actor = actorOf(this.#owner, { ...this.#actor, ...move.actor });
-      this.#immediate(() => {
-        const current = this.#getChangeRequest(id, now);
-        if (!move.from.includes(current.status) || (move.notExpired && current.displayStatus === 'expired')) throw movedMeanwhile(current, move);
-        const history = [...current.history, moveEvent(move, actor, at)];
-        this.#db.prepare('UPDATE change_requests SET status = ?, history = ?, updated_at = ? WHERE id = ?').run(move.to, JSON.stringify(history), at, id);
-      });
-      return this.#getChangeRequest(id, now);
-    });
+  moveChangeRequest(id: string, move: ChangeRequestMove, now?: Date): Promise<ChangeRequestRecord> {
+    return this.#changeRequests.moveChangeRequest(id, move, now);
   }
 
   whoAmI(source: ActorSource = {}): Promise<Actor> {
     return Promise.resolve(actorOf(this.#owner, { ...this.#actor, ...source }));
-  }
-
-  #getChangeRequest(id: string, now: Date): ChangeRequestRecord {
-    const row = this.#db.prepare('SELECT * FROM change_requests WHERE id = ?').get(id) as Row | undefined;
-    if (!row) throw new StoreError('E_NOT_FOUND', `no change request ${id} in ${this.location} (list them with \`offsetctl changes list\`)`);
-    return this.#toChangeRequest(row, now);
-  }
-
-  #toChangeRequest(r: Row, now: Date): ChangeRequestRecord {
-    const status = String(r.status) as ChangeRequestRecord['status'];
-    const expiresAt = String(r.expires_at);
-    return {
-      id: String(r.id), status, displayStatus: displayStatus(status, expiresAt, now), clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key),
-      operation: String(r.operation), connectors: JSON.parse(String(r.connectors)) as string[], ...(r.context_name ? { contextName: String(r.context_name) } : {}),
-      digest: String(r.digest), plan: JSON.parse(String(r.plan)) as unknown, requestedBy: JSON.parse(String(r.requested_by)) as Actor,
-      requestedAt: String(r.requested_at), expiresAt, history: JSON.parse(String(r.history)) as ChangeRequestRecord['history'], updatedAt: String(r.updated_at),
-    };
   }
 
   listLocks(): Promise<LockRecord[]> {
@@ -467,7 +330,7 @@ export class SqliteStore implements Store {
       }),
       importAudit: (entry) => this.#async(() => {
         if (this.#db.prepare('SELECT 1 FROM audit WHERE id = ?').get(entry.id)) return false;
-        this.#immediate(() => this.#insertAudit(entry));
+        this.#immediate(() => this.#audit.insertAudit(entry));
         return true;
       }),
       importBatch: (batch) => this.#async(() => this.#db.prepare(`INSERT INTO batches (id, cluster_url, cluster_key, operation, resume_after, members, created_at)
@@ -625,24 +488,4 @@ export class SqliteStore implements Store {
       context: JSON.parse(String(r.context)) as RunContext,
     };
   }
-}
-
-function toSnapshot(r: Row, withOffsets: boolean): SnapshotRecord {
-  return {
-    id: String(r.id),
-    ...(r.run_id ? { runId: String(r.run_id) } : {}),
-    clusterUrl: String(r.cluster_url), clusterKey: String(r.cluster_key || urlKey(String(r.cluster_url))), connector: String(r.connector),
-    connectorType: r.connector_type === 'sink' ? 'sink' : 'source',
-    stateBefore: String(r.state_before),
-    offsets: withOffsets ? (JSON.parse(String(r.offsets)) as unknown[]) : [],
-    partitions: Number(r.partitions), takenAt: String(r.taken_at),
-  };
-}
-
-function toPolicy(r: Row): PolicyRecord {
-  return policyFromRow(r, { setAt: String(r.set_at), setBy: JSON.parse(String(r.set_by)), actions: r.actions != null ? JSON.parse(String(r.actions)) : undefined });
-}
-
-function toAudit(r: Row): AuditRecord {
-  return auditFromRow(r, { at: String(r.at), actor: JSON.parse(String(r.actor)), counts: r.counts != null ? JSON.parse(String(r.counts)) : undefined });
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 const dir = mkdtempSync(join(tmpdir(), 'offsetctl-concurrent-open-'));
 const child = join(dir, 'open.mjs');
 // Every child waits for the same moment, then opens the store and lists its runs.
-writeFileSync(child, `import { openStore } from ${JSON.stringify(new URL('./index.js', import.meta.url).href)};
+writeFileSync(child, `import { openStore } from ${JSON.stringify(new URL('../index.js', import.meta.url).href)};
 const [stateDir, at] = process.argv.slice(2);
 while (Date.now() < Number(at)) { /* start together */ }
 try {
@@ -43,8 +43,8 @@ test('processes opening one new state folder at once all get a working store', a
 });
 
 test('a new store that another program holds locked is refused after the busy timeout, not retried for ever', { timeout: 60_000 }, async () => {
-  const { openDatabase } = await import('./sqlite.js');
-  const { openStore } = await import('./index.js');
+  const { openDatabase } = await import('./driver.js');
+  const { openStore } = await import('../index.js');
   const stateDir = mkdtempSync(join(dir, 'locked-'));
   const holder = openDatabase(join(stateDir, 'offsetctl.db'));
   holder.pragma('locking_mode = EXCLUSIVE');

@@ -13,7 +13,7 @@ const LOCK_HOLDER_COLUMNS = `    cluster_url TEXT NOT NULL,
     acquired_at TEXT NOT NULL,
 `;
 
-/** Applied in order by the SQLite backend (sqlite-store.ts); never edit one that has shipped. */
+/** Applied in order by the SQLite backend (sqlite/store.ts); never edit one that has shipped. */
 export const MIGRATIONS: string[] = [
   `
   CREATE TABLE runs (
@@ -186,8 +186,3 @@ ${LOCK_HOLDER_COLUMNS}    PRIMARY KEY (cluster_key, connector)
   );
   `,
 ];
-
-/** The key of a row whose cluster identity is unknown (written before migration 2, or a cluster that did not say). */
-export function urlKey(clusterUrl: string): string {
-  return `url:${clusterUrl}`;
-}

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from './sqlite.js';
-import { openStore, STORE_FILE } from './index.js';
+import { openDatabase } from './driver.js';
+import { openStore, STORE_FILE } from '../index.js';
 import { MIGRATIONS } from './schema.js';
 
 const URL = 'http://127.0.0.1:8083';
