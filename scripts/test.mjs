@@ -190,7 +190,7 @@ const LANE_ONE = [
   // `sandbox demo` makes its pipeline on the main cluster, which is lane 1's.
   { re: /^sandbox-demo(-failure)?$/, why: '`sandbox demo` runs on the main cluster' },
   // Two Connect clusters on one Kafka cluster: main and second.
-  { re: /^two-connect-clusters$/, why: 'uses the second Connect cluster' },
+  { re: /^(two-connect-clusters|lock-keys)$/, why: 'uses the second Connect cluster' },
 ];
 const baseName = (f) => f.split(/[\\/]/).pop().replace(/\.test\.js$/, '');
 
