@@ -44,9 +44,12 @@ test('a rewind of a Debezium source whose task never comes back (slot lost) is n
     return (await pool.query('SELECT wal_status FROM pg_replication_slots WHERE slot_name = $1', [slot])).rows[0]?.wal_status === 'lost';
   }, 120_000, 100);
 
-  // The rewind (to its own offset, the risk accepted) resumes it: its task never comes back.
+  // The rewind (to its own offset, the risk accepted) resumes it: its task never comes back. Its
+  // record time one microsecond earlier, so the target differs from the committed offset (the same
+  // offset is "nothing to change": nothing is stopped or resumed), and the position is the same.
+  const target = { ...offset, offset: { ...offset.offset, ts_usec: Number(offset.offset?.['ts_usec'] ?? 1) - 1 } };
   const file = join(tempDir('dbz-notask'), 'offsets.json');
-  writeFileSync(file, JSON.stringify({ offsets: [offset] }));
+  writeFileSync(file, JSON.stringify({ offsets: [target] }));
   const rewind = await runCli(['--url', url, 'rewind', name, '--offsets', file, '--skip-source-check', '--resume', '--yes'], { timeoutMs: 600_000 });
   const said = `${rewind.stdout}${rewind.stderr}`;
   t.diagnostic(said.split('\n').filter((l) => /error|done/.test(l)).join(' '));
