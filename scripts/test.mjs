@@ -252,6 +252,32 @@ function take(queue, may = () => true) {
   return at < 0 ? undefined : queue.splice(at, 1)[0];
 }
 
+/**
+ * The plugins' sandbox keeps its CDC PostgreSQL across runs (~/.cache): a test killed or failed
+ * before its clean-up leaves its replication slot behind, and once max_replication_slots (10) are
+ * taken every Debezium source fails with "Creation of replication slot failed" (a CI rehearsal
+ * lost 7 tests so). Before the lane's first file, when no file of it runs, no slot is in use by a
+ * test: every inactive slot is dropped.
+ */
+async function dropLeftoverSlots() {
+  const status = spawnSync(process.execPath, [cli, 'sandbox', 'status', '--output', 'json', '--dir', pluginsDir], { cwd: root, encoding: 'utf8' });
+  let url;
+  try { url = JSON.parse(status.stdout)?.cdc?.url; } catch { url = undefined; }
+  if (!url) return;
+  const { createRequire } = await import('node:module');
+  const { Client } = createRequire(import.meta.url)('pg');
+  const client = new Client({ connectionString: url });
+  try {
+    await client.connect();
+    const dropped = await client.query('SELECT slot_name, pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE NOT active');
+    if (dropped.rowCount > 0) console.log(`plugins' sandbox: dropped ${dropped.rowCount} replication slot(s) earlier runs left: ${dropped.rows.map((r) => r.slot_name).join(', ')}`);
+  } catch (err) {
+    console.error(`plugins' sandbox: could not drop the replication slots earlier runs left (${err.message})`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 const measured = {};
 let integrationBegan = Date.now();
 const FILE_TIMEOUT_MS = (Number(process.env.OFFSETCTL_FILE_TIMEOUT_S) || 1800) * 1000;
@@ -355,6 +381,7 @@ if (wantIntegration) {
         if (pluginFiles.length > 0) console.log(`lane plugins (${pluginsDir}): ${pluginFiles.map(baseName).join(', ')}`);
         const pluginLane = async () => {
           await pluginsUp;
+          if (pluginsReady) await dropLeftoverSlots();
           for (const f of pluginFiles) {
             if (pluginsReady) await runFile(f, 'plugins', pluginEnv);
             else { totals.fail += 1; failures.push(`[lane plugins] ${baseName(f)}: the plugins' sandbox did not start`); }

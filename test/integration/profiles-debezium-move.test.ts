@@ -68,7 +68,13 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox, there: str
   t.after(async () => {
     await rest.deleteConnector(name).catch(() => undefined);
     await restThere.deleteConnector(name).catch(() => undefined);
-    await waitFor(`slot ${id} released`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 60_000)
+    // The slot must go, whoever holds it (a test's pg_recvlogical may still): a slot left behind
+    // stays in the sandbox's CDC PostgreSQL across runs, and ten of them (max_replication_slots)
+    // made every later Debezium source fail ("Creation of replication slot failed").
+    await waitFor(`slot ${id} released`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 20_000)
+      .catch(() => undefined);
+    await admin.query('SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active', [id]).catch(() => undefined);
+    await waitFor(`slot ${id} let go`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 20_000)
       .catch(() => undefined);
     await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
     await pool.end();
