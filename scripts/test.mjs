@@ -397,17 +397,7 @@ if (wantIntegration) {
           for (let f = take(queue); f; f = take(queue)) await runFile(f, k);
           ended[k] = Math.round((Date.now() - began) / 1000);
         };
-        // The plugins' lane runs after the other lanes (its sandbox starts beside them): Debezium and
-        // Iceberg files beside two lanes of other files were the CI rehearsals' flaky ones on this
-        // 2-core machine (a Connect cluster that did not start a new connector for 4 minutes, a sink
-        // that did not commit in 120 s), and each passed alone. OFFSETCTL_PLUGINS_LANE_CONCURRENT=1
-        // runs it beside them (shorter, less reliable here).
-        const mainLanes = () => Promise.all(Array.from({ length: laneCount }, (_v, i) => lane(i + 1)));
-        if (process.env.OFFSETCTL_PLUGINS_LANE_CONCURRENT === '1') await Promise.all([mainLanes(), pluginLane()]);
-        else {
-          await mainLanes();
-          await pluginLane();
-        }
+        await Promise.all([...Array.from({ length: laneCount }, (_v, i) => lane(i + 1)), pluginLane()]);
         const each = Object.entries(ended).map(([k, s]) => `lane ${k} ${s} s`).join(', ');
         console.log(`\nintegration lanes took ${each} (${Math.round((Date.now() - began) / 1000)} s in all)`);
         if (args.has('--record-durations')) {
