@@ -3,11 +3,10 @@
 // members), the connectors and whether literal secrets are kept, with a digest; nothing is
 // stopped. `changes apply <id>` exports them then, on the same Connect cluster (else refused,
 // nothing changed), and writes the backup to the applier's stdout.
-import { createHash } from 'node:crypto';
 import type { HttpSender } from '../../http/client.js';
 import { connectMembers, sameConnectCluster } from '../cluster/index.js';
 import { OpsError } from '../errors.js';
-import { canonicalJson } from '../offsets/index.js';
+import { contentDigest, withCheckedDigest } from './request-digest.js';
 import type { PlannedBy } from './saved-plan.js';
 
 export const EXPORT_REQUEST_FORMAT = 'offsetctl-export-request/1';
@@ -25,7 +24,7 @@ export interface ExportRequestDoc {
   digest: string;
 }
 
-const sha = (v: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(v)).digest('hex')}`;
+const sha = contentDigest;
 
 export function isExportRequest(doc: unknown): doc is ExportRequestDoc {
   return typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === EXPORT_REQUEST_FORMAT;
@@ -54,14 +53,7 @@ export async function exportRequestDoc(
 
 export function readExportRequest(doc: unknown, where: string): ExportRequestDoc {
   if (!isExportRequest(doc) || typeof doc.digest !== 'string') throw new OpsError('E_PLAN_INVALID', `${where} holds no export request`, { field: 'plan' });
-  const { digest, ...content } = doc;
-  if (sha(content) !== digest)
-    throw new OpsError(
-      'E_PLAN_INVALID',
-      `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`,
-      { field: 'digest' },
-    );
-  return doc;
+  return withCheckedDigest(doc, where);
 }
 
 /** The cluster reached now must be the one requested (same key; on one Kafka cluster, the same Connect cluster). */

@@ -5,11 +5,11 @@
 // kept), its offsets and the state it is put in — and a digest over all of it. The backup itself
 // is not stored (it may hold secrets): `changes apply <id> --backup <file>` names it again, and
 // `checkImportRequest` refuses (nothing changed) a backup, cluster or plan other than approved.
-import { createHash } from 'node:crypto';
 import type { HttpSender } from '../../http/client.js';
 import { connectMembers, sameConnectCluster } from '../cluster/index.js';
 import { OpsError } from '../errors.js';
 import { canonicalJson } from '../offsets/index.js';
+import { contentDigest, withCheckedDigest } from './request-digest.js';
 import type { PlannedBy } from './saved-plan.js';
 
 export const IMPORT_REQUEST_FORMAT = 'offsetctl-import-request/1';
@@ -60,7 +60,7 @@ export interface ImportRequestDoc {
   digest: string;
 }
 
-const sha = (v: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(v)).digest('hex')}`;
+const sha = contentDigest;
 
 export function isImportRequest(doc: unknown): doc is ImportRequestDoc {
   return typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === IMPORT_REQUEST_FORMAT;
@@ -103,14 +103,7 @@ export async function importRequestDoc(
 /** A stored import request's document, its digest checked against its content. */
 export function readImportRequest(doc: unknown, where: string): ImportRequestDoc {
   if (!isImportRequest(doc) || typeof doc.digest !== 'string') throw new OpsError('E_PLAN_INVALID', `${where} holds no import request`, { field: 'plan' });
-  const { digest, ...content } = doc;
-  if (sha(content) !== digest)
-    throw new OpsError(
-      'E_PLAN_INVALID',
-      `${where} was changed after it was requested: its digest is ${digest} but its content gives ${sha(content)}; nothing was changed`,
-      { field: 'digest' },
-    );
-  return doc;
+  return withCheckedDigest(doc, where);
 }
 
 /** Refuses (nothing changed) another backup, another cluster, or an import that would now create other connectors, configurations or offsets. */

@@ -6,11 +6,10 @@
 // with the same choices and `checkMoveRequest` refuses it (nothing changed) when the clusters, the
 // connector or its configuration are not the ones approved. Structural types only: this room does
 // not know the move room; a MovePlan fits `MovePlanFacts` as it is.
-import { createHash } from 'node:crypto';
 import type { HttpSender } from '../../http/client.js';
 import { connectMembers, sameConnectCluster } from '../cluster/index.js';
 import { OpsError } from '../errors.js';
-import { canonicalJson } from '../offsets/index.js';
+import { contentDigest, withCheckedDigest } from './request-digest.js';
 import type { PlannedBy } from './saved-plan.js';
 
 export const MOVE_REQUEST_FORMAT = 'offsetctl-move-request/1';
@@ -74,7 +73,7 @@ export interface MoveRequestDoc {
   digest: string;
 }
 
-const sha = (v: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(v)).digest('hex')}`;
+const sha = contentDigest;
 
 export function isMoveRequest(doc: unknown): doc is MoveRequestDoc {
   return typeof doc === 'object' && doc !== null && (doc as { format?: unknown }).format === MOVE_REQUEST_FORMAT;
@@ -120,16 +119,7 @@ export async function moveRequestDoc(
 /** A stored move request's document, its digest checked against its content (a row edited in the store is refused). */
 export function readMoveRequest(doc: unknown, where: string): MoveRequestDoc {
   if (!isMoveRequest(doc) || typeof doc.digest !== 'string') throw new OpsError('E_PLAN_INVALID', `${where} holds no move request`, { field: 'plan' });
-  const { digest, ...content } = doc;
-  const actual = sha(content);
-  if (actual !== digest) {
-    throw new OpsError(
-      'E_PLAN_INVALID',
-      `${where} was changed after it was requested: its digest is ${digest} but its content gives ${actual}; nothing was changed`,
-      { field: 'digest' },
-    );
-  }
-  return doc;
+  return withCheckedDigest(doc, where);
 }
 
 /**

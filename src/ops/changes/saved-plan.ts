@@ -5,9 +5,8 @@
 // else. The digest is tamper-evidence against accidental or casual edits, not a signature: whoever
 // can edit the file can compute a new digest. Review (a pull request, an approval) is what makes
 // a plan trusted; the digest makes sure the reviewed text is the text applied.
-import { createHash } from 'node:crypto';
+import { contentDigest } from './request-digest.js';
 import { OpsError } from '../errors.js';
-import { canonicalJson } from '../offsets/index.js';
 import type { Plan } from '../plan/index.js';
 
 export const PLAN_FORMAT = 'offsetctl-plan/1';
@@ -81,14 +80,13 @@ export function savePlan(plans: readonly Plan[], meta: { plannedBy: PlannedBy; n
 
 /** `sha256:<hex>` of the canonical JSON (sorted keys) of a saved plan's content. */
 export function digestOf(content: SavedPlanContent): string {
-  return `sha256:${createHash('sha256').update(canonicalJson(content)).digest('hex')}`;
+  return contentDigest(content);
 }
 
 function partDigests(content: SavedPlanContent): Record<string, string> {
   const { plans, ...header } = content;
-  const sha = (v: unknown): string => `sha256:${createHash('sha256').update(canonicalJson(v)).digest('hex')}`;
-  const parts: Record<string, string> = { header: sha(header) };
-  for (const p of plans) parts[`connector ${p.connector}`] = sha(p);
+  const parts: Record<string, string> = { header: contentDigest(header) };
+  for (const p of plans) parts[`connector ${p.connector}`] = contentDigest(p);
   return parts;
 }
 
