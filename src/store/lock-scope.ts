@@ -3,8 +3,11 @@
 // `<clusterKey>#<where>`:
 //   - `#group:<id>`: a sink's consumer group on that Kafka cluster (connect-<name>, or its
 //     consumer.override.group.id): any connector whose offsets are that group conflicts;
-//   - `#offsets-topic:<topic>`: a source's partition in that offsets topic (its Connect cluster's, or
-//     its own offsets.storage.topic): the same connector name in the same topic conflicts.
+//   - `#offsets-topic:<topic>`: a source's partition in its own offsets.storage.topic: the same
+//     connector name in the same topic conflicts;
+//   - `#connect-group:<id>`: a source's partition in its Connect cluster's offsets topic, that
+//     cluster known by its group (src/ops/cluster/connect-group.ts): the same connector name in the
+//     same Connect cluster conflicts, not the same name in another Connect cluster.
 // A wide key (the narrow place is not known) and a narrow key of the same connector always conflict.
 // Both stores apply this rule (sqlite/store.ts, postgres/pg-store.ts).
 
@@ -31,6 +34,11 @@ export function offsetsTopicLockKey(clusterKey: string, topic: string): string {
   return `${clusterKey}${SEP}offsets-topic:${topic}`;
 }
 
+/** `<clusterKey>#connect-group:<group>`. */
+export function connectGroupLockKey(clusterKey: string, group: string): string {
+  return `${clusterKey}${SEP}connect-group:${group}`;
+}
+
 /** The key in words: `consumer group connect-x on Kafka cluster <id>`, `offsets topic t on Kafka cluster <id>`, `Kafka cluster <id>`. */
 export function lockKeyWords(lockKey: string): string | undefined {
   const base = lockBase(lockKey);
@@ -39,5 +47,6 @@ export function lockKeyWords(lockKey: string): string | undefined {
   const narrow = lockKey.slice(base.length + 1);
   if (narrow.startsWith('group:')) return `consumer group ${narrow.slice(6)} on ${kafka}`;
   if (narrow.startsWith('offsets-topic:')) return `offsets topic ${narrow.slice(14)} on ${kafka}`;
+  if (narrow.startsWith('connect-group:')) return `the offsets topic of Connect cluster ${narrow.slice(14)} on ${kafka}`;
   return kafka;
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ConnectFixture, sortedOffsets, tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 import { twoClusters } from '../support/move.js';
+import { getSandbox } from '../support/sandbox.js';
 import { newSplitDatabase, type SplitDatabase, type TestLogin } from '../support/postgres.js';
 import { startCli, until } from './defects-support.js';
 
@@ -113,6 +114,29 @@ test('same-named sources in two offsets topics are rewound at the same time by t
     wideHeld.release();
   }
   assert.equal((await wideHeld.done).status, 0);
+
+  // With the Kafka cluster known (--bootstrap, or a context's), each Connect cluster is found as
+  // its group there, whose members are the workers reached: the same sources lock their own
+  // Connect cluster's key, and bob rewinds second's while alice holds main's.
+  const kafka = ['--bootstrap', (await getSandbox()).bootstrap];
+  const narrowHeld = alice.hold([...rewind(wide, main.url), ...kafka], target(file, 1));
+  try {
+    await holding(alice, wide);
+    const beforeMain = sortedOffsets(await main.offsets(wide));
+    const bobs = await bob.run([...rewind(wide, second.url), ...kafka, '-o', 'json'], target(file, 2));
+    assert.equal(bobs.status, 0, bobs.stderr);
+    assert.deepEqual(sortedOffsets(await second.offsets(wide)), [{ partition: { filename: file }, offset: { position: 2 } }]);
+    assert.deepEqual(sortedOffsets(await main.offsets(wide)), beforeMain, 'alice has not changed main yet');
+    // Bob without the Kafka cluster cannot tell the Connect clusters apart: the wider key waits for alice.
+    const blind = await bob.run(rewind(wide, second.url), target(file, 3));
+    assert.equal(blind.status, 2, blind.stdout);
+    assert.match(blind.stderr, /E_LOCKED.*offsets topic of Connect cluster offsetctl-sandbox/);
+  } finally {
+    narrowHeld.release();
+  }
+  const narrowDone = await narrowHeld.done;
+  assert.equal(narrowDone.status, 0, narrowDone.stderr);
+  assert.deepEqual(sortedOffsets(await main.offsets(wide)), [{ partition: { filename: file }, offset: { position: 1 } }]);
 });
 
 test('same-named sinks on two Connect clusters share consumer group connect-<name>: bob is refused while alice rewinds, naming the group', async () => {

@@ -88,12 +88,17 @@ test('a sink moved to the other Kafka cluster: refused without --translate-offse
   assert.equal(refused.status, 2, refused.stderr);
   assert.match(refused.stderr, /is a sink: its offsets are consumer group connect-.* on Kafka cluster \S+, .* works with Kafka cluster \S+, where those offsets mean nothing.*--translate-offsets <source-cluster-alias>/);
   assert.equal((await main.status(pipeline.sink)).connector.state, 'RUNNING', 'refused: nothing changed');
+  // The Kafka cluster to check the translation against must be the one the sink reads.
+  const wrongFrom = await cli(['move', pipeline.sink, '--url', mainUrls, '--to', otherUrls, '--translate-offsets', 'main', '--bootstrap', otherBootstrap, '--from-bootstrap', otherBootstrap, '--yes']);
+  assert.equal(wrongFrom.status, 2, wrongFrom.stderr);
+  assert.match(wrongFrom.stderr, /--from-bootstrap names the Kafka cluster the sink reads now/);
+  assert.equal((await main.status(pipeline.sink)).connector.state, 'RUNNING', 'refused: nothing changed');
 
   const writer = new LineWriter(pipeline.inputFile, 'live', 150);
-  let outcome: { status: string; translation?: Array<{ committed: number; downstream: number; status: string }> };
+  let outcome: { status: string; warnings: string[]; translation?: Array<{ committed: number; downstream: number; status: string; check?: string; mirrorMaker?: number }> };
   try {
     await waitFor('live lines delivered on the main cluster', async () => readLines(pipeline.outputFile).length >= 10, 120_000);
-    const moved = await cli(['move', pipeline.sink, '--url', mainUrls, '--to', otherUrls, '--translate-offsets', 'main', '--bootstrap', otherBootstrap, '--yes', '-o', 'json'], { timeoutMs: 400_000 });
+    const moved = await cli(['move', pipeline.sink, '--url', mainUrls, '--to', otherUrls, '--translate-offsets', 'main', '--bootstrap', otherBootstrap, '--from-bootstrap', mainBootstrap, '--yes', '-o', 'json'], { timeoutMs: 400_000 });
     assert.equal(moved.status, 0, moved.stderr.slice(-3000) + moved.stdout.slice(-2000));
     outcome = JSON.parse(moved.stdout) as typeof outcome;
     await waitFor('the moved sink to deliver new lines', async () => readLines(pipeline.outputFile).length > writer.lines.length - 5, 120_000);
@@ -102,6 +107,10 @@ test('a sink moved to the other Kafka cluster: refused without --translate-offse
   }
   assert.equal(outcome.status, 'succeeded');
   assert.equal(outcome.translation?.[0]?.status, 'current', JSON.stringify(outcome.translation));
+  // MirrorMaker's own translation is short when it holds no sync of the committed record (seen in
+  // CI: 14 → 14); checked against the records it is exact either way.
+  assert.ok(['exact', 'refined'].includes(outcome.translation?.[0]?.check ?? ''), JSON.stringify(outcome.translation));
+  if (outcome.translation?.[0]?.check === 'refined') assert.ok(outcome.warnings.some((w) => /translation was short/.test(w)), JSON.stringify(outcome.warnings));
   assert.equal(outcome.translation?.[0]?.downstream, (outcome.translation?.[0]?.committed ?? 0) + SHIFT, `translated, not carried as is: ${JSON.stringify(outcome.translation)}`);
   assert.equal((await main.request('GET', `/connectors/${pipeline.sink}`)).status, 404, 'gone from the main cluster');
   const expected = ['m 1', 'm 2', 'm 3', ...writer.lines];

@@ -19,6 +19,7 @@ interface MoveCliOptions extends ConnectionOptions, KafkaFlags, SourceDbOptions 
   as?: string;
   keepSource?: boolean;
   translateOffsets?: string;
+  fromBootstrap?: string;
   translateTimeout?: string;
   allowPluginVersionChange?: boolean;
   targetState?: 'auto' | 'RUNNING' | 'PAUSED' | 'STOPPED';
@@ -40,6 +41,7 @@ export function register(program: Command): void {
     .requiredOption('--to <context|url>', 'the Connect cluster to move to: a context name, or its worker URL(s)')
     .option('--keep-source', 'leave the original STOPPED on the old cluster instead of deleting it')
     .option('--translate-offsets <alias>', 'a sink moved to a Connect cluster on another Kafka cluster: translate its offsets with MirrorMaker 2\'s checkpoints (<alias>.checkpoints.internal on the target\'s Kafka cluster: --bootstrap or the target context\'s)')
+    .option('--from-bootstrap <host:port,...>', 'with --translate-offsets: the Kafka cluster the sink reads now (default: the current context\'s bootstrap), to check MirrorMaker 2\'s translation record by record (its security settings are the current context\'s)')
     .option('--translate-timeout <seconds>', 'how long to wait for MirrorMaker 2 to checkpoint the stopped sink\'s offsets (default 120)')
     .option('--selector <regex>', 'batch: every connector whose name matches this regular expression')
     .option('--all', 'batch: every connector of the cluster')
@@ -103,13 +105,21 @@ function moveFlags(cmd: Command): Command {
     .option('--dry-run', 'run the pre-flight checks on both clusters, change nothing');
 }
 
-async function translateRequest(opts: MoveCliOptions, target: Connection): Promise<{ alias: string; kafka: import('../../kafka/connection.js').KafkaSettings } | undefined> {
-  if (opts.translateOffsets === undefined) return undefined;
-  const { preflightKafkaSettings } = await import('../kafka-settings.js');
+type KafkaSettings = import('../../kafka/connection.js').KafkaSettings;
+
+async function translateRequest(opts: MoveCliOptions, source: Connection, target: Connection): Promise<{ alias: string; kafka: KafkaSettings; source?: KafkaSettings } | undefined> {
+  if (opts.translateOffsets === undefined) {
+    if (opts.fromBootstrap !== undefined) throw new OpsError('E_USAGE', '--from-bootstrap checks the offsets --translate-offsets translates: give --translate-offsets <alias> too, or leave --from-bootstrap out', { field: 'from-bootstrap' });
+    return undefined;
+  }
+  const { preflightKafkaSettings, parseBootstrap } = await import('../kafka-settings.js');
   // The checkpoints are on the target's Kafka cluster: --bootstrap, else the target context's.
   const kafka = await preflightKafkaSettings(opts, target.context, { ...process.env, OFFSETCTL_BOOTSTRAP: process.env.OFFSETCTL_BOOTSTRAP ?? '' });
   if (!kafka) throw new OpsError('E_USAGE', `--translate-offsets reads MirrorMaker 2's checkpoints from the target's Kafka cluster: give its bootstrap servers with --bootstrap <host:port> (or set the target context's bootstrap)`, { field: 'bootstrap' });
-  return { alias: opts.translateOffsets, kafka };
+  // The records the sink read, on the Kafka cluster it reads now: --from-bootstrap, else the current context's.
+  if (opts.fromBootstrap !== undefined) parseBootstrap(opts.fromBootstrap, '--from-bootstrap');
+  const from = await preflightKafkaSettings(opts.fromBootstrap !== undefined ? { bootstrap: opts.fromBootstrap } : {}, source.context, { ...process.env, OFFSETCTL_BOOTSTRAP: '' });
+  return { alias: opts.translateOffsets, kafka, ...(from ? { source: from } : {}) };
 }
 
 function translateTimeoutMs(opts: MoveCliOptions): number | undefined {
@@ -126,7 +136,7 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
   try {
     const move = await import('../../ops/move/index.js');
     const { resolveLimits } = await import('../../ops/offsets/index.js');
-    const translate = await translateRequest(opts, face.target);
+    const translate = await translateRequest(opts, face.source, face.target);
     const choices = moveChoices(opts);
     const limits = resolveLimits({}, process.env);
     const plan = await move.planMove(face.ctx, face.to, {

@@ -234,7 +234,10 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   });
   const { openCommandStore } = await import('../store-choice.js');
   const store = await openCommandStore(conn.store);
-  const ctx: OpsContext = { url: conn.url, http: conn.http, store };
+  // The Kafka cluster, when known: a source's lock narrows to its Connect cluster (ops/cluster/connect-group.ts). A bad
+  // Kafka flag is refused where the plan reads it; here it only leaves the lock on the wider key.
+  const kafka = await (await import('../kafka-settings.js')).preflightKafkaSettings(opts as import('../kafka-settings.js').KafkaFlags, conn.context).catch(() => undefined);
+  const ctx: OpsContext = { url: conn.url, http: conn.http, store, ...(kafka ? { kafkaCluster: kafka } : {}) };
   // On a team store the database login is who acts (the identity PostgreSQL authenticated), as in a change request's history.
   const audit = { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
   let plan: Plan | undefined;

@@ -18,6 +18,8 @@ export interface ClusterIdentity {
   url: string;
   /** The Connect cluster's members, when asked for (members.ts): what tells two Connect clusters on one Kafka cluster apart. */
   members?: string[];
+  /** The Connect group, when Kafka was asked (connect-group.ts): it keys the lock of a source in the cluster's offsets topic. */
+  connectGroup?: string;
 }
 
 /**

@@ -5,3 +5,4 @@ export { WorkerRoot } from './worker-root.js';
 export { requireSupportedWorker, type WorkerVersion } from './worker-version.js';
 export { clusterIdentity, lookupKeys, type ClusterIdentity } from './cluster-identity.js';
 export { connectMembers, sameConnectCluster } from './members.js';
+export { connectGroupOf } from './connect-group.js';

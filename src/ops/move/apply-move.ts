@@ -24,6 +24,8 @@ import { MoveJournal } from './move-journal.js';
 import { moveDone, moveFailed } from './outcome-text.js';
 import { releaseDbOf, sinkGroup, type MovePlan } from './plan-move.js';
 import { ReleaseGate } from './release-gate.js';
+import { readPartition } from '../../kafka/partition-records.js';
+import { checkTranslation, type CheckedRow, type PartitionReader } from './translate-check.js';
 import { behind, closerTranslation, translateSinkOffsets, translationRefusal, type Translation, type TranslationRow } from './translate.js';
 import { undoMove, type UndoOutcome } from './undo-move.js';
 import { loadMoveWorkflow, MOVE_SPEC } from './workflow.js';
@@ -121,6 +123,7 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
     store: from.store, http: new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]),
     main, companion, move, connector: plan.connector, connectorType: plan.connectorType, stateBefore: plan.stateBefore,
     inputs: plan.inputs, secrets: secretValues(plan.config, secretKeys), ...(plan.translation ? { kafka: plan.translation.kafka } : {}),
+    ...(plan.translation?.source ? { sourceKafka: plan.translation.source } : {}),
     options: { ...options, ...(beforeStep ? { beforeStep } : {}) }, ...(gate ? { gate } : {}),
   });
   return { ...outcome, warnings: [...plan.warnings, ...outcome.warnings] };
@@ -140,6 +143,8 @@ export interface MoveExecution {
   secrets: string[];
   /** The target's Kafka cluster, for the checkpoints (a translated sink). */
   kafka?: KafkaSettings;
+  /** The Kafka cluster the sink read, to check the translation record by record (translate-check.ts). */
+  sourceKafka?: KafkaSettings;
   resume?: ResumePoint;
   /** A resumed run past its create: the translated offsets it wrote (from its context). */
   translatedOffsets?: OffsetEntry[];
@@ -172,6 +177,7 @@ export async function executeMove(x: MoveExecution): Promise<MoveOutcome> {
     ...(captured !== undefined ? { captured: offsetEntries(captured) } : {}),
   });
   let translation: TranslationRow[] | undefined;
+  const translationNotes: string[] = [];
   let result: WorkflowResult | undefined;
   let thrown: Error | undefined;
   try {
@@ -195,6 +201,7 @@ export async function executeMove(x: MoveExecution): Promise<MoveOutcome> {
       if (!result) {
         const t = await waitForTranslation(x, offsetEntries(sinkOffsets ?? []), controller.signal);
         translation = t.rows;
+        translationNotes.push(...translationNotesOf(t.rows, Boolean(x.sourceKafka)));
         await store.updateRunContext(main.id, { translatedOffsets: t.offsets, translation: t.rows as never });
         result = await run({ ...x.inputs, holdAfterCapture: false, offsetsFrom: 'given', offsets: t.offsets }, { stepId: 'createTarget', steps: preloaded });
       }
@@ -209,7 +216,7 @@ export async function executeMove(x: MoveExecution): Promise<MoveOutcome> {
     x.options.signal?.removeEventListener('abort', onAbort);
   }
   const snapshotId = journal.inner.snapshotId ?? (await store.getRun(main.id)).context.snapshotId;
-  const warnings = journal.inner.warnings;
+  const warnings = [...journal.inner.warnings, ...translationNotes];
   if (result?.status === 'passed' && !journal.inner.safetyError && !thrown) {
     const state = typeof result.outputs.connectorState === 'string' ? result.outputs.connectorState : undefined;
     const note = x.gate?.note;
@@ -293,11 +300,39 @@ async function waitForTranslation(x: MoveExecution, committed: OffsetEntry[], si
     const refusal = translationRefusal(translation, t.group, t.topic);
     if (refusal) throw new Error(refusal);
     const late = behind(translation);
-    if (late.length === 0) return settle(x, committed, translation, deadline, signal);
+    if (late.length === 0) {
+      const settled = await settle(x, committed, translation, deadline, signal);
+      return x.sourceKafka ? checkTranslation(settled, readerFor(x.sourceKafka, x.kafka)) : settled;
+    }
     if (Date.now() > deadline || signal.aborted) {
       const list = late.slice(0, 5).map((r) => `${r.topic}:${r.partition} committed ${r.committed}, last checkpoint translates ${r.upstream}`).join('; ');
       throw new Error(`MirrorCheckpointConnector did not checkpoint group ${t.group} at the offsets the stopped sink committed within ${Math.round((x.options.translateTimeoutMs ?? DEFAULT_TRANSLATE_TIMEOUT_MS) / 1000)} s (${list}): is it running and following that group, with emit.checkpoints.interval.seconds short enough?`);
     }
     await sleep(1000, undefined, { signal }).catch(() => undefined);
   }
+}
+
+/** Reads the source's records (the sink read them) and the target's copies, 30 s per read at most. */
+function readerFor(source: KafkaSettings, target: KafkaSettings): PartitionReader {
+  return (side, topic, partition, from, max) => readPartition(side === 'source' ? source : target, topic, partition, from, { max, waitMs: 30_000 });
+}
+
+/** What the account says about how the translation was checked (nothing when every partition was exact). */
+export function translationNotesOf(rows: readonly CheckedRow[], checked: boolean): string[] {
+  const current = rows.filter((r) => r.status === 'current');
+  if (!checked) {
+    return current.length === 0 ? [] : [`MirrorMaker 2's translation was used as it is: it never skips a record, but when it holds no offset sync of the committed offset itself it re-delivers the records since the last one it holds. Give --from-bootstrap (the Kafka cluster the sink read) to have it checked record by record`];
+  }
+  const notes: string[] = [];
+  const refined = current.filter((r) => r.check === 'refined');
+  if (refined.length > 0) {
+    const list = refined.slice(0, 5).map((r) => `${r.topic}:${r.partition} ${r.mirrorMaker} → ${r.downstream}`).join(', ');
+    notes.push(`MirrorMaker 2's translation was short for ${refined.length} partition(s) (it held no offset sync of the committed record); the position after the copy of the last delivered record is used instead, so nothing is delivered twice: ${list}`);
+  }
+  const unchecked = current.filter((r) => r.check === 'unchecked' && r.committed > 0);
+  if (unchecked.length > 0) {
+    const list = unchecked.slice(0, 5).map((r) => `${r.topic}:${r.partition}`).join(', ');
+    notes.push(`the translation of ${unchecked.length} partition(s) could not be checked against the records (the last delivered record or its copy was not found: deleted, or not yet mirrored): MirrorMaker 2's is used, which may deliver some records again: ${list}`);
+  }
+  return notes;
 }

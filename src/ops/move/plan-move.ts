@@ -31,7 +31,7 @@ export interface MoveRequest {
   targetState?: MoveTargetState;
   allowPluginVersionChange?: boolean;
   /** A sink to a Connect cluster on another Kafka cluster: MirrorMaker 2's checkpoints for this source cluster alias, read from the target's Kafka cluster. */
-  translate?: { alias: string; kafka: KafkaSettings };
+  translate?: { alias: string; kafka: KafkaSettings; source?: KafkaSettings };
   limits?: OffsetLimits;
   /** A copy: settings changed in the copy's configuration (`--set key=value`), e.g. a Debezium source's own slot.name. */
   set?: Record<string, string>;
@@ -75,7 +75,8 @@ export interface MovePlan {
   sameConsumerGroup: boolean;
   /** The consumer group of a sink, on the source and on the target. */
   groups?: { from: string; to: string };
-  translation?: { alias: string; topic: string; kafka: KafkaSettings; preview: Translation };
+  /** `source`: the Kafka cluster the sink reads now, to check the translation record by record (translate-check.ts). */
+  translation?: { alias: string; topic: string; kafka: KafkaSettings; source?: KafkaSettings; preview: Translation };
   warnings: string[];
   /** What the connector's profile read (a move of a Debezium source: its slot), one line each. */
   profileFacts?: string[];
@@ -151,7 +152,7 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
       if (!req.translate) {
         throw new OpsError('E_PREFLIGHT', `${req.connector} is a sink: its offsets are consumer group ${groups.from}'s on Kafka cluster ${source.facts.kafkaClusterId ?? '(unknown)'}, which ${from.url} works with, but ${to.url} works with Kafka cluster ${target.facts.kafkaClusterId ?? '(unknown)'}, where those offsets mean nothing (they would skip or replay records). If MirrorMaker 2 mirrors its topics there, translate them from its checkpoints: --translate-offsets <source-cluster-alias>. Nothing was changed.`, { field: 'to' });
       }
-      translation = await previewTranslation(req.translate, target.facts, groups.from, current);
+      translation = await previewTranslation(req.translate, source.facts, target.facts, groups.from, current);
     }
   } else if (!sameKafka) {
     warnings.push(`${req.connector} is a source connector: on ${to.url} it writes to Kafka cluster ${target.facts.kafkaClusterId ?? '(unknown)'} instead of ${source.facts.kafkaClusterId ?? '(unknown)'}`);
@@ -202,8 +203,9 @@ export function releaseDbOf(plan: object): SourceDbSettings | undefined {
 }
 
 /** The checkpoints are on the target's Kafka cluster, and cover every partition the sink has committed. */
-async function previewTranslation(translate: { alias: string; kafka: KafkaSettings }, target: ClusterFacts, group: string, current: OffsetEntry[]): Promise<NonNullable<MovePlan['translation']>> {
+async function previewTranslation(translate: NonNullable<MoveRequest['translate']>, source: ClusterFacts, target: ClusterFacts, group: string, current: OffsetEntry[]): Promise<NonNullable<MovePlan['translation']>> {
   const topic = checkpointsTopic(translate.alias);
+  if (translate.source) await sameKafkaCluster(translate.source, source);
   const admin = new KafkaAdmin(translate.kafka);
   try {
     const id = await admin.clusterId();
@@ -222,7 +224,22 @@ async function previewTranslation(translate: { alias: string; kafka: KafkaSettin
   const preview = translateSinkOffsets(current, checkpoints);
   const refusal = translationRefusal(preview, group, topic);
   if (refusal) throw new OpsError('E_PREFLIGHT', `${refusal}. Nothing was changed.`, { field: 'translate-offsets' });
-  return { alias: translate.alias, topic, kafka: translate.kafka, preview };
+  return { alias: translate.alias, topic, kafka: translate.kafka, ...(translate.source ? { source: translate.source } : {}), preview };
+}
+
+/** The Kafka cluster given to check the translation against is the one the sink's Connect cluster works with. */
+async function sameKafkaCluster(settings: KafkaSettings, source: ClusterFacts): Promise<void> {
+  const admin = new KafkaAdmin(settings);
+  try {
+    const id = await admin.clusterId().catch((err: unknown) => {
+      throw new OpsError('E_PREFLIGHT', `the Kafka cluster at ${settings.bootstrap.join(',')} (--from-bootstrap, or the current context's bootstrap) did not answer: ${(err as Error).message}. Nothing was changed.`, { field: 'from-bootstrap', cause: err });
+    });
+    if (source.kafkaClusterId && id !== source.kafkaClusterId) {
+      throw new OpsError('E_PREFLIGHT', `the Kafka cluster at ${settings.bootstrap.join(',')} is cluster ${id}, but ${source.url} works with Kafka cluster ${source.kafkaClusterId}: --from-bootstrap names the Kafka cluster the sink reads now. Nothing was changed.`, { field: 'from-bootstrap' });
+    }
+  } finally {
+    await admin.close();
+  }
 }
 
 function sameUrl(a: string, b: string): boolean {

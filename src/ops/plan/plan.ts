@@ -2,13 +2,13 @@
 // is what a face shows (diff, warnings, the state the connector is left in) and asks about; it is
 // then handed to applyPlan unchanged. Planning changes nothing anywhere: it reads Kafka Connect
 // and the store, and refuses bad input with an OpsError whose code exits 2.
-import { lockKeyOf } from './lock-key.js';
+import { lockKeyOf, needsConnectGroup } from './lock-key.js';
 import type { ResumePoint } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import {
   actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../../store/index.js';
-import { clusterIdentity, lookupKeys, requireSupportedWorker, sameConnectCluster, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
+import { clusterIdentity, connectGroupOf, lookupKeys, requireSupportedWorker, sameConnectCluster, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from '../connect/index.js';
 import type { OpsContext } from '../context.js';
 import { diffOffsets, checkPartitionCount, DEFAULT_LIMITS, offsetEntries, planSnapshotRestore, validateOffsetsShape, checkPluginRules, type OffsetDiff, type OffsetLimits, type ConnectorType, type OffsetEntry } from '../offsets/index.js';
@@ -172,7 +172,7 @@ export async function planRewind(ctx: OpsContext, req: RewindRequest): Promise<P
   const replayed = req.positions ? { records: req.positions.plan.totals.replay, wholePartitions: 0 } : replayedRecords(current, target);
   const report = await checkProfile({ operation: 'rewind', connector: info, current, target, ...(info.type === 'sink' ? { replayed } : {}), options: req.profile ?? {} });
   warnings.push(...report.warnings);
-  const planned = plan(ctx, info, await clusterIdentity(root, { members: true }), {
+  const planned = plan(ctx, info, await withConnectGroup(ctx, info, await clusterIdentity(root, { members: true })), {
     operation: 'rewind', kind: 'rewind', current, target, diff, warnings,
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter, forwardTargets, chunkSize: limits.chunkSize,
     nothingToChange: changesNothing(diff, { now: info.state, resumeAfter }),
@@ -192,7 +192,7 @@ export async function planReset(ctx: OpsContext, req: ResetRequest): Promise<Pla
   const current = offsetEntries(await getOffsets(ctx.http, ctx.url, req.connector));
   const diff = diffOffsets(current, [], { mode: 'replace' });
   const report = await checkProfile({ operation: 'reset', connector: info, current, target: [], options: req.profile ?? {} });
-  return withProfile(plan(ctx, info, await clusterIdentity(root, { members: true }), {
+  return withProfile(plan(ctx, info, await withConnectGroup(ctx, info, await clusterIdentity(root, { members: true })), {
     operation: 'reset', kind: 'reset', current, target: [], diff, warnings: [...report.warnings],
     stateAfter: stateAfter(resumeAfter, info.state), resumeAfter,
     // Resetting a connector that has no offsets would only store an empty snapshot.
@@ -232,7 +232,7 @@ export async function planRollback(ctx: OpsContext, req: RollbackRequest): Promi
   });
   warnings.push(...report.warnings);
   return {
-    ...withProfile(plan(ctx, info, cluster, {
+    ...withProfile(plan(ctx, info, await withConnectGroup(ctx, info, cluster), {
       operation: 'rollback', kind: 'restore', current, target: restore, diff, warnings,
       stateAfter: targetState, chunkSize: limits.chunkSize,
       // An Iceberg sink's tables to restore are a change even when the offsets are as in the snapshot.
@@ -304,7 +304,7 @@ export async function planResume(ctx: OpsContext, req: ResumeRequest): Promise<P
     : [];
   warnings.push(...report.warnings);
   return {
-    ...withProfile(plan(ctx, info, cluster, {
+    ...withProfile(plan(ctx, info, await withConnectGroup(ctx, info, cluster), {
       // specFor above refused the operations planned elsewhere (a move's, an import's).
       operation: 'resume', runOperation: run.operation as Operation, kind: spec.workflow, current, target, diff, warnings,
       nothingToChange: false, chunkSize: (req.limits ?? DEFAULT_LIMITS).chunkSize,
@@ -330,7 +330,7 @@ async function planRecoveryFinish(ctx: OpsContext, run: RunRecord, info: Connect
   const targetState = targetStateFor(before);
   const why = run.context.cancelled ? 'was cancelled' : 'died while putting the connector back';
   return {
-    ...plan(ctx, info, cluster, {
+    ...plan(ctx, info, await withConnectGroup(ctx, info, cluster), {
       // planResume's specFor refused the operations planned elsewhere before this was called.
       operation: 'resume', runOperation: run.operation as Operation, kind: 'restore', current, target, diff,
       warnings: [`run ${run.id} (${run.operation} of ${run.connector}) ${why}: resuming it finishes its recovery, ${snapshot ? `writing back snapshot ${run.context.snapshotId} where the offsets differ and ` : 'with no offset to write back (none had changed), '}putting ${run.connector} back ${targetState}; the ${run.operation} itself is not made`],
@@ -372,12 +372,19 @@ interface PlanParts {
   inputs: Record<string, unknown>;
 }
 
+/** The cluster with its Connect group, when the connector's lock needs it and Kafka can be asked (lock-key.ts). */
+async function withConnectGroup(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity): Promise<ClusterIdentity> {
+  if (!ctx.kafkaCluster || !needsConnectGroup(info)) return cluster;
+  const group = await connectGroupOf(ctx.kafkaCluster, cluster);
+  return group ? { ...cluster, connectGroup: group } : cluster;
+}
+
 function plan(ctx: OpsContext, info: ConnectorInfo, cluster: ClusterIdentity, parts: PlanParts): Plan {
   return {
     operation: parts.operation,
     runOperation: parts.runOperation ?? (parts.operation as Operation),
     connector: info.name, connectorType: info.type, clusterUrl: ctx.url, clusterKey: cluster.key, identity: connectorIdentity(info, cluster),
-    ...(cluster.members?.length ? { clusterMembers: cluster.members } : {}), lockKey: lockKeyOf(info, cluster.key),
+    ...(cluster.members?.length ? { clusterMembers: cluster.members } : {}), lockKey: lockKeyOf(info, cluster.key, cluster.connectGroup),
     stateBefore: info.state, tasks: info.tasks, stateAfter: parts.stateAfter,
     ...(parts.resumeAfter ? { resumeAfter: parts.resumeAfter } : {}),
     currentOffsets: parts.current, targetOffsets: parts.target, diff: parts.diff, warnings: parts.warnings,

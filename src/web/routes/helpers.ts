@@ -100,7 +100,9 @@ export function routeDeps(p: ConsoleParts): RouteDeps {
 
   async function opsContext(c: C): Promise<WebContext> {
     const { url, http, kafka, profile } = await contexts.resolve(c.get('context'));
-    return { url, http, store, ...(kafka ? { kafka } : {}), ...(profile ? { profile } : {}) };
+    // The context's Kafka cluster narrows a source's lock to its Connect cluster (ops/cluster/connect-group.ts).
+    const kafkaCluster = kafka?.bootstrap ? await kafka.settingsFor(kafka.bootstrap).catch(() => undefined) : undefined;
+    return { url, http, store, ...(kafka ? { kafka } : {}), ...(kafkaCluster ? { kafkaCluster } : {}), ...(profile ? { profile } : {}) };
   }
 
   async function errorPage(c: C, title: string, err: unknown): Promise<Html> {
