@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Page } from 'playwright-core';
 import { runCli } from '../support/cli.js';
-import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
-import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
+import { ConnectRest, tempDir, waitFor } from '../support/connect.js';
+import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 import { launchBrowser, launchChromium, screenshotDir, startService, startUi } from '../web/browser.js';
 
 interface Offset { lsn: number; lsn_proc?: number; lsn_commit?: number; txId?: number; ts_usec?: number }
@@ -29,37 +30,19 @@ interface Source {
 }
 
 async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<Source> {
-  const cdc = sandbox.cdc!;
-  const id = uniqueName('dbzui').replace(/-/g, '_');
-  const admin = cdcPool(cdc, 'postgres');
-  await admin.query(`CREATE DATABASE ${id}`);
-  const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text)');
-  await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`);
   const url = sandbox.connect[0]!;
   const rest = new ConnectRest(url);
-  const name = id.replace(/_/g, '-');
-  await rest.createConnector(name, {
-    'connector.class': 'io.debezium.connector.postgresql.PostgresConnector', 'tasks.max': '1', 'database.hostname': cdc.host,
-    'database.port': String(cdc.port), 'database.user': cdc.user, 'database.dbname': id, 'topic.prefix': id, 'slot.name': id,
-    'publication.name': id, 'plugin.name': 'pgoutput', 'table.include.list': 'public.orders', 'snapshot.mode': 'initial',
+  let name = '';
+  const db = await cdcDatabase(t, sandbox, 'dbzui', ['CREATE TABLE orders (id int PRIMARY KEY, note text)', `INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`], {
+    cleanup: () => rest.deleteConnector(name),
   });
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    const active = async (): Promise<boolean> =>
-      (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length > 0;
-    await waitFor(`slot ${id} released`, async () => !(await active()), 60_000)
-      .catch(() => undefined);
-    await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  });
+  name = db.name;
+  await rest.createConnector(name, debeziumConfig(sandbox.cdc!, db.id, { 'snapshot.mode': 'initial' }));
   await waitFor(`${name} RUNNING with a task`, async () => {
     const s = await rest.status(name);
     return s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]!.state === 'RUNNING';
   });
-  return { name, id, url, sourceDb: `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}`, sql: async (q) => (await pool.query(q)).rows };
+  return { name, id: db.id, url, sourceDb: db.sourceDb, sql: db.sql };
 }
 
 test('console preview of a Debezium source: the slot read through the context\'s source-db, a target the slot skipped refused naming why',

@@ -12,12 +12,12 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
-import { Admin, Consumer, stringDeserializers } from '@platformatic/kafka';
+import { Consumer, stringDeserializers } from '@platformatic/kafka';
 import { runCli } from '../support/cli.js';
-import { ConnectRest, uniqueName, waitFor } from '../support/connect.js';
-import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
+import { ConnectRest, waitFor } from '../support/connect.js';
+import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { requirePlugins, type PluginSandbox, type cdcPool } from '../support/plugin-sandbox.js';
 
-const DEBEZIUM = 'io.debezium.connector.postgresql.PostgresConnector';
 const PG_RECVLOGICAL = '/usr/lib/postgresql/15/bin/pg_recvlogical';
 
 /** The sandbox's second Connect cluster, added (one worker, the same plugins) when it is not there. */
@@ -47,49 +47,31 @@ interface Source {
 }
 
 async function debeziumSource(t: TestContext, sandbox: PluginSandbox, there: string): Promise<Source> {
-  const cdc = sandbox.cdc!;
-  const id = uniqueName('mv').replace(/-/g, '_');
-  const admin = cdcPool(cdc, 'postgres');
-  await admin.query(`CREATE DATABASE ${id}`);
-  const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text)');
-  await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`);
   const rest = new ConnectRest(sandbox.connect[0]!);
   const restThere = new ConnectRest(there);
-  const name = id.replace(/_/g, '-');
-  await rest.createConnector(name, {
-    'connector.class': DEBEZIUM, 'tasks.max': '1', 'database.hostname': cdc.host, 'database.port': String(cdc.port), 'database.user': cdc.user,
-    'database.dbname': id, 'topic.prefix': id, 'slot.name': id, 'publication.name': id, 'plugin.name': 'pgoutput',
-    'publication.autocreate.mode': 'filtered', 'table.include.list': 'public.orders', 'snapshot.mode': 'initial',
+  let name = '';
+  // Whoever holds the slot at the end (a test's pg_recvlogical may) is ended before it is dropped (support/debezium.ts).
+  const db = await cdcDatabase(t, sandbox, 'mv', ['CREATE TABLE orders (id int PRIMARY KEY, note text)', `INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`], {
+    cleanup: async () => {
+      await rest.deleteConnector(name).catch(() => undefined);
+      await restThere.deleteConnector(name).catch(() => undefined);
+    },
+    topics: (id) => [`${id}.public.orders`],
+  });
+  name = db.name;
+  const { id, pool, admin } = db;
+  await rest.createConnector(name, debeziumConfig(sandbox.cdc!, id, {
+    'publication.autocreate.mode': 'filtered', 'snapshot.mode': 'initial',
     'key.converter': 'org.apache.kafka.connect.json.JsonConverter', 'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
     'key.converter.schemas.enable': 'false', 'value.converter.schemas.enable': 'false',
-  });
+  }));
   const topic = `${id}.public.orders`;
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    await restThere.deleteConnector(name).catch(() => undefined);
-    // The slot must go, whoever holds it (a test's pg_recvlogical may still): a slot left behind
-    // stays in the sandbox's CDC PostgreSQL across runs, and ten of them (max_replication_slots)
-    // made every later Debezium source fail ("Creation of replication slot failed").
-    await waitFor(`slot ${id} released`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 20_000)
-      .catch(() => undefined);
-    await admin.query('SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active', [id]).catch(() => undefined);
-    await waitFor(`slot ${id} let go`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 20_000)
-      .catch(() => undefined);
-    await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-    const kafka = new Admin({ clientId: 'move-slot-test', bootstrapBrokers: [sandbox.bootstrap] });
-    await kafka.deleteTopics({ topics: [topic] }).catch(() => undefined);
-    await kafka.close();
-  });
   await waitFor(`${name} RUNNING with a task`, async () => {
     const s = await rest.status(name);
     return s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]!.state === 'RUNNING';
   }, 120_000);
   await waitFor(`${name}'s first offset`, async () => (await rest.offsets(name)).offsets.length > 0, 120_000);
-  return { name, id, rest, restThere, sourceDb: `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}`, topic, pool, admin };
+  return { name, id, rest, restThere, sourceDb: db.sourceDb, topic, pool, admin };
 }
 
 /** The ids of every change event on the topic from its start. */

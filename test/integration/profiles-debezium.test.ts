@@ -9,11 +9,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
-import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
+import { ConnectRest, tempDir, waitFor } from '../support/connect.js';
+import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 import { logEnds, readValues } from '../support/positions-kafka.js';
-
-const DEBEZIUM = 'io.debezium.connector.postgresql.PostgresConnector';
 
 interface Source {
   name: string;
@@ -30,39 +29,20 @@ interface Source {
 
 /** A database with `public.orders` (ids 1..10) and a Debezium source streaming it, RUNNING with one task. */
 async function debeziumSource(t: TestContext, sandbox: PluginSandbox, extra: Record<string, string> = {}): Promise<Source> {
-  const cdc = sandbox.cdc!;
-  const id = uniqueName('dbz').replace(/-/g, '_');
-  const admin = cdcPool(cdc, 'postgres');
-  await admin.query(`CREATE DATABASE ${id}`);
-  const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text)');
-  await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`);
   const url = sandbox.connect[0]!;
   const rest = new ConnectRest(url);
-  const name = id.replace(/_/g, '-');
-  const config = {
-    'connector.class': DEBEZIUM, 'tasks.max': '1', 'database.hostname': cdc.host, 'database.port': String(cdc.port), 'database.user': cdc.user,
-    'database.dbname': id, 'topic.prefix': id, 'slot.name': id, 'publication.name': id, 'plugin.name': 'pgoutput',
-    'table.include.list': 'public.orders', 'snapshot.mode': 'initial', ...extra,
-  };
-  await rest.createConnector(name, config);
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    // The slot goes with the connector's task; drop what is left, then the database.
-    await waitFor(`slot ${id} released`, async () => (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length === 0, 60_000).catch(() => undefined);
-    await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
+  let name = '';
+  const db = await cdcDatabase(t, sandbox, 'dbz', ['CREATE TABLE orders (id int PRIMARY KEY, note text)', `INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`], {
+    cleanup: () => rest.deleteConnector(name),
   });
+  name = db.name;
+  const config = debeziumConfig(sandbox.cdc!, db.id, { 'snapshot.mode': 'initial', ...extra });
+  await rest.createConnector(name, config);
   await waitFor(`${name} RUNNING with a task`, async () => {
     const s = await rest.status(name);
     return s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]!.state === 'RUNNING';
   });
-  return {
-    name, db: id, slot: id, prefix: id, url, sourceDb: `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}`, rest, config,
-    sql: async (text) => (await pool.query(text)).rows,
-  };
+  return { name, db: db.id, slot: db.id, prefix: db.id, url, sourceDb: db.sourceDb, rest, config, sql: db.sql };
 }
 
 interface Offset { lsn: number; lsn_proc?: number; lsn_commit?: number; txId?: number; ts_usec?: number }

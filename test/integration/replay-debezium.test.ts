@@ -9,9 +9,8 @@ import { test, type TestContext } from 'node:test';
 import { Admin, Consumer, stringDeserializers } from '@platformatic/kafka';
 import { runCli } from '../support/cli.js';
 import { ConnectRest, uniqueName, waitFor } from '../support/connect.js';
-import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
-
-const DEBEZIUM = 'io.debezium.connector.postgresql.PostgresConnector';
+import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 const JSON_CONVERTERS = {
   'key.converter': 'org.apache.kafka.connect.json.JsonConverter', 'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
   'key.converter.schemas.enable': 'false', 'value.converter.schemas.enable': 'false',
@@ -37,39 +36,23 @@ interface Source {
  * initial snapshot of the 40 rows.
  */
 async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<Source> {
-  const cdc = sandbox.cdc!;
-  const id = uniqueName('rpl').replace(/-/g, '_');
-  const admin = cdcPool(cdc, 'postgres');
-  await admin.query(`CREATE DATABASE ${id}`);
-  const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text, created_at timestamptz NOT NULL DEFAULT now())');
-  await pool.query('CREATE TABLE dbz_signal (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))');
-  await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 40) g`);
   const url = sandbox.connect[0]!;
   const rest = new ConnectRest(url);
-  const name = id.replace(/_/g, '-');
+  let name = '';
+  const db = await cdcDatabase(t, sandbox, 'rpl', [
+    'CREATE TABLE orders (id int PRIMARY KEY, note text, created_at timestamptz NOT NULL DEFAULT now())',
+    'CREATE TABLE dbz_signal (id varchar(64) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))',
+    `INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 40) g`,
+  ], { cleanup: () => rest.deleteConnector(name), topics: (id) => [`${id}-signals`, `${id}.public.orders`, `${id}.public.dbz_signal`] });
+  name = db.name;
+  const { id, sourceDb } = db;
   const signalTopic = `${id}-signals`;
-  const config = {
-    'connector.class': DEBEZIUM, 'tasks.max': '1', 'database.hostname': cdc.host, 'database.port': String(cdc.port), 'database.user': cdc.user,
-    'database.password': 'unused', 'database.dbname': id, 'topic.prefix': id, 'slot.name': id, 'publication.name': id, 'plugin.name': 'pgoutput',
-    'publication.autocreate.mode': 'filtered', 'table.include.list': 'public.orders,public.dbz_signal', 'snapshot.mode': 'initial',
+  const config = debeziumConfig(sandbox.cdc!, id, {
+    'database.password': 'unused', 'publication.autocreate.mode': 'filtered', 'table.include.list': 'public.orders,public.dbz_signal', 'snapshot.mode': 'initial',
     'signal.enabled.channels': 'kafka,source', 'signal.kafka.topic': signalTopic, 'signal.kafka.bootstrap.servers': sandbox.bootstrap,
     'signal.data.collection': 'public.dbz_signal', ...JSON_CONVERTERS,
-  };
-  await rest.createConnector(name, config);
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    const active = async (): Promise<boolean> =>
-      (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length > 0;
-    await waitFor(`slot ${id} released`, async () => !(await active()), 60_000).catch(() => undefined);
-    await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-    const kafka = new Admin({ clientId: 'replay-test', bootstrapBrokers: [sandbox.bootstrap] });
-    await kafka.deleteTopics({ topics: [signalTopic, `${id}.public.orders`, `${id}.public.dbz_signal`] }).catch(() => undefined);
-    await kafka.close();
   });
+  await rest.createConnector(name, config);
   await waitFor(`${name} RUNNING with a task`, async () => {
     const s = await rest.status(name);
     return s.connector.state === 'RUNNING' && s.tasks.length === 1 && s.tasks[0]!.state === 'RUNNING';
@@ -77,7 +60,6 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<S
   const tableTopic = `${id}.public.orders`;
   // The initial snapshot: every row once.
   await waitFor('the initial snapshot of 40 rows on the topic', async () => (await readOps(sandbox.bootstrap, tableTopic)).length >= 40, 120_000);
-  const sourceDb = `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}`;
   return { name, id, url, rest, signalTopic, tableTopic, bootstrap: sandbox.bootstrap, config, sourceDb };
 }
 
@@ -192,11 +174,7 @@ test(
   // Created STOPPED: no task, so no slot is made; the refusals come from the configuration.
   const tableOnly = `${id}-table`.replace(/_/g, '-');
   const file = `${id}-file`.replace(/_/g, '-');
-  const debezium = {
-    'connector.class': DEBEZIUM, 'tasks.max': '1', 'database.hostname': cdc.host, 'database.port': String(cdc.port), 'database.user': cdc.user,
-    'database.dbname': 'postgres', 'topic.prefix': id, 'slot.name': id, 'plugin.name': 'pgoutput', 'table.include.list': 'public.orders',
-    'signal.data.collection': 'public.dbz_signal',
-  };
+  const debezium = debeziumConfig(cdc, id, { 'database.dbname': 'postgres', 'signal.data.collection': 'public.dbz_signal' });
   await rest.createConnector(tableOnly, debezium, 'STOPPED');
   await rest.createConnector(file, { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', file: '/tmp/none', topic: id }, 'STOPPED');
   t.after(async () => {

@@ -9,40 +9,22 @@
 import * as assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { runCli } from '../support/cli.js';
-import { ConnectRest, tempDir, uniqueName, waitFor } from '../support/connect.js';
+import { ConnectRest, tempDir, waitFor } from '../support/connect.js';
+import { cdcDatabase, debeziumConfig, type Cdc } from '../support/debezium.js';
 import { cdcPool, requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 
-type Cdc = NonNullable<PluginSandbox['cdc']>;
-
-/** A database with an orders table and a Debezium source on it (its slot, publication and topics named after `id`). */
-async function debeziumSource(t: TestContext, sandbox: PluginSandbox, id: string, extra: Record<string, string>, setup = ''): Promise<{
-  pool: ReturnType<typeof cdcPool>; rest: ConnectRest; name: string; sourceDb: string;
+/** A database with an orders table and a Debezium source on it (its slot, publication and topics named after the database). */
+async function debeziumSource(t: TestContext, sandbox: PluginSandbox, extra: Record<string, string>, setup: (id: string) => string[] = () => []): Promise<{
+  id: string; rest: ConnectRest; name: string; sourceDb: string;
 }> {
-  const cdc = sandbox.cdc as Cdc;
-  const admin = cdcPool(cdc, 'postgres');
-  await admin.query(`CREATE DATABASE ${id}`);
-  const pool = cdcPool(cdc, id);
-  await pool.query('CREATE TABLE orders (id serial PRIMARY KEY, note text)');
-  await pool.query(`INSERT INTO orders (note) SELECT 'order ' || g FROM generate_series(1, 5) g`);
-  if (setup) await pool.query(setup);
   const rest = new ConnectRest(sandbox.connect[0]!);
-  const name = id.replace(/_/g, '-');
-  await rest.createConnector(name, {
-    'connector.class': 'io.debezium.connector.postgresql.PostgresConnector', 'tasks.max': '1', 'database.hostname': cdc.host,
-    'database.port': String(cdc.port), 'database.user': cdc.user, 'database.dbname': id, 'topic.prefix': id, 'slot.name': id,
-    'publication.name': id, 'plugin.name': 'pgoutput', 'table.include.list': 'public.orders', ...extra,
-  });
-  t.after(async () => {
-    await rest.deleteConnector(name).catch(() => undefined);
-    const active = async (): Promise<boolean> =>
-      (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1 AND active', [id])).rows.length > 0;
-    await waitFor(`slot ${id} released`, async () => !(await active()), 60_000).catch(() => undefined);
-    await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [id]).catch(() => undefined);
-    await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`).catch(() => undefined);
-    await admin.end();
-  });
-  return { pool, rest, name, sourceDb: `postgres://${cdc.user}@${cdc.host}:${cdc.port}/${id}` };
+  let name = '';
+  const db = await cdcDatabase(t, sandbox, 'vfyrec', (id) => [
+    'CREATE TABLE orders (id serial PRIMARY KEY, note text)', `INSERT INTO orders (note) SELECT 'order ' || g FROM generate_series(1, 5) g`, ...setup(id),
+  ], { cleanup: () => rest.deleteConnector(name) });
+  name = db.name;
+  await rest.createConnector(name, debeziumConfig(sandbox.cdc!, db.id, extra));
+  return { id: db.id, rest, name, sourceDb: db.sourceDb };
 }
 
 /**
@@ -74,8 +56,7 @@ function liveWriter(cdc: Cdc, database: string): { stop: () => Promise<number> }
 test('resume --verify on a Debezium source with rows arriving reports the first new record on its table\'s topic', { timeout: 400_000 }, async (t) => {
   const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
   if (!sandbox) return;
-  const id = uniqueName('vfyrec').replace(/-/g, '_');
-  const { rest, name, sourceDb } = await debeziumSource(t, sandbox, id, { 'snapshot.mode': 'initial' });
+  const { id, rest, name, sourceDb } = await debeziumSource(t, sandbox, { 'snapshot.mode': 'initial' });
   await waitFor(`${name} RUNNING with a task and an offset`, async () => {
     const s = await rest.status(name);
     return s.connector.state === 'RUNNING' && s.tasks[0]?.state === 'RUNNING' && (await rest.offsets(name)).offsets.length > 0;
@@ -118,11 +99,10 @@ test('resume --verify: rows arrive in the table but its publication leaves it ou
   { timeout: 400_000 }, async (t) => {
   const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
   if (!sandbox) return;
-  const id = uniqueName('vfyrec').replace(/-/g, '_');
   // The publication (made by hand, not by Debezium) covers another table only: orders' changes never leave PostgreSQL.
-  const { rest, name, sourceDb } = await debeziumSource(t, sandbox, id,
+  const { id, rest, name, sourceDb } = await debeziumSource(t, sandbox,
     { 'snapshot.mode': 'no_data', 'publication.autocreate.mode': 'disabled' },
-    `CREATE TABLE other (id int PRIMARY KEY); CREATE PUBLICATION ${id} FOR TABLE other`);
+    (db) => ['CREATE TABLE other (id int PRIMARY KEY)', `CREATE PUBLICATION ${db} FOR TABLE other`]);
   const cdc = sandbox.cdc as Cdc;
   const admin = cdcPool(cdc, 'postgres');
   t.after(() => admin.end());
@@ -156,8 +136,7 @@ test('reset --verify --rollback-on-failure of an idle Debezium source (snapshot.
   { timeout: 400_000 }, async (t) => {
   const sandbox = await requirePlugins(t, ['debezium-postgres'], { cdc: true });
   if (!sandbox) return;
-  const id = uniqueName('vfyrec').replace(/-/g, '_');
-  const { rest, name, sourceDb } = await debeziumSource(t, sandbox, id, { 'snapshot.mode': 'no_data' });
+  const { id, rest, name, sourceDb } = await debeziumSource(t, sandbox, { 'snapshot.mode': 'no_data' });
   const url = sandbox.connect[0]!;
   const cdc = sandbox.cdc as Cdc;
   await waitFor(`${name} RUNNING with a task`, async () => {
