@@ -11,7 +11,7 @@ export { isProcessAlive, localHolderAlive, thisProcess } from './process.js';
 export { actorName, describeActor } from './actor.js';
 export { canonicalJson, verifyStoreAudit, verifyAuditChain, type AuditChainReport } from './audit-chain.js';
 export { lockedError } from './lock-text.js';
-export { connectGroupLockKey, groupLockKey, offsetsTopicLockKey } from './lock-scope.js';
+export { connectGroupLockKey, groupLockKey, isGroupKey, lockBase, offsetsTopicLockKey } from './lock-scope.js';
 export { openChosenStore, isTeamStore, type StoreChoice } from './open.js';
 export type {
   Actor, ActorSource, AuditAction, AuditActor, AuditChainRow, AuditDiffEntry, AuditFilter, AuditOutcome, AuditRecord, NewAuditEntry, SignIn,

@@ -127,6 +127,10 @@ test('same-named sources in two offsets topics are rewound at the same time by t
     assert.equal(bobs.status, 0, bobs.stderr);
     assert.deepEqual(sortedOffsets(await second.offsets(wide)), [{ partition: { filename: file }, offset: { position: 2 } }]);
     assert.deepEqual(sortedOffsets(await main.offsets(wide)), beforeMain, 'alice has not changed main yet');
+    // Bob's rollback of his own is not refused for alice's lock on the other Connect cluster's same-named source.
+    const undo = await bob.run(['rollback', wide, '--yes', '--leave-stopped', '--url', second.url, ...kafka]);
+    assert.equal(undo.status, 0, undo.stderr);
+    assert.deepEqual(sortedOffsets(await main.offsets(wide)), beforeMain, 'alice has not changed main yet');
     // Bob without the Kafka cluster cannot tell the Connect clusters apart: the wider key waits for alice.
     const blind = await bob.run(rewind(wide, second.url), target(file, 3));
     assert.equal(blind.status, 2, blind.stdout);

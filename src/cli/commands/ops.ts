@@ -14,6 +14,7 @@ import { limitFlags, resumeAfterFrom, withChangeFlags, withLimitFlags, type Chan
 import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { withVerifyFlags } from './verify-after.js';
+import { addKafkaOptions } from '../kafka-settings.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
@@ -66,12 +67,12 @@ export function register(program: Command): void {
       });
     });
 
-  withVerifyFlags(withSourceDbFlags(withChangeFlags(addConnectionOptions(
+  withVerifyFlags(withSourceDbFlags(withChangeFlags(addKafkaOptions(addConnectionOptions(
     program
       .command('reset')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
-  )))).addHelpText('after', EXIT_HELP)
+  ))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & SourceDbOptions) => {
       if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
         return (await import('./batch.js')).runBatch('reset', names, opts);
@@ -80,14 +81,14 @@ export function register(program: Command): void {
       await runChange(opts, { action: 'reset', connector }, async (ops, ctx, conn) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts), profile: await profileOptionsFor(opts, conn.context, connector) }));
     });
 
-  withVerifyFlags(withSourceDbFlags(withLimitFlags(withChangeFlags(addConnectionOptions(
+  withVerifyFlags(withSourceDbFlags(withLimitFlags(withChangeFlags(addKafkaOptions(addConnectionOptions(
     program
       .command('rollback')
       .argument('[connectors...]', 'connector name(s); several, --selector or --all make a batch')
       .option('--snapshot <id>', 'snapshot to restore (default: the connector\'s latest on this cluster)')
       .option('--to <context|url>', 'after a move, copy or import: the connection to its other cluster (default: its recorded URL)')
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken; after a move, copy or import: undo it'),
-  ))))).addHelpText('after', EXIT_HELP)
+  )))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & SourceDbOptions & { snapshot?: string }) => {
       if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
         return (await import('./batch.js')).runBatch('rollback', names, opts);

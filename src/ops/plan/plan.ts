@@ -6,7 +6,7 @@ import { lockKeyOf, needsConnectGroup } from './lock-key.js';
 import type { ResumePoint } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import {
-  actorName, lockedError, StoreError, type ChangeOperation as Operation, type RunRecord, type SnapshotRecord, type StepRecord,
+  actorName, isGroupKey, lockBase, lockedError, StoreError, type ChangeOperation as Operation, type LockRecord, type RunRecord, type SnapshotRecord, type StepRecord,
 } from '../../store/index.js';
 import { clusterIdentity, connectGroupOf, lookupKeys, requireSupportedWorker, sameConnectCluster, WorkerRoot, type ClusterIdentity } from '../cluster/index.js';
 import { getConnectorInfo, getOffsets, getSettledConnectorInfo, type ConnectorInfo, type TaskState } from '../connect/index.js';
@@ -485,19 +485,34 @@ async function findSnapshot(ctx: OpsContext, cluster: ClusterIdentity, req: Roll
  * the lease lives, never "nothing of it to roll back" once and E_LOCKED the next (issue 30).
  */
 async function refuseWhileHeld(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<void> {
-  for (const key of lookupKeys(cluster)) {
-    const lock = await ctx.store.lockOf(key, connector);
-    if (lock?.alive) throw new StoreError('E_LOCKED', `${lockedError(lock).message} A rollback is refused while it holds the connector; nothing was changed.`);
-  }
+  // A sink's group is the same offsets whichever Connect cluster runs it: held there, it is held here too.
+  const lock = (await locksHere(ctx, cluster, connector)).find((l) => l.lock.alive && (l.here || isGroupKey(l.lock.clusterKey)))?.lock;
+  if (lock) throw new StoreError('E_LOCKED', `${lockedError(lock).message} A rollback is refused while it holds the connector; nothing was changed.`);
 }
 
 /** The run whose process died while holding this connector's lock (`interrupted` in `runs`), if any. */
 async function interruptedRun(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<RunRecord | undefined> {
-  for (const key of lookupKeys(cluster)) {
-    const lock = await ctx.store.lockOf(key, connector);
-    if (!lock || lock.alive) continue;
-    const run = await ctx.store.getRun(lock.runId).catch(() => undefined);
-    if (run?.status === 'running') return run;
+  for (const { lock, run, here } of await locksHere(ctx, cluster, connector)) {
+    if (here && !lock.alive && run?.status === 'running') return run;
   }
   return undefined;
+}
+
+/**
+ * This connector's locks on this cluster, the exact keys first: under its keys or narrower ones
+ * (lock-scope.ts). `here` is false for a narrow lock of a same-named connector in another Connect
+ * cluster of the same Kafka cluster (its run's members do not meet these): narrow keys let both
+ * be locked at once, and its run is not this connector's.
+ */
+async function locksHere(ctx: OpsContext, cluster: ClusterIdentity, connector: string): Promise<Array<{ lock: LockRecord; run: RunRecord | undefined; here: boolean }>> {
+  const keys = lookupKeys(cluster);
+  const mine = (await ctx.store.listLocks()).filter((l) => l.connector === connector && keys.includes(lockBase(l.clusterKey)))
+    .sort((a, b) => Number(keys.includes(b.clusterKey)) - Number(keys.includes(a.clusterKey)));
+  const out: Array<{ lock: LockRecord; run: RunRecord | undefined; here: boolean }> = [];
+  for (const lock of mine) {
+    const run = await ctx.store.getRun(lock.runId).catch(() => undefined);
+    const members = run?.context.clusterMembers as string[] | undefined;
+    out.push({ lock, run, here: lock.clusterKey === lockBase(lock.clusterKey) || sameConnectCluster(cluster.members, members) });
+  }
+  return out;
 }
