@@ -13,6 +13,7 @@ import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture
 import { cliPath, repoRoot } from '../support/repo.js';
 import { addOperator, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
 import { startService } from '../web/browser.js';
+import { PROXY_SIGN_IN } from '../support/console-yaml.js';
 
 let cluster: ConnectFixture;
 let db: TestDatabase;
@@ -33,12 +34,7 @@ state-dir: ${join(dir, 'state')}
 ${store}
 contexts:
 ${contexts}
-sign-in:
-  proxy:
-    user-header: X-Forwarded-Email
-    groups-header: X-Forwarded-Groups
-    trusted-proxies: [127.0.0.1]
-roles:
+${PROXY_SIGN_IN}roles:
   - group: platform
     role: admin
 `);

@@ -16,6 +16,7 @@ import { ConnectRest, tempDir, waitFor } from '../support/connect.js';
 import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
 import { requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 import { launchBrowser, launchChromium, screenshotDir, startService, startUi } from '../web/browser.js';
+import { PROXY_SIGN_IN } from '../support/console-yaml.js';
 
 interface Offset { lsn: number; lsn_proc?: number; lsn_commit?: number; txId?: number; ts_usec?: number }
 
@@ -137,12 +138,7 @@ contexts:
     approval: required
     source-db:
       '^${s.name}$': ${s.sourceDb}
-sign-in:
-  proxy:
-    user-header: X-Forwarded-Email
-    groups-header: X-Forwarded-Groups
-    trusted-proxies: [127.0.0.1]
-roles:
+${PROXY_SIGN_IN}roles:
   - group: dbz
     role: operator
 `);

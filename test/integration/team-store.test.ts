@@ -11,6 +11,7 @@ import { runCli, type CliResult } from '../support/cli.js';
 import { addOperator, adminPool, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
 import { startPgServer, stopPgServer } from '../../src/sandbox/postgres-server.js';
 import { startService, startUi } from '../web/browser.js';
+import { PROXY_SIGN_IN } from '../support/console-yaml.js';
 
 let w1: ConnectFixture;
 let w2: ConnectFixture;
@@ -169,12 +170,7 @@ store-password-env: CONSOLE_PG
 contexts:
   prod:
     url: ${w2.url}
-sign-in:
-  proxy:
-    user-header: X-Forwarded-Email
-    groups-header: X-Forwarded-Groups
-    trusted-proxies: [127.0.0.1]
-roles:
+${PROXY_SIGN_IN}roles:
   - group: team-orders
     role: operator
     connectors: ^orders-

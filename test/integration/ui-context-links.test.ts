@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { connectFixture, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 import { launchChromium, startService, type RunningUi } from '../web/browser.js';
+import { PROXY_SIGN_IN } from '../support/console-yaml.js';
 
 let alpha: ConnectFixture;
 let beta: ConnectFixture;
@@ -34,12 +35,7 @@ contexts:
     url: ${alpha.url}
   beta:
     url: ${beta.url}
-sign-in:
-  proxy:
-    user-header: X-Forwarded-Email
-    groups-header: X-Forwarded-Groups
-    trusted-proxies: [127.0.0.1]
-roles:
+${PROXY_SIGN_IN}roles:
   - group: platform
     role: operator
 `);

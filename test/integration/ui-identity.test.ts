@@ -25,6 +25,7 @@ import { startOidcProvider, type RunningProvider, type TestUser } from '../suppo
 import { addOperator, newDatabase, type TestDatabase, type TestLogin } from '../support/postgres.js';
 import { launchChromium, startService, type RunningUi } from '../web/browser.js';
 import { forge, signInAt } from '../web/sign-in.js';
+import { oidcSignIn } from '../support/console-yaml.js';
 
 let cluster: ConnectFixture;
 let provider: RunningProvider;
@@ -65,13 +66,7 @@ contexts:
   reviewed:
     url: ${cluster.url}
     approval: required
-sign-in:
-  oidc:
-    issuer: ${idp.issuer}
-    client-id: ${idp.clientId}
-    client-secret-env: ${secretEnv}
-    scopes: [openid, email, groups]
-    user-claim: email
+${oidcSignIn(idp, secretEnv)}    user-claim: email
 ${extra}
 roles:
   - group: team-orders

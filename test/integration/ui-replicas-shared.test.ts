@@ -25,6 +25,7 @@ import { startOidcProvider, type RunningProvider, type TestUser } from '../suppo
 import { newDatabase, type TestDatabase } from '../support/postgres.js';
 import { launchChromium, startService, startUi, type RunningUi } from '../web/browser.js';
 import { signInAt } from '../web/sign-in.js';
+import { oidcSignIn } from '../support/console-yaml.js';
 
 let rest: ConnectRest;
 let pipeline: FilePipeline;
@@ -148,13 +149,7 @@ contexts:
   orders:
     url: ${rest.baseUrl}
     production: true
-sign-in:
-  oidc:
-    issuer: ${provider.issuer}
-    client-id: ${provider.clientId}
-    client-secret-env: ${SECRET_ENV}
-    scopes: [openid, email, groups]
-roles:
+${oidcSignIn(provider, SECRET_ENV)}roles:
   - group: team-orders
     role: operator
 `;

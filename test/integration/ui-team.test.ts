@@ -21,6 +21,7 @@ import { connectFixture, sortedOffsets, tempDir, uniqueName, waitFor, type Conne
 import { runCli } from '../support/cli.js';
 import { startOidcProvider, type RunningProvider } from '../support/oidc-provider.js';
 import { launchChromium, screenshotDir, startService, type RunningUi } from '../web/browser.js';
+import { PROXY_SIGN_IN, oidcSignIn } from '../support/console-yaml.js';
 
 let cluster: ConnectFixture;
 let provider: RunningProvider;
@@ -67,13 +68,7 @@ contexts:
   reviewed:
     url: ${cluster.url}
     approval: required
-sign-in:
-  oidc:
-    issuer: ${provider.issuer}
-    client-id: ${provider.clientId}
-    client-secret-env: ${SECRET_ENV}
-    scopes: [openid, email, groups]
-roles:
+${oidcSignIn(provider, SECRET_ENV)}roles:
   - group: team-orders
     role: operator
     contexts: [sandbox, reviewed]
@@ -450,12 +445,7 @@ state-dir: ${stateDir}
 contexts:
   sandbox:
     url: ${cluster.url}
-sign-in:
-  proxy:
-    user-header: X-Forwarded-Email
-    groups-header: X-Forwarded-Groups
-    trusted-proxies: [127.0.0.1]
-roles:
+${PROXY_SIGN_IN}roles:
   - group: platform
     role: admin
 `);
