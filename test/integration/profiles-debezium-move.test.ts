@@ -12,10 +12,9 @@
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';
-import { Consumer, stringDeserializers } from '@platformatic/kafka';
 import { runCli } from '../support/cli.js';
 import { ConnectRest, waitFor } from '../support/connect.js';
-import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { cdcDatabase, changeEvents, debeziumConfig } from '../support/debezium.js';
 import { requirePlugins, type PluginSandbox, type cdcPool } from '../support/plugin-sandbox.js';
 
 const PG_RECVLOGICAL = '/usr/lib/postgresql/15/bin/pg_recvlogical';
@@ -76,31 +75,7 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox, there: str
 
 /** The ids of every change event on the topic from its start. */
 async function idsOnTopic(bootstrap: string, topic: string, quietMs = 3000): Promise<number[]> {
-  const consumer = new Consumer({
-    clientId: 'move-slot-test', groupId: `move-slot-read-${Date.now()}-${Math.random().toString(36).slice(2)}`, bootstrapBrokers: [bootstrap],
-    deserializers: stringDeserializers, autocommit: false, maxWaitTime: 300,
-  });
-  const out: number[] = [];
-  try {
-    const stream = await consumer.consume({ topics: [topic], mode: 'earliest' }).catch(() => undefined);
-    if (!stream) return out;
-    let timer = setTimeout(() => stream.close(() => undefined), quietMs);
-    try {
-      for await (const message of stream) {
-        clearTimeout(timer);
-        timer = setTimeout(() => stream.close(() => undefined), quietMs);
-        if (message.value === null || message.value === undefined) continue;
-        const v = JSON.parse(String(message.value)) as { after?: { id: number }; before?: { id: number } };
-        out.push((v.after ?? v.before)!.id);
-      }
-    } finally {
-      clearTimeout(timer);
-      await new Promise<void>((r) => stream.close(() => r()));
-    }
-  } finally {
-    await consumer.close(true);
-  }
-  return out;
+  return (await changeEvents(bootstrap, topic, quietMs)).map(([, id]) => id);
 }
 
 async function slotRow(s: Source): Promise<{ active: boolean; active_pid: number | null } | undefined> {

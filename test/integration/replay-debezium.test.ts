@@ -6,10 +6,10 @@
 // the CDC PostgreSQL; OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
 import * as assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { Admin, Consumer, stringDeserializers } from '@platformatic/kafka';
+import { Admin } from '@platformatic/kafka';
 import { runCli } from '../support/cli.js';
 import { ConnectRest, uniqueName, waitFor } from '../support/connect.js';
-import { cdcDatabase, debeziumConfig } from '../support/debezium.js';
+import { cdcDatabase, changeEvents, debeziumConfig } from '../support/debezium.js';
 import { requirePlugins, type PluginSandbox } from '../support/plugin-sandbox.js';
 const JSON_CONVERTERS = {
   'key.converter': 'org.apache.kafka.connect.json.JsonConverter', 'value.converter': 'org.apache.kafka.connect.json.JsonConverter',
@@ -63,34 +63,7 @@ async function debeziumSource(t: TestContext, sandbox: PluginSandbox): Promise<S
   return { name, id, url, rest, signalTopic, tableTopic, bootstrap: sandbox.bootstrap, config, sourceDb };
 }
 
-/** Every change event on the topic from its start: [op, id]. */
-async function readOps(bootstrap: string, topic: string, quietMs = 3000): Promise<Array<[string, number]>> {
-  const consumer = new Consumer({
-    clientId: 'replay-test', groupId: `replay-read-${Date.now()}-${Math.random().toString(36).slice(2)}`, bootstrapBrokers: [bootstrap],
-    deserializers: stringDeserializers, autocommit: false, maxWaitTime: 300,
-  });
-  const out: Array<[string, number]> = [];
-  try {
-    const stream = await consumer.consume({ topics: [topic], mode: 'earliest' }).catch(() => undefined);
-    if (!stream) return out;
-    let timer = setTimeout(() => stream.close(() => undefined), quietMs);
-    try {
-      for await (const message of stream) {
-        clearTimeout(timer);
-        timer = setTimeout(() => stream.close(() => undefined), quietMs);
-        if (message.value === null || message.value === undefined) continue;
-        const v = JSON.parse(String(message.value)) as { op: string; after?: { id: number }; before?: { id: number } };
-        out.push([v.op, (v.after ?? v.before)!.id]);
-      }
-    } finally {
-      clearTimeout(timer);
-      await new Promise<void>((r) => stream.close(() => r()));
-    }
-  } finally {
-    await consumer.close(true);
-  }
-  return out;
-}
+const readOps = changeEvents;
 
 async function topicEnd(bootstrap: string, topic: string): Promise<number> {
   const admin = new Admin({ clientId: 'replay-test', bootstrapBrokers: [bootstrap] });

@@ -5,6 +5,9 @@
 // (ten leaked slots once made every later Debezium source fail "Creation of replication slot
 // failed").
 import type { TestContext } from 'node:test';
+import { Consumer, stringDeserializers } from '@platformatic/kafka';
+import { startPgServer, stopPgServer } from '../../src/sandbox/index.js';
+import { ConnectRest } from './connect.js';
 import { uniqueName, waitFor } from './connect.js';
 import { deleteTopics } from './positions-kafka.js';
 import { cdcPool, type PluginSandbox } from './plugin-sandbox.js';
@@ -66,4 +69,81 @@ export async function dropSlot(admin: ReturnType<typeof cdcPool>, slot: string):
   await admin.query('SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active', [slot]).catch(() => undefined);
   await waitFor(`slot ${slot} let go`, async () => !(await active()), 20_000).catch(() => undefined);
   await admin.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [slot]).catch(() => undefined);
+}
+
+/**
+ * Every change event on a Debezium table topic (JSON without schemas) from its start, as
+ * `[op, id]` of the row; read until no record came for `quietMs`. Tombstones are left out.
+ */
+export async function changeEvents(bootstrap: string, topic: string, quietMs = 3000): Promise<Array<[string, number]>> {
+  const consumer = new Consumer({
+    clientId: 'debezium-test', groupId: `debezium-read-${Date.now()}-${Math.random().toString(36).slice(2)}`, bootstrapBrokers: [bootstrap],
+    deserializers: stringDeserializers, autocommit: false, maxWaitTime: 300,
+  });
+  const out: Array<[string, number]> = [];
+  try {
+    const stream = await consumer.consume({ topics: [topic], mode: 'earliest' }).catch(() => undefined);
+    if (!stream) return out;
+    let timer = setTimeout(() => stream.close(() => undefined), quietMs);
+    try {
+      for await (const message of stream) {
+        clearTimeout(timer);
+        timer = setTimeout(() => stream.close(() => undefined), quietMs);
+        if (message.value === null || message.value === undefined) continue;
+        const v = JSON.parse(String(message.value)) as { op: string; after?: { id: number }; before?: { id: number } };
+        out.push([v.op, (v.after ?? v.before)!.id]);
+      }
+    } finally {
+      clearTimeout(timer);
+      await new Promise<void>((r) => stream.close(() => r()));
+    }
+  } finally {
+    await consumer.close(true);
+  }
+  return out;
+}
+
+export interface LossySource {
+  name: string;
+  slot: string;
+  url: string;
+  rest: ConnectRest;
+  pool: ReturnType<typeof cdcPool>;
+  /** --source-db for it: the server's loopback superuser, no password. */
+  sourceDb: string;
+}
+
+/**
+ * A PostgreSQL of the test's own that loses a replication slot after 1 MB of WAL
+ * (max_slot_wal_keep_size), with public.orders (ids 1..10), and a Debezium source `<prefix>-…` on
+ * it, RUNNING with a task and its first offset; the server is stopped after the test.
+ */
+export async function sourceOnLossyPostgres(t: TestContext, sandbox: PluginSandbox, prefix: string): Promise<LossySource> {
+  const server = await startPgServer({ authHost: 'trust', settings: { wal_level: 'logical', max_replication_slots: 4, max_wal_senders: 4, max_slot_wal_keep_size: '1MB', wal_keep_size: 0 } });
+  t.after(() => stopPgServer(server, 'immediate'));
+  const cdc = { url: '', host: server.host, port: server.port, user: 'postgres' };
+  const pool = cdcPool(cdc, 'postgres');
+  t.after(() => pool.end());
+  await pool.query('CREATE TABLE orders (id int PRIMARY KEY, note text)');
+  await pool.query(`INSERT INTO orders SELECT g, 'order ' || g FROM generate_series(1, 10) g`);
+  const url = sandbox.connect[0]!;
+  const rest = new ConnectRest(url);
+  const name = uniqueName(prefix);
+  const slot = name.replace(/-/g, '_');
+  await rest.createConnector(name, debeziumConfig(cdc, slot, { 'database.dbname': 'postgres' }));
+  t.after(() => rest.deleteConnector(name).catch(() => undefined));
+  await rest.waitForRunning(name, 1, 120_000);
+  await waitFor(`${name}'s first offset`, async () => (await rest.offsets(name)).offsets.length > 0);
+  return { name, slot, url, rest, pool, sourceDb: `postgres://postgres@${server.host}:${server.port}/postgres` };
+}
+
+/** Writes WAL past max_slot_wal_keep_size and checkpoints until the (released) slot is lost. */
+export async function loseSlot(pool: ReturnType<typeof cdcPool>, slot: string): Promise<void> {
+  await waitFor('slot released', async () => (await pool.query('SELECT active FROM pg_replication_slots WHERE slot_name = $1', [slot])).rows[0]?.active === false);
+  await waitFor('the slot lost', async () => {
+    await pool.query(`INSERT INTO orders SELECT g, repeat('x', 2000) FROM generate_series((SELECT max(id) + 1 FROM orders), (SELECT max(id) + 2000 FROM orders)) g`);
+    await pool.query('SELECT pg_switch_wal()');
+    await pool.query('CHECKPOINT');
+    return (await pool.query('SELECT wal_status FROM pg_replication_slots WHERE slot_name = $1', [slot])).rows[0]?.wal_status === 'lost';
+  }, 120_000, 100);
 }
