@@ -6,6 +6,7 @@
 // every policy act is in the audit.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
@@ -162,4 +163,36 @@ test('runs abandon goes through the door: a policy naming abandon refuses bob (a
   ]);
   // Resumed by nobody: the connector stays as bob's run left it; put it back for the next test.
   await cluster.resume(src.name).catch(() => undefined);
+});
+
+test('rollback of an imported connector goes through the door: a policy covering rollback refuses bob (exit 2 naming it, audited, the connector stays); lifted, it is deleted', {
+  timeout: 240_000,
+}, async () => {
+  const admin = await person(db.admin);
+  const bob = await person(db.operators[1]!);
+  const source = await cluster.createSource(3, { name: uniqueName('imr') });
+  const exported = await bob(['export', source.name]);
+  assert.equal(exported.status, 0, exported.stderr);
+  const file = join(tempDir('offsetctl-policy-backup-'), 'backup.yaml');
+  writeFileSync(file, exported.stdout);
+  await cluster.deleteConnector(source.name);
+  const imported = await bob(['import', file, '--to', 'prod', '--allow-duplicate-source', '--yes']);
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
+
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
+  const refused = await bob(['rollback', source.name, '--yes']);
+  assert.equal(refused.status, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /E_APPROVAL_REQUIRED.*rollback of imr-\S+ \(the undo of its import\).*requires approval \(approval required for rollback of connectors matching \^imr-/);
+  assert.match(refused.stderr, /nothing was changed/);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'not deleted, not stopped');
+
+  assert.equal((await admin(['policy', 'set', 'prod', '--no-require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
+  const undone = await bob(['rollback', source.name, '--yes']);
+  assert.equal(undone.status, 0, undone.stderr);
+  assert.equal((await cluster.request('GET', `/connectors/${source.name}`)).status, 404, 'the import undone: deleted');
+  const audit = (await bob(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { dbUser?: string } });
+  assert.deepEqual(audit.filter((e) => e.action === 'rollback' && e.connector === source.name).map((e) => [e.outcome, e.actor.dbUser]), [
+    ['refused', db.operators[1]!.user], ['started', db.operators[1]!.user], ['succeeded', db.operators[1]!.user],
+  ]);
 });
