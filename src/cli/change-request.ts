@@ -234,3 +234,25 @@ export async function importUndoApprovalRefusal(
     { field: 'policy' },
   );
 }
+
+/**
+ * `runs abandon` where the team's policy covers it: recorded as a change request (the run, its
+ * connector and cluster, the reason), nothing abandoned. Returns false when no policy covers it.
+ */
+export async function requestAbandonInstead(
+  conn: Connection,
+  ctx: OpsContext,
+  run: import('../store/index.js').RunRecord,
+  reason: string,
+  info: (text: string) => unknown,
+): Promise<boolean> {
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const rule = await approvalRule(ctx.store, { clusterKey: run.clusterKey, connector: run.connector, action: 'abandon' });
+  if (!rule) return false;
+  const { requestChange, abandonRequestDoc } = await import('../ops/changes/index.js');
+  const doc = abandonRequestDoc(run, reason, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, `the team's policy: ${describePolicy(rule)}`);
+  return true;
+}

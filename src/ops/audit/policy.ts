@@ -47,11 +47,9 @@ export async function requireNoPolicy(
   const rule = await approvalRule(store, change);
   if (!rule) return;
   // A change that cannot be made a request says what can be done instead (never "make it a request").
-  const how = unrequestable !== undefined ? unrequestable : change.action === 'abandon'
-    ? 'abandoning a run cannot be requested yet: the run can be resumed or rolled back (as requests), or the team\'s admin may lift the policy for it '
-      + '(`offsetctl policy set <context> --no-require-approval --actions abandon`, with the same --connectors)'
-    : 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent) '
-      + 'and have someone else approve it';
+  const how = unrequestable !== undefined ? unrequestable
+    : 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent, '
+      + 'runs abandon) and have someone else approve it';
   throw new OpsError('E_APPROVAL_REQUIRED', `${change.action} of ${change.connector}: the team's policy in ${store.location} requires approval (${describePolicy(rule)}); nothing was changed: ${how}`, { field: 'policy' });
 }
 
