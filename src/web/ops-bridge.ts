@@ -22,6 +22,7 @@ export {
 export { approvedMove, checkMoveRequest, isMoveRequest } from '../ops/index.js';
 export { applyMoveAudited, planMove, type MovePlan } from '../ops/move/index.js';
 export type { ClusterRef } from '../ops/move/index.js';
+export type { MoveRequestDoc } from '../ops/changes/index.js';
 export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
 export { changeText, historyLines, statusText } from '../present/index.js';

@@ -452,6 +452,8 @@ test('a copy request made with the CLI is approved by bob and applied by alice i
   await alicePage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
   assert.equal(await forge(alicePage, `/changes/${request.id}/apply`, {}), 400, 'not approved: not applied');
   await bobPage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  // What he approves is shown: the copy, its clusters and name (a move request has no offsets diff).
+  assert.match(await bobPage.textContent('#request-move') ?? '', new RegExp(`^copy of ${original.name} \\(source, .*\\) from .* as ${copyName}: 1 partition\\(s\\) when requested`));
   await bobPage.click('#approve');
   await bobPage.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved');
 

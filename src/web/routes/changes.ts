@@ -5,7 +5,7 @@
 // the signed-in user, handed to the store (its history) and to the audit trail (with issuer and
 // groups); nothing a client sends names anyone.
 import type { Hono } from 'hono';
-import type { ChangeRequestRecord, ClusterRef, Plan, WebContext } from '../ops-bridge.js';
+import type { ChangeRequestRecord, ClusterRef, MoveRequestDoc, Plan, WebContext } from '../ops-bridge.js';
 import {
   approvedMove, auditRefusal, checkApprovedChange, checkMoveRequest, finishApplying, isMoveRequest, isRefusal, ofContextCluster, OpsError, planMove,
   requestedPlan, reviewChange, sameIdentity, startApplying,
@@ -173,11 +173,21 @@ export function changeRoutes(app: Hono<Env>, d: RouteDeps): void {
     }
     const frame = await d.frame(c);
     const error = err ?? invalid;
+    const moveSummary = isMoveRequest(r.plan) ? moveText(r.plan) : undefined;
     return changeRequestPage({
       request: r, plans, csrf: session.csrf,
       mayReview: operator && !mine && r.displayStatus === 'pending',
       ...(operator && mine && r.displayStatus === 'pending' ? { reviewNote: 'You made this request: someone else must approve it.' } : {}),
       mayApply: operator && r.displayStatus === 'approved',
+      ...(moveSummary ? { moveSummary } : {}),
     }, { ...frame, ...(error ? { error: message(error) } : {}) });
   }
+}
+
+/** What a move or copy request does, in the words `offsetctl changes show` uses. */
+function moveText(m: MoveRequestDoc): string {
+  if (m.operation === 'rollback') return `undo of the move run ${m.undoes ?? ''} of ${m.connector}: back on ${m.from.url} (${m.from.key}), nothing of it left on ${m.to.url}`;
+  return `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) from ${m.from.url} (${m.from.key}) ` +
+    `to ${m.to.url} (${m.to.key})${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: ${m.currentOffsets.length} partition(s) when requested; ` +
+    `afterwards ${m.stateAfter} there`;
 }
