@@ -210,3 +210,49 @@ function requestJson(r: Awaited<ReturnType<typeof import('../ops/changes/index.j
   const { id, status, operation, connectors, requestedAt, expiresAt, digest } = r;
   return { id, status, operation, connectors, requestedBy: r.requestedBy.user, requestedAt, expiresAt, digest };
 }
+
+/**
+ * The undo of an import (`rollback` of the connector it created) where approval is required (the
+ * context, or the cluster's policy for `rollback`): it cannot be made a request yet, so it is a
+ * refusal (exit 2, nothing deleted) naming the rule; undefined when no approval is needed.
+ */
+export async function importUndoApprovalRefusal(
+  conn: Connection,
+  store: OpsContext['store'],
+  undo: { clusterKey: string; connector: string },
+): Promise<Error | undefined> {
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const rule = await approvalRule(store, { clusterKey: undo.clusterKey, connector: undo.connector, action: 'rollback' });
+  const context = conn.approval === 'required' ? `context ${conn.contextName ?? '(the one used)'} requires approval` : undefined;
+  const why = rule ? `the team's policy in ${store.location} requires approval (${describePolicy(rule)})` : context;
+  if (why === undefined) return undefined;
+  const { OpsError } = await import('../ops/errors.js');
+  return new OpsError(
+    'E_APPROVAL_REQUIRED',
+    `rollback of ${undo.connector} (the undo of its import): ${why}; nothing was changed: the undo of an import cannot be requested yet — ` +
+      'have the team\'s admin lift the policy for it (`offsetctl policy set <context> --no-require-approval --actions rollback`, with the same --connectors)',
+    { field: 'policy' },
+  );
+}
+
+/**
+ * `runs abandon` where the team's policy covers it: recorded as a change request (the run, its
+ * connector and cluster, the reason), nothing abandoned. Returns false when no policy covers it.
+ */
+export async function requestAbandonInstead(
+  conn: Connection,
+  ctx: OpsContext,
+  run: import('../store/index.js').RunRecord,
+  reason: string,
+  info: (text: string) => unknown,
+): Promise<boolean> {
+  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const rule = await approvalRule(ctx.store, { clusterKey: run.clusterKey, connector: run.connector, action: 'abandon' });
+  if (!rule) return false;
+  const { requestChange, abandonRequestDoc } = await import('../ops/changes/index.js');
+  const doc = abandonRequestDoc(run, reason, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.governedBy?.[0] ?? conn.contextName;
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, `the team's policy: ${describePolicy(rule)}`);
+  return true;
+}

@@ -29,6 +29,8 @@ export {
   // Moves, copies, imports and consistent exports as change requests.
   approvedExport, approvedImport, approvedMove, checkExportRequest, checkImportRequest, checkMoveRequest, checkMoveUndoRequest,
   isExportRequest, isImportRequest, isMoveRequest, requestedMove,
+  // `runs abandon` as a change request.
+  approvedAbandon, checkAbandonRequest, isAbandonRequest,
 } from './changes/index.js';
 export type { CheckedConnector, CheckedPlan, SavedPlan } from './changes/index.js';
 export { abandonAudited, applyAudited, approvalRule, auditRefusal, runAudited, verifyAuditTrail, wasAudited } from './audit/index.js';

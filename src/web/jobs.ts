@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { redactText } from '../http/redact.js';
+import { applyMoveAudited, type ClusterRef, type MovePlan } from './ops-bridge.js';
 import { applyAudited, applyBatch, incompleteCount, isRefusal, newBatchId, outcomeSentence, planBatch, reviewedOps, summarize, type AuditScope, type BatchEvent, type BatchRow, type CheckedPlan, type OperationOutcome, type OpsContext, type OpsEvent, type Plan, type SharedConsoleState } from './ops-bridge.js';
 
 /** How many connectors of a batch change at once from the console (the CLI's default). */
@@ -160,6 +161,31 @@ export class Jobs {
     return job;
   }
 
+  /**
+   * Applies an approved move or copy request (routes/changes.ts checked it against the clusters)
+   * through ops' door, applyMoveAudited: past the policy only for the request the store has as
+   * being applied, under the original's lock, audited under the signed-in user.
+   */
+  startMove(from: OpsContext, to: ClusterRef, plan: MovePlan, audit: AuditScope, reviewed: { requestId: string; onEnd?: (end: JobEnd) => Promise<string | undefined> }): Job {
+    const connectors = [...new Set([plan.connector, plan.targetName])];
+    const as = plan.targetName !== plan.connector ? ` as ${plan.targetName}` : '';
+    const { job, emit } = this.#open(`${plan.operation} of ${plan.connector}${as} to ${plan.to.url}`, connectors, plan.from.url, audit);
+    const view = liveView();
+    const running = applyMoveAudited(from, to, plan, audit, {
+      onEvent: (event) => {
+        const shown = view(event as OpsEvent, job.events.length + 1);
+        if (!shown) return;
+        job.events.push(shown);
+        this.#record(job);
+        emit(shown);
+      },
+      signal: job.controller.signal,
+      ...(this.#beforeStep ? { beforeStep: this.#beforeStep } : {}),
+    }, reviewed.requestId).then((outcome) => endOf(outcome), failedEnd);
+    this.#finish(job, emit, running, reviewed.onEnd);
+    return job;
+  }
+
   #open(title: string, connectors: string[], clusterUrl: string, audit: AuditScope): { job: Job; emit: (value: JobEvent | JobEnd) => void } {
     const job: Job = {
       id: `job-${randomBytes(6).toString('hex')}`, title, connectors, clusterUrl, startedAt: new Date().toISOString(), events: [], listeners: new Set(),
@@ -237,7 +263,7 @@ function batchLine(event: BatchEvent, seq: number): JobEvent | undefined {
   }
 }
 
-function endOf(outcome: OperationOutcome): JobEnd {
+function endOf(outcome: Pick<OperationOutcome, 'message' | 'connectorState' | 'snapshotId' | 'runId' | 'warnings'> & { status: string }): JobEnd {
   return {
     // An empty diff changes nothing (no stop, no snapshot, no run): not a failure.
     status: outcome.status === 'succeeded' || outcome.status === 'unchanged' ? outcome.status : 'failed',

@@ -18,6 +18,11 @@ export { actorName, applyAudited, approvalRule, auditRefusal, describeActor, Ops
 export {
   checkApprovedChange, finishApplying, requestChange, requestedPlan, reviewChange, reviewedOps, sameIdentity, savePlan, startApplying,
 } from '../ops/index.js';
+// An approved move or copy request, applied from the console through the same door as the CLI's.
+export { approvedMove, checkMoveRequest, isMoveRequest } from '../ops/index.js';
+export { applyMoveAudited, planMove, type MovePlan } from '../ops/move/index.js';
+export type { ClusterRef } from '../ops/move/index.js';
+export type { MoveRequestDoc } from '../ops/changes/index.js';
 export { applyBatch, incompleteCount, newBatchId, outcomeSentence, planBatch, summarize } from '../ops/index.js';
 export type { BatchEvent, BatchRow, ChangeRequestRecord, CheckedPlan } from '../ops/index.js';
 export { changeText, historyLines, statusText } from '../present/index.js';

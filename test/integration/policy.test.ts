@@ -6,6 +6,7 @@
 // every policy act is in the audit.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectFixture, sortedOffsets, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
@@ -132,7 +133,8 @@ test('the console on the team store: a confirmed change a policy covers becomes 
   }
 });
 
-test('runs abandon goes through the door: a policy naming abandon refuses bob (audited under bob, the run stays); lifted by the admin, alice abandons it (audited)', async () => {
+test('runs abandon goes through the door: under a policy naming abandon, bob\'s abandon is a change request (the run stays, locked); ' +
+  'alice approves, bob applies it: abandoned through abandonAudited, the lock freed, audited', async () => {
   const admin = await person(db.admin);
   const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
@@ -146,20 +148,95 @@ test('runs abandon goes through the door: a policy naming abandon refuses bob (a
   assert.ok(run, killed.stderr);
   await new Promise((r) => setTimeout(r, 3000));
 
-  const refused = await bob(['runs', 'abandon', run.id, '--reason', 'clearing up', '--yes']);
-  assert.equal(refused.status, 2, refused.stdout);
-  assert.match(refused.stderr, /E_APPROVAL_REQUIRED.*abandon of abn-.*requires approval \(approval required for abandon of connectors matching \^abn-.*abandoning a run cannot be requested yet/);
-  const still = JSON.parse((await bob(['runs', 'show', run.id, '-o', 'json'])).stdout) as { status: string; displayStatus?: string };
-  assert.equal(still.status, 'interrupted', 'not abandoned');
-
-  assert.equal((await admin(['policy', 'set', 'prod', '--no-require-approval', '--actions', 'abandon', '--connectors', '^abn-'])).status, 0);
-  const done = await alice(['runs', 'abandon', run.id, '--reason', 'clearing up', '--yes']);
-  assert.equal(done.status, 0, done.stderr);
+  const asked = await bob(['runs', 'abandon', run.id, '--reason', 'clearing up', '--yes']);
+  assert.equal(asked.status, 0, asked.stderr);
+  assert.match(asked.stdout, /This change requires approval \(the team's policy: approval required for abandon of connectors matching \^abn-.*change request (chg-\S+) \(abandon of abn-/s);
+  const id = /change request (chg-\S+) \(abandon of /.exec(asked.stdout)![1]!;
+  const status = async (): Promise<string> => (JSON.parse((await bob(['runs', 'show', run.id, '-o', 'json'])).stdout) as { status: string }).status;
+  assert.equal(await status(), 'interrupted', 'not abandoned');
+  const listed = JSON.parse((await alice(['changes', 'list', '-o', 'json'])).stdout) as Array<{ id: string; operation: string; status: string; connectors: string[] }>;
+  assert.deepEqual(listed.filter((r) => r.id === id).map((r) => [r.operation, r.status, r.connectors]), [['abandon', 'pending', [src.name]]]);
+  const early = await bob(['changes', 'apply', id, '--yes']);
+  assert.equal(early.status, 2, early.stdout);
+  assert.match(early.stderr, /is pending.*not approved/);
+  const own = await bob(['changes', 'approve', id]);
+  assert.equal(own.status, 2);
+  assert.match(own.stderr, /who is you/);
+  assert.equal((await alice(['changes', 'approve', id])).status, 0);
+  const applied = await bob(['changes', 'apply', id, '--yes']);
+  assert.equal(applied.status, 0, applied.stderr);
+  assert.match(applied.stdout, /abandoned by .*change request chg-.*The lock on abn-\S+ is free/);
   assert.equal((JSON.parse((await bob(['runs', 'show', run.id, '-o', 'json'])).stdout) as { status: string }).status, 'abandoned');
+  const after = JSON.parse((await alice(['changes', 'list', '-o', 'json'])).stdout) as Array<{ id: string; status: string }>;
+  assert.equal(after.find((r) => r.id === id)?.status, 'applied');
+  const again = await bob(['changes', 'apply', id, '--yes']);
+  assert.equal(again.status, 2, 'applied once');
   const audit = (await alice(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; runId?: string; actor: { dbUser?: string } });
+  const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
   assert.deepEqual(audit.filter((e) => e.action === 'abandon' && e.connector === src.name).map((e) => [e.outcome, e.actor.dbUser]), [
-    ['refused', db.operators[1]!.user], ['started', db.operators[0]!.user], ['succeeded', db.operators[0]!.user],
+    ['refused', b], ['started', b], ['succeeded', b], ['refused', b], // the early apply and the second one are refusals
   ]);
+  const steps = audit.filter((e) => e.action === 'change-request' && e.connector === src.name).map((e) => [e.outcome, e.actor.dbUser]);
+  for (const step of [['requested', b], ['approved', a], ['succeeded', b]]) assert.ok(steps.some((s) => JSON.stringify(s) === JSON.stringify(step)), JSON.stringify(steps));
   // Resumed by nobody: the connector stays as bob's run left it; put it back for the next test.
   await cluster.resume(src.name).catch(() => undefined);
+});
+
+test('the door refuses an abandon that is not an approved request being applied (a face that forgot, or a made-up id); nothing recorded', async () => {
+  const { startOpsContext } = await import('../support/ops-context.js');
+  const { abandonAudited } = await import('../../src/ops/index.js');
+  const t = await startOpsContext('offsetctl-policy-abandon-door-');
+  try {
+    const source = await t.cluster.createSource(3, { name: uniqueName('abd') });
+    const run = await t.ctx.store.beginRun({
+      clusterUrl: t.ctx.url, clusterKey: 'kafka:test-abandon-door', connector: source.name, operation: 'rewind', workflowFile: 'x', workflowId: 'x', inputs: {}, context: {},
+    });
+    await t.ctx.store.setPolicy({ clusterKey: run.clusterKey, requireApproval: true, actions: ['abandon'] });
+    // The door checks the policy before the run's state: the plan as planAbandon makes it for an interrupted run.
+    const plan = { run, liveState: 'RUNNING' };
+    const scope = { actor: { user: 'face-that-forgot@test', via: 'cli' as const } };
+    for (const requestId of [undefined, 'chg-made-up']) {
+      await assert.rejects(abandonAudited(t.ctx, scope, plan, { by: 'x', reason: 'y' }, requestId), (err: Error & { code?: string }) => {
+        assert.equal(err.code, 'E_APPROVAL_REQUIRED');
+        assert.match(err.message, /abandon of abd-.*requires approval .*runs abandon/);
+        return true;
+      });
+    }
+    assert.equal((await t.ctx.store.getRun(run.id)).status, 'running', 'not abandoned');
+    assert.deepEqual((await t.ctx.store.listAudit({ connector: source.name })).map((e) => [e.action, e.outcome]), [['abandon', 'refused'], ['abandon', 'refused']]);
+  } finally {
+    await t.close();
+  }
+});
+
+test('rollback of an imported connector goes through the door: a policy covering rollback refuses bob (exit 2 naming it, audited, the connector stays); lifted, it is deleted', {
+  timeout: 240_000,
+}, async () => {
+  const admin = await person(db.admin);
+  const bob = await person(db.operators[1]!);
+  const source = await cluster.createSource(3, { name: uniqueName('imr') });
+  const exported = await bob(['export', source.name]);
+  assert.equal(exported.status, 0, exported.stderr);
+  const file = join(tempDir('offsetctl-policy-backup-'), 'backup.yaml');
+  writeFileSync(file, exported.stdout);
+  await cluster.deleteConnector(source.name);
+  const imported = await bob(['import', file, '--to', 'prod', '--allow-duplicate-source', '--yes']);
+  assert.equal(imported.status, 0, imported.stderr);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
+
+  assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
+  const refused = await bob(['rollback', source.name, '--yes']);
+  assert.equal(refused.status, 2, refused.stdout + refused.stderr);
+  assert.match(refused.stderr, /E_APPROVAL_REQUIRED.*rollback of imr-\S+ \(the undo of its import\).*requires approval \(approval required for rollback of connectors matching \^imr-/);
+  assert.match(refused.stderr, /nothing was changed/);
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'not deleted, not stopped');
+
+  assert.equal((await admin(['policy', 'set', 'prod', '--no-require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
+  const undone = await bob(['rollback', source.name, '--yes']);
+  assert.equal(undone.status, 0, undone.stderr);
+  assert.equal((await cluster.request('GET', `/connectors/${source.name}`)).status, 404, 'the import undone: deleted');
+  const audit = (await bob(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { dbUser?: string } });
+  assert.deepEqual(audit.filter((e) => e.action === 'rollback' && e.connector === source.name).map((e) => [e.outcome, e.actor.dbUser]), [
+    ['refused', db.operators[1]!.user], ['started', db.operators[1]!.user], ['succeeded', db.operators[1]!.user],
+  ]);
 });

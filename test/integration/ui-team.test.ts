@@ -425,6 +425,56 @@ test('a batch request made with the CLI is approved by bob and applied by alice 
   await bobPage.close();
 });
 
+test('a copy request made with the CLI is approved by bob and applied by alice in the console through the ops door: the copy has the offsets, ' +
+  'the request is applied, the audit names alice', { timeout: 180_000 }, async () => {
+  const original = await cluster.createSource(3, { name: uniqueName('orders') });
+  const copyName = `${original.name}-copy`;
+  const env = { OFFSETCTL_CONFIG: join(dir, 'cli-config.yaml'), OFFSETCTL_STATE_DIR: stateDir, OFFSETCTL_URL: undefined, OFFSETCTL_STORE: undefined };
+  const made = await runCli(['config', 'set-context', 'reviewed', '--url', cluster.url, '--require-approval'], { env });
+  assert.equal(made.status, 0, made.stderr);
+  const offsets = sortedOffsets(await cluster.offsets(original.name));
+  const asked = await runCli(['copy', original.name, '--as', copyName, '--context', 'reviewed', '--yes', '-o', 'json'], { env });
+  assert.equal(asked.status, 0, asked.stderr);
+  const { request } = JSON.parse(asked.stdout) as { request: { id: string; status: string; operation: string } };
+  assert.deepEqual([request.status, request.operation], ['pending', 'copy']);
+
+  const alicePage = await alice.newPage();
+  const bobPage = await bob.newPage();
+  // Signed in by the earlier tests when the whole file runs; alone, this test signs them in.
+  for (const [page, login] of [[alicePage, 'alice'], [bobPage, 'bob']] as const) {
+    if ((await page.goto(`${ui.base}/connectors`))?.status() === 403) await signIn(page, login);
+  }
+  await alicePage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  assert.equal(await forge(alicePage, `/changes/${request.id}/apply`, {}), 400, 'not approved: not applied');
+  await bobPage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  // What he approves is shown: the copy, its clusters and name (a move request has no offsets diff).
+  assert.match(await bobPage.textContent('#request-move') ?? '', new RegExp(`^copy of ${original.name} \\(source, .*\\) from .* as ${copyName}: 1 partition\\(s\\) when requested`));
+  await bobPage.click('#approve');
+  await bobPage.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved');
+
+  await alicePage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  await alicePage.click('#apply');
+  await alicePage.waitForURL(/\/jobs\/job-/);
+  await alicePage.waitForFunction(() => /succeeded|failed|refused|unchanged/.test(document.querySelector('.outcome[data-status]')?.getAttribute('data-status') ?? ''), undefined, { timeout: 120_000 });
+  const main = await alicePage.textContent('main') ?? '';
+  assert.equal(await alicePage.getAttribute('.outcome[data-status]', 'data-status'), 'succeeded', main);
+  assert.match(main, new RegExp(`copy of ${original.name} as ${copyName}`));
+  await waitFor('the copy', async () => (await cluster.request('GET', `/connectors/${copyName}`)).status === 200, 30_000);
+  assert.deepEqual(sortedOffsets(await cluster.offsets(copyName)), offsets, 'the copy starts from the original\'s offsets');
+  const shown = await runCli(['changes', 'show', request.id, '-o', 'json'], { env });
+  const history = JSON.parse(shown.stdout) as { status: string; history: Array<{ action: string; actor: { user: string }; runIds?: string[] }> };
+  assert.equal(history.status, 'applied');
+  assert.deepEqual(history.history.map((h) => [h.action, h.actor.user]).slice(1), [['approved', 'bob@example.com'], ['applying', 'alice@example.com'], ['applied', 'alice@example.com']]);
+  const audit = await runCli(['audit', '--connector', original.name, '--state-dir', stateDir, '-o', 'json']);
+  const entries = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; message?: string; actor: { user: string } });
+  const copies = entries.filter((e) => e.action === 'copy').map((e) => [e.outcome, e.actor.user]);
+  assert.deepEqual(copies, [['started', 'alice@example.com'], ['succeeded', 'alice@example.com']]);
+  assert.match(entries.find((e) => e.action === 'copy' && e.outcome === 'started')?.message ?? '', new RegExp(`change request ${request.id}`), 'through the door as the request');
+  await cluster.request('DELETE', `/connectors/${copyName}`).catch(() => undefined);
+  await alicePage.close();
+  await bobPage.close();
+});
+
 /** A GET from a chosen local address (node:http binds the client socket to it). */
 function getFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -5,7 +5,7 @@
 // is; the text says how to bring it back.
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { OpsError } from '../../ops/errors.js';
-import { stdout } from './say.js';
+import { stderr, stdout } from './say.js';
 
 export interface AbandonOptions extends ConnectionOptions {
   reason?: string;
@@ -49,6 +49,9 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
       `Abandoning the run changes no offsets and leaves ${c} as it is${bringBack ? `;${bringBack}` : ''}.`,
       '',
     ].join('\n'));
+    // Under a policy covering `abandon`: a change request instead (someone else approves, `changes apply` abandons it).
+    const { requestAbandonInstead } = await import('../change-request.js');
+    if (await requestAbandonInstead(conn, ctx, run, opts.reason, (text) => (conn.output === 'json' ? stderr : stdout)(`${text}\n`))) return;
     const { confirm } = await import('../confirm.js');
     await confirm(`Abandon run ${run.id}?`, { yes: opts.yes === true });
     // On the team store the database login names who gave it up (as in `runs`' BY column), else the OS login.

@@ -54,7 +54,14 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
-    const { isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    const { isAbandonRequest, isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isAbandonRequest(request.plan)) {
+      const a = request.plan;
+      lines.push('', `abandon run ${a.runId} (${a.runOperation} of ${a.connector}, interrupted ${a.runLastStep ? `after step ${a.runLastStep}` : 'before its first step'}) `
+        + `on ${a.clusterUrl} (${a.clusterKey}): ${a.reason}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     if (isExportRequest(request.plan)) {
       const e = request.plan;
       lines.push('', `consistent export of ${e.connectors.join(', ')} from ${e.clusterUrl} (${e.clusterKey})${e.includeSecrets ? ', literal secrets kept' : ''}`);
@@ -122,6 +129,7 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
   }
   const ops = await import('../../ops/index.js');
   if (ops.isImportRequest(request.plan)) return (await import('./import-request.js')).applyImportRequest(id, request, opts);
+  if (ops.isAbandonRequest(request.plan)) return (await import('./abandon-request.js')).applyAbandonRequest(id, request, opts);
   if (ops.isExportRequest(request.plan)) {
     const { connectors, includeSecrets } = request.plan;
     return (await import('./move-backup.js')).runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });

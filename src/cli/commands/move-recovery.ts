@@ -7,7 +7,7 @@ import type { RunRecord } from '../../store/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { stderr, stdout } from './say.js';
-import { applyWithSignals, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
+import { applyWithSignals, auditRefused, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
 
 interface RecoveryOptions extends ConnectionOptions {
   to?: string;
@@ -198,10 +198,19 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
         stdout('dry run: nothing was changed\n');
         return true;
       }
+      // Before asking: the undo of an import cannot be requested yet, so where approval is required it is refused here
+      // (the door refuses it again whatever the face does).
+      const { importUndoApprovalRefusal } = await import('../change-request.js');
+      const refusal = await importUndoApprovalRefusal(own, store, { clusterKey: imported.clusterKey, connector });
+      if (refusal) {
+        await auditRefused({ ctx: { url: own.url, http: own.http, store }, audit: await cliAuditScope(own, store) }, { action: 'rollback', connector }, refusal);
+        throw refusal;
+      }
       const { confirm } = await import('../confirm.js');
       await confirm(`Delete ${connector}, which that import created?`, { yes: opts.yes === true });
-      const what = { action: 'rollback', connector, clusterUrl: own.url, clusterKey: imported.clusterKey, runId: imported.id, message: 'undo of the import: the connector it created is deleted' };
-      const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited({ store }, own, what, () => move.rollbackImport({ url: own.url, http: own.http, store }, keys[0]!, imported, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }).then((o) => ({ ...o, warnings: [] }))), info);
+      const scope = await cliAuditScope(own, store);
+      const outcome = await applyWithSignals((signal, beforeStep, onEvent) =>
+        move.rollbackImportAudited({ url: own.url, http: own.http, store }, keys[0]!, imported, scope, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) }), info);
       printOutcome({ ...outcome, warnings: [] }, json, []);
     }
     return handled;

@@ -14,6 +14,7 @@ import { auditRequestStep, stepActor } from './request-audit.js';
 import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-request.js';
 import { isImportRequest, readImportRequest, type ImportRequestDoc } from './import-request.js';
 import { isExportRequest, readExportRequest, type ExportRequestDoc } from './export-request.js';
+import { isAbandonRequest, readAbandonRequest, type AbandonRequestDoc } from './abandon-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -32,12 +33,12 @@ export interface RequestOptions {
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
 /** What a request holds: a saved plan, or a move's, an import's or a consistent export's document. */
-type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc;
+type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc | AbandonRequestDoc;
 
 export async function requestChange(ctx: OpsContext, saved: RequestedDocument, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
-  const connectors = isMoveRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
+  const connectors = isMoveRequest(saved) || isAbandonRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
     : isExportRequest(saved) ? saved.connectors : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
     clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
@@ -124,6 +125,7 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
   if (isMoveRequest(request.plan)) requestedMove(request);
   else if (isImportRequest(request.plan)) requestedImport(request);
   else if (isExportRequest(request.plan)) requestedExport(request);
+  else if (isAbandonRequest(request.plan)) requestedAbandon(request);
   else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
@@ -168,6 +170,12 @@ export async function approvedExport(ctx: Pick<OpsContext, 'store'>, id: string,
   return { request, doc: requestedExport(request) };
 }
 
+/** An approved abandon of a run, its document checked; the face finds the run again and checks it (checkAbandonRequest). */
+export async function approvedAbandon(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<AbandonRequestDoc>> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedAbandon(request) };
+}
+
 type Approved<D> = { request: ChangeRequestRecord; doc: D };
 
 function digestMismatch(request: ChangeRequestRecord, digest: string): OpsError {
@@ -210,7 +218,7 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
-  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan)) {
+  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan) || isAbandonRequest(request.plan)) {
     const how = `it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`;
     throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: ${how}`, { field: 'id' });
   }
@@ -241,6 +249,12 @@ export function requestedImport(request: ChangeRequestRecord): ImportRequestDoc 
 
 function requestedExport(request: ChangeRequestRecord): ExportRequestDoc {
   const doc = readExportRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
+  return doc;
+}
+
+function requestedAbandon(request: ChangeRequestRecord): AbandonRequestDoc {
+  const doc = readAbandonRequest(request.plan, `change request ${request.id}`);
   if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
   return doc;
 }

@@ -97,7 +97,7 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
   };
   const stored = { ...plan.inputs, config: maskedConfig(plan.config, secretKeys) };
   const main = await from.store.beginRun({
-    clusterUrl: from.url, clusterKey: plan.from.key, connector: plan.connector, operation: plan.operation,
+    clusterUrl: from.url, clusterKey: plan.from.key, lockKey: plan.lockKeys.from, connector: plan.connector, operation: plan.operation,
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: stored,
     context: { connectorType: plan.connectorType, stateBefore: plan.stateBefore, move: move as never, ...(options.batchId ? { batchId: options.batchId } : {}) },
   });
@@ -105,7 +105,7 @@ export async function applyMove(from: OpsContext, to: ClusterRef, plan: MovePlan
   if (plan.to.key !== plan.from.key || plan.targetName !== plan.connector) {
     try {
       companion = await from.store.beginRun({
-        clusterUrl: to.url, clusterKey: plan.to.key, connector: plan.targetName, operation: plan.operation,
+        clusterUrl: to.url, clusterKey: plan.to.key, lockKey: plan.lockKeys.to, connector: plan.targetName, operation: plan.operation,
         workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: {}, context: { companionOf: main.id, connectorType: plan.connectorType },
       });
       await from.store.updateRunContext(main.id, { move: { ...move, companionRunId: companion.id } as never });

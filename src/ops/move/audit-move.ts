@@ -5,7 +5,8 @@ import { runAudited, type AuditScope } from '../audit/index.js';
 import type { OpsContext } from '../context.js';
 import { applyMove, type ApplyMoveOptions, type MoveOutcome } from './apply-move.js';
 import type { ClusterRef } from './clusters.js';
-import { applyImportItem, type ImportItem, type ImportOptions, type ImportOutcome, type ImportPlan } from './import.js';
+import { applyImportItem, rollbackImport, type ImportItem, type ImportOptions, type ImportOutcome, type ImportPlan } from './import.js';
+import type { RunRecord } from '../../store/index.js';
 import type { MovePlan } from './plan-move.js';
 import { applyMoveRollback, type MoveRollbackPlan } from './recover-move.js';
 
@@ -137,5 +138,43 @@ export async function applyImportItemAudited(
           options.onRunStarted?.(runId);
         },
       }),
+  );
+}
+
+/** What the refusal of an import's undo says to do instead: it cannot be made a change request yet. */
+const IMPORT_UNDO_UNREQUESTABLE =
+  'the undo of an import cannot be requested yet: have the team\'s admin lift the policy for it ' +
+  '(`offsetctl policy set <context> --no-require-approval --actions rollback`, with the same --connectors), or delete the connector ' +
+  'through a reviewed path';
+
+/**
+ * The undo of an import (`rollback` of the connector it created: deleted, its offsets kept in a
+ * snapshot) through the door: gated by the cluster's policy for `rollback` like any rollback, and
+ * refused where one covers it (E_APPROVAL_REQUIRED, audited, nothing deleted) — it cannot be made a
+ * request yet.
+ */
+export async function rollbackImportAudited(
+  ctx: OpsContext,
+  clusterKey: string,
+  imported: RunRecord,
+  scope: AuditScope,
+  options: ImportOptions = {},
+): Promise<Awaited<ReturnType<typeof rollbackImport>> & { warnings: string[] }> {
+  return runAudited(
+    ctx,
+    scope,
+    {
+      action: 'rollback',
+      connector: imported.connector,
+      clusterUrl: ctx.url,
+      clusterKey,
+      runId: imported.id,
+      message: 'undo of the import: the connector it created is deleted',
+      policy: { reviewed: false, clusterKeys: [clusterKey], unrequestable: IMPORT_UNDO_UNREQUESTABLE },
+    },
+    async (started) => {
+      started(imported.id);
+      return { ...(await rollbackImport(ctx, clusterKey, imported, options)), warnings: [] };
+    },
   );
 }

@@ -4,6 +4,7 @@
 // each running (or paused) connector is stopped briefly through the restore workflow with no
 // offsets to write (stop, wait, snapshot, back to its state), journaled like any change, so its
 // offsets are read while nothing moves them; its configuration is read before and after.
+import { lockKeyOf } from '../plan/index.js';
 import type { RunEvent } from '../../arazzo/index.js';
 import { runWorkflow } from '../../arazzo/index.js';
 import { getOffsets, getSettledConnectorInfo, type ConnectorInfo } from '../connect/index.js';
@@ -131,7 +132,7 @@ async function readStopped(ctx: OpsContext, info: ConnectorInfo, clusterKey: str
   const targetState = targetStateFor(info.state);
   const inputs = { connectorName: info.name, offsets: [], targetState };
   const run = await ctx.store.beginRun({
-    clusterUrl: ctx.url, clusterKey, connector: info.name, operation: 'export',
+    clusterUrl: ctx.url, clusterKey, lockKey: lockKeyOf(info, clusterKey), connector: info.name, operation: 'export',
     workflowFile: WORKFLOW_FILES.restore.file, workflowId: WORKFLOW_FILES.restore.workflowId, inputs,
     context: { connectorType: info.type, stateBefore: info.state, ...(options.batchId ? { batchId: options.batchId } : {}) },
   });

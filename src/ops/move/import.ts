@@ -4,6 +4,7 @@
 // before any is created: the plugin and version there, the configuration valid there (Connect's
 // own validation), the name free (or --replace), its secrets given, and a sink's offsets
 // belonging to that cluster's Kafka cluster. `rollback` of an import deletes what it created.
+import { lockKeyOf } from '../plan/index.js';
 import type { RunEvent } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
@@ -149,7 +150,9 @@ export interface ImportOutcome {
 /** One connector of the plan: its own run, lock and snapshot. */
 export async function applyImportItem(ctx: OpsContext, plan: ImportPlan, item: ImportItem, options: ImportOptions = {}): Promise<ImportOutcome> {
   const run = await ctx.store.beginRun({
-    clusterUrl: ctx.url, clusterKey: plan.to.key, connector: item.connector, operation: 'import',
+    // Its lock is where its offsets will live (a sink's consumer group, a source's own offsets topic), as a rewind's.
+    clusterUrl: ctx.url, clusterKey: plan.to.key, lockKey: lockKeyOf({ name: item.connector, type: item.connectorType, config: item.config }, plan.to.key),
+    connector: item.connector, operation: 'import',
     workflowFile: plan.workflow.file, workflowId: plan.workflow.workflowId, inputs: { ...item.inputs, config: maskedConfig(item.config, item.secretKeys) },
     context: { connectorType: item.connectorType, stateBefore: item.replaces ? 'EXISTED' : 'ABSENT', import: { secretKeys: item.secretKeys, replaces: item.replaces }, ...(options.batchId ? { batchId: options.batchId } : {}) },
   });
@@ -258,7 +261,7 @@ export async function rollbackImport(ctx: OpsContext, clusterKey: string, import
     throw new OpsError('E_PREFLIGHT', `${imported.connector} is not on ${ctx.url}: the import (run ${imported.id}) created nothing that is still there; nothing was changed`);
   }
   const run = await ctx.store.beginRun({
-    clusterUrl: ctx.url, clusterKey, connector: imported.connector, operation: 'rollback', workflowFile: DELETE_WORKFLOW_FILE, workflowId: 'delete-connector',
+    clusterUrl: ctx.url, clusterKey, ...(typeof imported.context.lockKey === 'string' ? { lockKey: imported.context.lockKey } : {}), connector: imported.connector, operation: 'rollback', workflowFile: DELETE_WORKFLOW_FILE, workflowId: 'delete-connector',
     inputs: { connectorName: imported.connector }, context: { undoes: imported.id, connectorType: imported.context.connectorType },
   }, { takeOverStale: true });
   const deleted = await deleteConnector(ctx, run, (imported.context.connectorType ?? 'source') as 'source' | 'sink', true, options);

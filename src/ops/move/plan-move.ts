@@ -1,6 +1,7 @@
 // Planning a move or a copy: everything on both clusters read and checked before anything
 // changes, as plain data a face shows and asks about, then hands to applyMove unchanged. Refusals
 // throw OpsError (exit 2) and say why, naming both clusters where it matters.
+import { lockKeyOf } from '../plan/index.js';
 import { KafkaAdmin } from '../../kafka/admin.js';
 import { checkpointsTopic, readCheckpoints } from '../../kafka/checkpoints.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
@@ -85,6 +86,13 @@ export interface MovePlan {
   workflow: { file: string; workflowId: string };
   /** The workflow inputs applyMove runs with (real config). */
   inputs: Record<string, unknown>;
+  /**
+   * The locks' keys (ops/plan/lock-key.ts): where the original's offsets live on its cluster and
+   * where the new connector's will on the target — a sink's consumer group, a source's own offsets
+   * topic; a source in its Connect cluster's offsets topic keeps the wide key (the Connect group is
+   * not looked up for a move).
+   */
+  lockKeys: { from: string; to: string };
 }
 
 /** A sink's consumer group: `consumer.override.group.id`, else `connect-<name>`. */
@@ -179,6 +187,7 @@ export async function planMove(from: OpsContext, to: ClusterRef, req: MoveReques
     offsets: translation ? 'translated' : 'captured', sameConsumerGroup, ...(groups ? { groups } : {}), ...(translation ? { translation } : {}),
     warnings, ...(moved && moved.profile !== 'generic' && moved.profile !== 'kafka' ? { profileFacts: moved.facts } : {}), ...(release ? { release } : {}),
     workflow: { ...MOVE_WORKFLOW },
+    lockKeys: { from: lockKeyOf(info, source.facts.key), to: lockKeyOf({ name: targetName, type: info.type, config }, target.facts.key) },
     inputs: {
       connectorName: req.connector, targetName, config, offsetsFrom: translation ? 'given' : 'captured', offsets: [],
       sourceAfter, targetState, clearStaleOffsets: !sameConsumerGroup, targetMayExist: false, holdAfterCapture: Boolean(translation),

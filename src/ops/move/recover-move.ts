@@ -202,14 +202,17 @@ export async function applyMoveRollback(from: OpsContext, to: ClusterRef, plan: 
   const run = await moveRunOf(from.store, plan.runId);
   const { main, move } = run;
   const http = new RoutingSender([{ base: from.url, sender: from.http }, { base: to.url, sender: to.http }]);
+  // The undo locks what the move locked (its run's lockKey, when narrower than the cluster's), so it takes that lock over.
+  const keyOf = (r: RunRecord | undefined): { lockKey?: string } => (typeof r?.context.lockKey === 'string' ? { lockKey: r.context.lockKey } : {});
+  const movedCompanion = move.companionRunId ? await from.store.getRun(move.companionRunId).catch(() => undefined) : undefined;
   const mine = await from.store.beginRun({
-    clusterUrl: move.fromUrl, clusterKey: main.clusterKey, connector: main.connector, operation: 'rollback',
+    clusterUrl: move.fromUrl, clusterKey: main.clusterKey, ...keyOf(main), connector: main.connector, operation: 'rollback',
     workflowFile: main.workflowFile, workflowId: main.workflowId, inputs: {}, context: { undoes: main.id, connectorType: main.context.connectorType, stateBefore: main.context.stateBefore },
   }, { takeOverStale: true });
   let companion: RunRecord | undefined;
   if (move.toKey !== main.clusterKey || move.targetName !== main.connector) {
     companion = await from.store.beginRun({
-      clusterUrl: move.toUrl, clusterKey: move.toKey, connector: move.targetName, operation: 'rollback',
+      clusterUrl: move.toUrl, clusterKey: move.toKey, ...keyOf(movedCompanion), connector: move.targetName, operation: 'rollback',
       workflowFile: main.workflowFile, workflowId: main.workflowId, inputs: {}, context: { companionOf: mine.id, undoes: main.id },
     }, { takeOverStale: true }).catch(async (err: unknown) => {
       await from.store.finishRun(mine.id, { status: 'failed', message: `refused before anything changed: ${(err as Error).message}` });

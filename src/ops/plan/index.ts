@@ -4,6 +4,7 @@ import { refusedBeforeAnyChange } from '../errors.js';
 import { planReset as resetPlan, planResume as resumePlan, planRewind as rewindPlan, planRollback as rollbackPlan } from './plan.js';
 
 export { resumePointFor } from './plan.js';
+export { lockKeyOf } from './lock-key.js';
 // Planning changes nothing: an error answer of Kafka Connect while planning exits 2.
 export const planRewind = refusedBeforeAnyChange(rewindPlan);
 export const planReset = refusedBeforeAnyChange(resetPlan);

@@ -24,6 +24,8 @@ export interface ChangeView {
   reviewNote?: string;
   /** The signed-in user may apply it (an operator for every connector; the request approved). */
   mayApply: boolean;
+  /** A move or copy request (no offsets diff): what it does, for the reviewer. */
+  moveSummary?: string;
 }
 
 export function changeRequestPage(v: ChangeView, frame: Omit<LayoutOptions, 'title' | 'nav'>): Html {
@@ -33,6 +35,7 @@ export function changeRequestPage(v: ChangeView, frame: Omit<LayoutOptions, 'tit
 Requested by <strong>${r.requestedBy.user}</strong> at ${r.requestedAt}; expires at ${r.expiresAt}. Digest <code>${r.digest}</code>.</p>
 <section aria-labelledby="h-history"><h2 id="h-history">History</h2>
 <ol class="history">${historyLines(r).map((l) => html`<li><code>${l}</code></li>`)}</ol></section>
+${v.moveSummary ? html`<p class="summary" id="request-move">${v.moveSummary}</p>` : ''}
 ${v.plans.map((p) => html`<section aria-labelledby="h-${p.connector}" class="request-plan">
 <h2 id="h-${p.connector}">${p.operation} of <a href="/connectors/${encodeURIComponent(p.connector)}">${p.connector}</a> (${p.connectorType}, ${p.stateBefore} when planned)</h2>
 <p class="summary">${planSummary(p)}</p>

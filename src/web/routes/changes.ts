@@ -5,9 +5,10 @@
 // the signed-in user, handed to the store (its history) and to the audit trail (with issuer and
 // groups); nothing a client sends names anyone.
 import type { Hono } from 'hono';
-import type { ChangeRequestRecord, Plan } from '../ops-bridge.js';
+import type { ChangeRequestRecord, ClusterRef, MoveRequestDoc, Plan, WebContext } from '../ops-bridge.js';
 import {
-  auditRefusal, checkApprovedChange, finishApplying, isRefusal, ofContextCluster, OpsError, requestedPlan, reviewChange, sameIdentity, startApplying,
+  approvedMove, auditRefusal, checkApprovedChange, checkMoveRequest, finishApplying, isMoveRequest, isRefusal, ofContextCluster, OpsError, planMove,
+  requestedPlan, reviewChange, sameIdentity, startApplying,
 } from '../ops-bridge.js';
 import type { JobEnd } from '../jobs.js';
 import { actorOf, storeActor } from '../auth/index.js';
@@ -58,6 +59,7 @@ export function changeRoutes(app: Hono<Env>, d: RouteDeps): void {
     const ctx = await d.opsContext(c);
     const who = acting(c, found);
     try {
+      if (isMoveRequest(found.plan)) return await applyMove(c, found, ctx, who);
       // The plan is checked again as `offsetctl changes apply` does, a Debezium source's slot read through the context's source-db.
       const { checked } = await checkApprovedChange(ctx, found.id, ctx.profile ? { profileFor: ctx.profile } : {});
       if (checked.changesMeaning) {
@@ -84,6 +86,50 @@ export function changeRoutes(app: Hono<Env>, d: RouteDeps): void {
       return c.html(await page(c, await d.store.getChangeRequest(found.id), err), 400);
     }
   });
+
+  /**
+   * An approved move or copy request, as `offsetctl changes apply` applies it: planned again with
+   * the choices approved, checked against the request (the same two clusters, connector, class and
+   * configuration, else refused with nothing changed), then applied as a job through ops' door
+   * (applyMoveAudited, past the policy only for this request being applied). The target cluster is
+   * reached through one of this console's contexts (its credentials), where the user must be an
+   * operator of the new connector too; the undo of a move is applied from the CLI.
+   */
+  async function applyMove(c: C, found: ChangeRequestRecord, ctx: WebContext, who: ReturnType<typeof acting>): Promise<Response> {
+    const { doc } = await approvedMove(ctx, found.id);
+    if (doc.operation === 'rollback') {
+      const how = `it is applied from the CLI, \`offsetctl changes apply ${found.id}\` (the move's other cluster is reached with --to); nothing was changed`;
+      throw new OpsError('E_USAGE', `change request ${found.id} undoes a move: ${how}`, { field: 'id' });
+    }
+    const target = await targetOf(c, found, doc.to.url, ctx);
+    if (!mayIn(c, 'operator', target.context, doc.targetName)) return d.refuseChange(c, 'apply change request', doc.targetName);
+    const plan = await planMove(ctx, target.ref, {
+      connector: doc.connector,
+      mode: doc.operation === 'copy' ? 'copy' : 'move',
+      ...doc.choices,
+      // A Debezium source's slot (the move waits for it to be let go), read through the context's source-db.
+      ...(doc.operation !== 'copy' && ctx.profile ? { profile: await ctx.profile(doc.connector) } : {}),
+    });
+    await checkMoveRequest(doc, plan, { from: ctx.http, to: target.ref.http });
+    await startApplying(ctx, found.id, who);
+    const onEnd = async (end: JobEnd): Promise<string | undefined> => (await finishApplying(ctx, found.id, {
+      succeeded: end.status === 'succeeded', runIds: end.runId ? [end.runId] : [], message: end.message, ...who,
+    })).auditWarning;
+    const job = d.jobs.startMove(ctx, target.ref, plan, who.audit, { requestId: found.id, onEnd });
+    return c.redirect(`/jobs/${job.id}`, 303);
+  }
+
+  /** The move's target through a context of this console (the request's own when it is the same URL), with its name for the role check. */
+  async function targetOf(c: C, r: ChangeRequestRecord, url: string, ctx: WebContext): Promise<{ ref: ClusterRef; context: string }> {
+    const same = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+    if (same(url, ctx.url)) return { ref: { url: ctx.url, http: ctx.http }, context: contextOf(c, r) };
+    for (const name of ['', ...(await d.contexts.names())]) {
+      const resolved = await d.contexts.resolve(name).catch(() => undefined);
+      if (resolved && same(resolved.url, url)) return { ref: { url: resolved.url, http: resolved.http }, context: d.contextName(name) };
+    }
+    const how = `apply it from the CLI, \`offsetctl changes apply ${r.id}\`; nothing was changed`;
+    throw new OpsError('E_PREFLIGHT', `change request ${r.id}: no context of this console reaches ${url}, the ${r.operation}'s target: ${how}`, { field: 'url' });
+  }
 
   async function review(c: C, decision: 'approve' | 'reject'): Promise<Response> {
     const found = await load(c);
@@ -120,17 +166,28 @@ export function changeRoutes(app: Hono<Env>, d: RouteDeps): void {
     let plans: Plan[] = [];
     let invalid: unknown;
     try {
-      plans = requestedPlan(r).plans;
+      // A move or copy request has no offsets diff to show; it is applied here too (applyMove).
+      if (!isMoveRequest(r.plan) || r.operation === 'rollback') plans = requestedPlan(r).plans;
     } catch (e) {
       invalid = e;
     }
     const frame = await d.frame(c);
     const error = err ?? invalid;
+    const moveSummary = isMoveRequest(r.plan) ? moveText(r.plan) : undefined;
     return changeRequestPage({
       request: r, plans, csrf: session.csrf,
       mayReview: operator && !mine && r.displayStatus === 'pending',
       ...(operator && mine && r.displayStatus === 'pending' ? { reviewNote: 'You made this request: someone else must approve it.' } : {}),
       mayApply: operator && r.displayStatus === 'approved',
+      ...(moveSummary ? { moveSummary } : {}),
     }, { ...frame, ...(error ? { error: message(error) } : {}) });
   }
+}
+
+/** What a move or copy request does, in the words `offsetctl changes show` uses. */
+function moveText(m: MoveRequestDoc): string {
+  if (m.operation === 'rollback') return `undo of the move run ${m.undoes ?? ''} of ${m.connector}: back on ${m.from.url} (${m.from.key}), nothing of it left on ${m.to.url}`;
+  return `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) from ${m.from.url} (${m.from.key}) ` +
+    `to ${m.to.url} (${m.to.key})${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: ${m.currentOffsets.length} partition(s) when requested; ` +
+    `afterwards ${m.stateAfter} there`;
 }

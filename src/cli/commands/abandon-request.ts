@@ -1,0 +1,57 @@
+// `offsetctl changes apply <id>` of an approved request to abandon a run: the run is found again
+// in the store and checked against the request (the same run, connector, cluster and step, still
+// interrupted; else refused with nothing changed), shown, asked about, then abandoned through the
+// door (abandonAudited: past the policy only for a request the store has as being applied, for
+// that run), which frees its lock; the outcome is recorded on the request.
+import type { ChangeRequestRecord } from '../../store/index.js';
+import type { ApplyOptions } from './apply.js';
+import { auditRefused } from './move-face.js';
+import { stderr, stdout } from './say.js';
+
+export async function applyAbandonRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
+  const ops = await import('../../ops/index.js');
+  const { resolveConnection } = await import('../connection.js');
+  const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl });
+  const { openHistory } = await import('./history-actions.js');
+  const { store } = await openHistory(opts);
+  const ctx = { url: conn.url, http: conn.http, store };
+  const actor = await (await import('../actor.js')).cliActorFor(store);
+  const audit = { actor, ...(conn.contextName ? { context: conn.contextName } : {}) };
+  try {
+    const { doc } = await ops.approvedAbandon(ctx, id);
+    const plan = await ops.planAbandon(ctx, doc.runId);
+    ops.checkAbandonRequest(doc, plan.run);
+    const { requestHeading } = await import('../../present/index.js');
+    const c = plan.run.connector;
+    stdout(`${requestHeading(request)}\nRun ${plan.run.id}: ${plan.run.operation} of ${c} on ${plan.run.clusterUrl}, interrupted. ` +
+      `${plan.liveText ? `${c} is ${plan.liveText} now. ` : ''}Abandoning the run changes no offsets and leaves ${c} as it is.\n`);
+    if (opts.dryRun) {
+      stdout('dry run: nothing was changed\n');
+      return;
+    }
+    const { confirm } = await import('../confirm.js');
+    await confirm(`Abandon run ${plan.run.id} (approved change request ${id})?`, { yes: opts.yes === true });
+    warn(await ops.startApplying(ctx, id));
+    const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;
+    let done: Awaited<ReturnType<typeof ops.abandonAudited>>;
+    try {
+      done = await ops.abandonAudited(ctx, audit, plan, { by, reason: `${doc.reason} (change request ${id})` }, id);
+    } catch (err) {
+      warn(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
+      throw err;
+    }
+    warn(await ops.finishApplying(ctx, id, { succeeded: true, runIds: [done.id], message: `run ${done.id} abandoned` }));
+    stdout(`Run ${done.id} abandoned by ${by} (change request ${id}): ${doc.reason}. The lock on ${c} is free.\n`);
+  } catch (err) {
+    await auditRefused({ ctx, audit }, { action: 'abandon', connector: request.connectors[0]! }, err);
+    throw err;
+  } finally {
+    await store.close();
+    await conn.http.close().catch(() => undefined);
+  }
+}
+
+/** A step recorded, but its audit entry not written: said, never hidden. */
+function warn(step: { auditWarning?: string }): void {
+  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
+}
