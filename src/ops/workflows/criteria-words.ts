@@ -15,6 +15,9 @@ const EMPTY_LIST = String.raw`^\[\s*\]$`;
 const WORDS: Readonly<Record<string, string>> = {
   [String.raw`^(?![\s\S]*"state"\s*:\s*"FAILED")`]: 'no connector or task in state FAILED',
   [String.raw`^\[\s*\{(?![\s\S]*"state"\s*:\s*"(?!RUNNING"))`]: 'at least one task, and every task RUNNING',
+  // Connect keeps the task statuses of a deleted connector (UNASSIGNED, version null) and shows them
+  // for a new one of the same name, stopped, for good: a stopped connector's list is empty or only those.
+  [String.raw`^\[(?![\s\S]*"state"\s*:\s*"(?!UNASSIGNED"))`]: 'no task that runs (none listed, or only UNASSIGNED ones)',
   [String.raw`^\[(?![\s\S]*"offset"\s*:\s*\{)`]: 'no offsets (no partition with an offset)',
   [String.raw`^\[(?=[\s\S]*"offset"\s*:\s*\{)`]: 'at least one partition with an offset',
   [String.raw`^(?![\s\S]*already exists)`]: 'Connect\'s message not saying "already exists"',
