@@ -228,7 +228,8 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
   if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan) || isAbandonRequest(request.plan) || isImportUndoRequest(request.plan)) {
     const how = `it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`;
-    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: ${how}`, { field: 'id' });
+    const article = /^[aeiou]/.test(request.operation) ? 'an' : 'a';
+    throw new OpsError('E_USAGE', `change request ${request.id} is ${article} ${request.operation}: ${how}`, { field: 'id' });
   }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
   if (saved.digest !== request.digest) {
