@@ -213,26 +213,25 @@ function requestJson(r: Awaited<ReturnType<typeof import('../ops/changes/index.j
 
 /**
  * The undo of an import (`rollback` of the connector it created) where approval is required (the
- * context, or the cluster's policy for `rollback`): it cannot be made a request yet, so it is a
- * refusal (exit 2, nothing deleted) naming the rule; undefined when no approval is needed.
+ * context, or the cluster's policy for `rollback`): recorded as a change request (the import run it
+ * undoes, the connector, the cluster), nothing deleted. Returns false when no approval is needed.
  */
-export async function importUndoApprovalRefusal(
+export async function requestImportUndoInstead(
   conn: Connection,
-  store: OpsContext['store'],
-  undo: { clusterKey: string; connector: string },
-): Promise<Error | undefined> {
+  ctx: OpsContext,
+  imported: import('../store/index.js').RunRecord,
+  info: (text: string) => unknown,
+): Promise<boolean> {
   const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
-  const rule = await approvalRule(store, { clusterKey: undo.clusterKey, connector: undo.connector, action: 'rollback' });
-  const context = conn.approval === 'required' ? `context ${conn.contextName ?? '(the one used)'} requires approval` : undefined;
-  const why = rule ? `the team's policy in ${store.location} requires approval (${describePolicy(rule)})` : context;
-  if (why === undefined) return undefined;
-  const { OpsError } = await import('../ops/errors.js');
-  return new OpsError(
-    'E_APPROVAL_REQUIRED',
-    `rollback of ${undo.connector} (the undo of its import): ${why}; nothing was changed: the undo of an import cannot be requested yet — ` +
-      'have the team\'s admin lift the policy for it (`offsetctl policy set <context> --no-require-approval --actions rollback`, with the same --connectors)',
-    { field: 'policy' },
-  );
+  const rule = await approvalRule(ctx.store, { clusterKey: imported.clusterKey, connector: imported.connector, action: 'rollback' });
+  const reason = rule ? `the team's policy: ${describePolicy(rule)}` : conn.approval === 'required' ? 'context' : undefined;
+  if (reason === undefined) return false;
+  const { requestChange, importUndoRequestDoc } = await import('../ops/changes/index.js');
+  const doc = importUndoRequestDoc(imported, { plannedBy: await storeActor(ctx.store) });
+  const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
+  const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
+  announceRequest(conn, ctx, request, by, info, reason);
+  return true;
 }
 
 /**

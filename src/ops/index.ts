@@ -31,6 +31,8 @@ export {
   isExportRequest, isImportRequest, isMoveRequest, requestedMove,
   // `runs abandon` as a change request.
   approvedAbandon, checkAbandonRequest, isAbandonRequest,
+  // The undo of an import as a change request.
+  approvedImportUndo, checkImportUndoRequest, isImportUndoRequest,
 } from './changes/index.js';
 export type { CheckedConnector, CheckedPlan, SavedPlan } from './changes/index.js';
 export { abandonAudited, applyAudited, approvalRule, auditRefusal, runAudited, verifyAuditTrail, wasAudited } from './audit/index.js';

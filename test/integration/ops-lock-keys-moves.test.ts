@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectFixture, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
+import { connectFixture, tempDir, uniqueName, waitFor, type ConnectFixture } from '../support/connect.js';
 import { runCli } from '../support/cli.js';
 
 let cluster: ConnectFixture;
@@ -32,6 +32,8 @@ test('a copy, a consistent export and an import of a sink lock its consumer grou
   const backup = join(dir, 'backup.yaml');
   writeFileSync(backup, exported.stdout);
   assert.equal((await cluster.request('DELETE', `/connectors/${encodeURIComponent(copyName)}`)).status, 204);
+  // The delete rebalances the workers: until it settles they answer 500 "a rebalance is expected" (seen here), not 404.
+  await waitFor('the copy gone, the workers settled', async () => (await cluster.request('GET', `/connectors/${encodeURIComponent(copyName)}`)).status === 404, 60_000);
   const imported = await runCli(['import', backup, '--to', cluster.url, '--state-dir', state, '--yes'], { env });
   assert.equal(imported.status, 0, imported.stderr);
 

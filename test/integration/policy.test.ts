@@ -209,10 +209,12 @@ test('the door refuses an abandon that is not an approved request being applied 
   }
 });
 
-test('rollback of an imported connector goes through the door: a policy covering rollback refuses bob (exit 2 naming it, audited, the connector stays); lifted, it is deleted', {
+test('rollback of an imported connector goes through the door: under a policy covering rollback bob\'s undo is a change request (the connector stays); ' +
+  'alice approves, bob applies it: deleted through rollbackImportAudited, audited; the door refuses it without the request', {
   timeout: 240_000,
 }, async () => {
   const admin = await person(db.admin);
+  const alice = await person(db.operators[0]!);
   const bob = await person(db.operators[1]!);
   const source = await cluster.createSource(3, { name: uniqueName('imr') });
   const exported = await bob(['export', source.name]);
@@ -225,18 +227,50 @@ test('rollback of an imported connector goes through the door: a policy covering
   assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
 
   assert.equal((await admin(['policy', 'set', 'prod', '--require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
-  const refused = await bob(['rollback', source.name, '--yes']);
-  assert.equal(refused.status, 2, refused.stdout + refused.stderr);
-  assert.match(refused.stderr, /E_APPROVAL_REQUIRED.*rollback of imr-\S+ \(the undo of its import\).*requires approval \(approval required for rollback of connectors matching \^imr-/);
-  assert.match(refused.stderr, /nothing was changed/);
+  const asked = await bob(['rollback', source.name, '--yes']);
+  assert.equal(asked.status, 0, asked.stderr);
+  assert.match(asked.stdout, /This change requires approval \(the team's policy: approval required for rollback of connectors matching \^imr-.*nothing was changed/s);
+  const id = /change request (chg-\S+) \(rollback of /.exec(asked.stdout)?.[1];
+  assert.ok(id, asked.stdout);
   assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'not deleted, not stopped');
+  const shown = await alice(['changes', 'show', id]);
+  assert.match(shown.stdout, /undo of the import run run-\S+: imr-\S+ deleted from/);
 
-  assert.equal((await admin(['policy', 'set', 'prod', '--no-require-approval', '--actions', 'rollback', '--connectors', '^imr-'])).status, 0);
-  const undone = await bob(['rollback', source.name, '--yes']);
-  assert.equal(undone.status, 0, undone.stderr);
+  // The door itself: the undo without the request (a face that forgot, or a made-up id) is refused, audited, nothing deleted.
+  const { PostgresStore } = await import('../../src/store/postgres/index.js');
+  const { pgSettings } = await import('../../src/store/postgres/connection.js');
+  const { HttpClient } = await import('../../src/http/client.js');
+  const { importToUndo, rollbackImportAudited } = await import('../../src/ops/move/index.js');
+  const store = new PostgresStore(pgSettings(db.url(db.operators[1]!), { passwordEnv: 'P', env: { P: db.operators[1]!.password } }));
+  const http = new HttpClient();
+  try {
+    const ctx = { url: cluster.url, http, store };
+    const runs = await store.listRuns({ connector: source.name });
+    const toUndo = await importToUndo(ctx, [runs[0]!.clusterKey], source.name);
+    assert.ok(toUndo);
+    for (const requestId of [undefined, 'chg-made-up', id]) {
+      await assert.rejects(rollbackImportAudited(ctx, toUndo.clusterKey, toUndo, { actor: { user: 'face-that-forgot@test', via: 'cli' as const } }, {}, requestId), /E_APPROVAL_REQUIRED|requires approval/);
+    }
+  } finally {
+    await store.close();
+    await http.close();
+  }
+  assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING', 'still not deleted');
+
+  assert.equal((await bob(['changes', 'approve', id])).status, 2, 'not by the requester');
+  assert.equal((await alice(['changes', 'approve', id])).status, 0);
+  const applied = await bob(['changes', 'apply', id, '--yes']);
+  assert.equal(applied.status, 0, applied.stderr + applied.stdout);
   assert.equal((await cluster.request('GET', `/connectors/${source.name}`)).status, 404, 'the import undone: deleted');
-  const audit = (await bob(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { dbUser?: string } });
-  assert.deepEqual(audit.filter((e) => e.action === 'rollback' && e.connector === source.name).map((e) => [e.outcome, e.actor.dbUser]), [
-    ['refused', db.operators[1]!.user], ['started', db.operators[1]!.user], ['succeeded', db.operators[1]!.user],
+  const again = await bob(['changes', 'apply', id, '--yes']);
+  assert.equal(again.status, 2, 'applied once');
+  const audit = (await bob(['audit', '-o', 'json'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { user?: string; dbUser?: string } });
+  const [a, b] = [db.operators[0]!.user, db.operators[1]!.user];
+  assert.deepEqual(audit.filter((e) => e.action === 'rollback' && e.connector === source.name).map((e) => [e.outcome, e.actor.dbUser ?? e.actor.user]), [
+    // The door, thrice (no request, a made-up one, one not being applied), under the face's actor.
+    ['refused', 'face-that-forgot@test'], ['refused', 'face-that-forgot@test'], ['refused', 'face-that-forgot@test'],
+    ['started', b], ['succeeded', b], ['refused', b], // applied, then applied again: refused
   ]);
+  const steps = audit.filter((e) => e.action === 'change-request' && e.connector === source.name).map((e) => [e.outcome, e.actor.dbUser]);
+  for (const step of [['requested', b], ['approved', a], ['succeeded', b]]) assert.ok(steps.some((x) => JSON.stringify(x) === JSON.stringify(step)), JSON.stringify(steps));
 });

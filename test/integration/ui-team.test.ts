@@ -475,6 +475,36 @@ test('a copy request made with the CLI is approved by bob and applied by alice i
   await bobPage.close();
 });
 
+test('the console refuses to apply an approved copy whose new name the user may not operate on: 403, audited, nothing created', { timeout: 180_000 }, async () => {
+  const original = await cluster.createSource(3, { name: uniqueName('orders') });
+  // alice operates on ^orders- only: a copy named billing-… is not hers to create, though the request is of an orders- connector.
+  const copyName = uniqueName('billing');
+  const env = { OFFSETCTL_CONFIG: join(dir, 'cli-config.yaml'), OFFSETCTL_STATE_DIR: stateDir, OFFSETCTL_URL: undefined, OFFSETCTL_STORE: undefined };
+  assert.equal((await runCli(['config', 'set-context', 'reviewed', '--url', cluster.url, '--require-approval'], { env })).status, 0);
+  const asked = await runCli(['copy', original.name, '--as', copyName, '--context', 'reviewed', '--yes', '-o', 'json'], { env });
+  assert.equal(asked.status, 0, asked.stderr);
+  const { request } = JSON.parse(asked.stdout) as { request: { id: string } };
+  const alicePage = await alice.newPage();
+  const bobPage = await bob.newPage();
+  for (const [page, login] of [[alicePage, 'alice'], [bobPage, 'bob']] as const) {
+    if ((await page.goto(`${ui.base}/connectors`))?.status() === 403) await signIn(page, login);
+  }
+  await bobPage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  await bobPage.click('#approve');
+  await bobPage.waitForFunction(() => document.querySelector('#request-status')?.textContent === 'approved');
+  await alicePage.goto(`${ui.base}/ctx/reviewed/changes/${request.id}`);
+  assert.equal(await forge(alicePage, `/changes/${request.id}/apply`, {}), 403);
+  assert.equal((await cluster.request('GET', `/connectors/${copyName}`)).status, 404, 'nothing created');
+  const shown = JSON.parse((await runCli(['changes', 'show', request.id, '-o', 'json'], { env })).stdout) as { status: string };
+  assert.equal(shown.status, 'approved', 'still approved: not applying, not applied');
+  const audit = await runCli(['audit', '--state-dir', stateDir, '-o', 'json']);
+  const refused = audit.stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string; connector?: string; actor: { user: string } })
+    .filter((e) => e.outcome === 'refused' && e.connector === copyName);
+  assert.deepEqual(refused.map((e) => e.actor.user), ['alice@example.com']);
+  await alicePage.close();
+  await bobPage.close();
+});
+
 /** A GET from a chosen local address (node:http binds the client socket to it). */
 function getFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -54,7 +54,13 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     const { requestHeading, historyLines } = await import('../../present/index.js');
     const { renderDiff } = await import('../render/diff.js');
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
-    const { isAbandonRequest, isExportRequest, isImportRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    const { isAbandonRequest, isExportRequest, isImportRequest, isImportUndoRequest, isMoveRequest } = await import('../../ops/changes/index.js');
+    if (isImportUndoRequest(request.plan)) {
+      const u = request.plan;
+      lines.push('', `undo of the import run ${u.undoes}: ${u.connector} deleted from ${u.clusterUrl} (${u.clusterKey}), its offsets kept in a snapshot`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return;
+    }
     if (isAbandonRequest(request.plan)) {
       const a = request.plan;
       lines.push('', `abandon run ${a.runId} (${a.runOperation} of ${a.connector}, interrupted ${a.runLastStep ? `after step ${a.runLastStep}` : 'before its first step'}) `
@@ -130,6 +136,7 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
   const ops = await import('../../ops/index.js');
   if (ops.isImportRequest(request.plan)) return (await import('./import-request.js')).applyImportRequest(id, request, opts);
   if (ops.isAbandonRequest(request.plan)) return (await import('./abandon-request.js')).applyAbandonRequest(id, request, opts);
+  if (ops.isImportUndoRequest(request.plan)) return (await import('./import-undo-request.js')).applyImportUndoRequest(id, request, opts);
   if (ops.isExportRequest(request.plan)) {
     const { connectors, includeSecrets } = request.plan;
     return (await import('./move-backup.js')).runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });

@@ -7,7 +7,7 @@ import type { RunRecord } from '../../store/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { stderr, stdout } from './say.js';
-import { applyWithSignals, auditRefused, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
+import { applyWithSignals, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
 
 interface RecoveryOptions extends ConnectionOptions {
   to?: string;
@@ -198,14 +198,10 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
         stdout('dry run: nothing was changed\n');
         return true;
       }
-      // Before asking: the undo of an import cannot be requested yet, so where approval is required it is refused here
-      // (the door refuses it again whatever the face does).
-      const { importUndoApprovalRefusal } = await import('../change-request.js');
-      const refusal = await importUndoApprovalRefusal(own, store, { clusterKey: imported.clusterKey, connector });
-      if (refusal) {
-        await auditRefused({ ctx: { url: own.url, http: own.http, store }, audit: await cliAuditScope(own, store) }, { action: 'rollback', connector }, refusal);
-        throw refusal;
-      }
+      // Four-eyes where a policy (or the context) requires approval for rollback: a change request instead, nothing deleted
+      // (the door refuses an undo that is not that request being applied, whatever the face does).
+      const { requestImportUndoInstead } = await import('../change-request.js');
+      if (await requestImportUndoInstead(own, { url: own.url, http: own.http, store }, imported, info)) return true;
       const { confirm } = await import('../confirm.js');
       await confirm(`Delete ${connector}, which that import created?`, { yes: opts.yes === true });
       const scope = await cliAuditScope(own, store);

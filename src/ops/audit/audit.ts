@@ -75,10 +75,9 @@ export interface AuditedRun {
   /**
    * The change is gated by the team store's policy (policy.ts): refused (and audited as refused)
    * before it starts when a policy covers it and it is not an approved request. `clusterKeys`:
-   * every cluster it changes (a move: both), else `clusterKey`. `unrequestable`: what to do
-   * instead, for a change that cannot be made a request (said in the refusal).
+   * every cluster it changes (a move: both), else `clusterKey`.
    */
-  policy?: { reviewed: boolean; clusterKeys?: string[]; unrequestable?: string };
+  policy?: { reviewed: boolean; clusterKeys?: string[] };
 }
 
 /**
@@ -107,7 +106,7 @@ export async function runAudited<T extends { status: string; message: string; wa
   try {
     if (what.policy) {
       for (const key of what.policy.clusterKeys ?? (what.clusterKey ? [what.clusterKey] : [])) {
-        await requireNoPolicy(ctx.store, { clusterKey: key, connector: what.connector, action: what.action }, what.policy.reviewed, what.policy.unrequestable);
+        await requireNoPolicy(ctx.store, { clusterKey: key, connector: what.connector, action: what.action }, what.policy.reviewed);
       }
     }
     outcome = await run((runId) => {

@@ -41,15 +41,13 @@ export function describePolicy(p: Pick<PolicyRecord, 'connectors' | 'actions' | 
 
 /** Refuses a change a policy covers, unless it is an approved request being applied. */
 export async function requireNoPolicy(
-  store: Pick<Store, 'listPolicies' | 'location'>, change: { clusterKey: string; connector: string; action: string }, reviewed: boolean, unrequestable?: string,
+  store: Pick<Store, 'listPolicies' | 'location'>, change: { clusterKey: string; connector: string; action: string }, reviewed: boolean,
 ): Promise<void> {
   if (reviewed) return;
   const rule = await approvalRule(store, change);
   if (!rule) return;
-  // A change that cannot be made a request says what can be done instead (never "make it a request").
-  const how = unrequestable !== undefined ? unrequestable
-    : 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent, '
-      + 'runs abandon) and have someone else approve it';
+  const how = 'make it a change request (the change commands do so where they can: rewind, reset, rollback, apply, batches, move, copy, import, export --consistent, '
+    + 'runs abandon) and have someone else approve it';
   throw new OpsError('E_APPROVAL_REQUIRED', `${change.action} of ${change.connector}: the team's policy in ${store.location} requires approval (${describePolicy(rule)}); nothing was changed: ${how}`, { field: 'policy' });
 }
 

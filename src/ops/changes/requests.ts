@@ -15,6 +15,7 @@ import { isMoveRequest, readMoveRequest, type MoveRequestDoc } from './move-requ
 import { isImportRequest, readImportRequest, type ImportRequestDoc } from './import-request.js';
 import { isExportRequest, readExportRequest, type ExportRequestDoc } from './export-request.js';
 import { isAbandonRequest, readAbandonRequest, type AbandonRequestDoc } from './abandon-request.js';
+import { isImportUndoRequest, readImportUndoRequest, type ImportUndoRequestDoc } from './import-undo-request.js';
 
 /** A step's record, and the words of an audit entry that could not be written (shown as a warning). */
 export type Stepped = ChangeRequestRecord & { auditWarning?: string };
@@ -33,12 +34,12 @@ export interface RequestOptions {
 
 /** Records a saved plan as a pending change request, and that step in the audit trail. */
 /** What a request holds: a saved plan, or a move's, an import's or a consistent export's document. */
-type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc | AbandonRequestDoc;
+type RequestedDocument = SavedPlan | MoveRequestDoc | ImportRequestDoc | ExportRequestDoc | AbandonRequestDoc | ImportUndoRequestDoc;
 
 export async function requestChange(ctx: OpsContext, saved: RequestedDocument, options: RequestOptions = {}): Promise<Stepped> {
   const now = options.now ?? new Date();
   const expiresInMs = options.expiresInMs ?? DEFAULT_MAX_AGE_MS;
-  const connectors = isMoveRequest(saved) || isAbandonRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
+  const connectors = isMoveRequest(saved) || isAbandonRequest(saved) || isImportUndoRequest(saved) ? [saved.connector] : isImportRequest(saved) ? saved.connectors.map((c) => c.name)
     : isExportRequest(saved) ? saved.connectors : saved.plans.map((p) => p.connector);
   const request = await ctx.store.createChangeRequest({
     clusterUrl: saved.clusterUrl, clusterKey: saved.clusterKey, operation: saved.operation, connectors,
@@ -126,6 +127,7 @@ async function review(ctx: OpsContext, request: ChangeRequestRecord, decision: '
   else if (isImportRequest(request.plan)) requestedImport(request);
   else if (isExportRequest(request.plan)) requestedExport(request);
   else if (isAbandonRequest(request.plan)) requestedAbandon(request);
+  else if (isImportUndoRequest(request.plan)) requestedImportUndo(request);
   else requestedPlan(request);
   const me = await ctx.store.whoAmI(options.actor);
   if (sameIdentity(me, request.requestedBy)) {
@@ -176,6 +178,12 @@ export async function approvedAbandon(ctx: Pick<OpsContext, 'store'>, id: string
   return { request, doc: requestedAbandon(request) };
 }
 
+/** An approved undo of an import, its document checked; the face finds the import again and checks it (checkImportUndoRequest). */
+export async function approvedImportUndo(ctx: Pick<OpsContext, 'store'>, id: string, now = new Date()): Promise<Approved<ImportUndoRequestDoc>> {
+  const request = await approved(ctx, id, now);
+  return { request, doc: requestedImportUndo(request) };
+}
+
 type Approved<D> = { request: ChangeRequestRecord; doc: D };
 
 function digestMismatch(request: ChangeRequestRecord, digest: string): OpsError {
@@ -218,9 +226,10 @@ async function audited(ctx: OpsContext, request: ChangeRequestRecord, step: 'req
 
 /** The saved plan a request holds, its digest checked again (the store row could have been edited). */
 export function requestedPlan(request: ChangeRequestRecord): SavedPlan {
-  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan) || isAbandonRequest(request.plan)) {
+  if (isMoveRequest(request.plan) || isImportRequest(request.plan) || isExportRequest(request.plan) || isAbandonRequest(request.plan) || isImportUndoRequest(request.plan)) {
     const how = `it is applied from the CLI, \`offsetctl changes apply ${request.id}\`; nothing was changed`;
-    throw new OpsError('E_USAGE', `change request ${request.id} is a ${request.operation}: ${how}`, { field: 'id' });
+    const article = /^[aeiou]/.test(request.operation) ? 'an' : 'a';
+    throw new OpsError('E_USAGE', `change request ${request.id} is ${article} ${request.operation}: ${how}`, { field: 'id' });
   }
   const saved = readSavedPlan(request.plan, `change request ${request.id}`);
   if (saved.digest !== request.digest) {
@@ -255,6 +264,12 @@ function requestedExport(request: ChangeRequestRecord): ExportRequestDoc {
 
 function requestedAbandon(request: ChangeRequestRecord): AbandonRequestDoc {
   const doc = readAbandonRequest(request.plan, `change request ${request.id}`);
+  if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
+  return doc;
+}
+
+function requestedImportUndo(request: ChangeRequestRecord): ImportUndoRequestDoc {
+  const doc = readImportUndoRequest(request.plan, `change request ${request.id}`);
   if (doc.digest !== request.digest) throw digestMismatch(request, doc.digest);
   return doc;
 }

@@ -141,17 +141,12 @@ export async function applyImportItemAudited(
   );
 }
 
-/** What the refusal of an import's undo says to do instead: it cannot be made a change request yet. */
-const IMPORT_UNDO_UNREQUESTABLE =
-  'the undo of an import cannot be requested yet: have the team\'s admin lift the policy for it ' +
-  '(`offsetctl policy set <context> --no-require-approval --actions rollback`, with the same --connectors), or delete the connector ' +
-  'through a reviewed path';
-
 /**
  * The undo of an import (`rollback` of the connector it created: deleted, its offsets kept in a
- * snapshot) through the door: gated by the cluster's policy for `rollback` like any rollback, and
- * refused where one covers it (E_APPROVAL_REQUIRED, audited, nothing deleted) — it cannot be made a
- * request yet.
+ * snapshot) through the door: gated by the cluster's policy for `rollback` like any rollback.
+ * `requestId`: an approved request (ops/changes/import-undo-request.ts) the store has as being
+ * applied, to undo this very import run; else a covered undo is refused (E_APPROVAL_REQUIRED,
+ * audited, nothing deleted).
  */
 export async function rollbackImportAudited(
   ctx: OpsContext,
@@ -159,7 +154,12 @@ export async function rollbackImportAudited(
   imported: RunRecord,
   scope: AuditScope,
   options: ImportOptions = {},
+  requestId?: string,
 ): Promise<Awaited<ReturnType<typeof rollbackImport>> & { warnings: string[] }> {
+  const reviewed =
+    requestId !== undefined &&
+    (await beingApplied(ctx, requestId, { operation: 'rollback', connector: imported.connector, from: { key: clusterKey } })) &&
+    ((await ctx.store.getChangeRequest(requestId)).plan as { undoes?: unknown }).undoes === imported.id;
   return runAudited(
     ctx,
     scope,
@@ -169,8 +169,8 @@ export async function rollbackImportAudited(
       clusterUrl: ctx.url,
       clusterKey,
       runId: imported.id,
-      message: 'undo of the import: the connector it created is deleted',
-      policy: { reviewed: false, clusterKeys: [clusterKey], unrequestable: IMPORT_UNDO_UNREQUESTABLE },
+      message: `undo of the import: the connector it created is deleted${reviewed ? `, change request ${requestId}` : ''}`,
+      policy: { reviewed, clusterKeys: [clusterKey] },
     },
     async (started) => {
       started(imported.id);
