@@ -12,7 +12,7 @@ import { runWorkflow } from '../../src/arazzo/index.js';
 import { HttpClient } from '../../src/http/client.js';
 import { repoRoot, runnerApi } from './support/engine.js';
 import { startServer, type TestServer } from './support/server.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 const fixture = (name: string): string => join(repoRoot, 'test', 'fixtures', 'arazzo', name);
 
@@ -45,7 +45,7 @@ describe('Arazzo MUSTs and SHOULDs', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000, env: { OFFSETCTL_STATE_DIR: join(dir, 'state') } });
+  const cli = (args: string[]) => runInProcess(args, { timeoutMs: 60_000, env: { OFFSETCTL_STATE_DIR: join(dir, 'state') } });
 
   describe('a type: jsonpath criterion that is not RFC 9535 (a comparison)', () => {
     const doc = fixture('jsonpath-comparison.arazzo.yaml');

@@ -9,6 +9,11 @@ import type { CliIO } from '../../src/cli/io.js';
 import { isolatedState, type RunCliOptions } from './cli.js';
 import { repoRoot } from './repo.js';
 
+export interface InProcessOptions extends RunCliOptions {
+  /** The command's clock (default Date.now): `--older-than 2d` against a fixed day. */
+  now?: () => number;
+}
+
 export interface InProcessResult {
   status: number;
   stdout: string;
@@ -22,7 +27,7 @@ const PROCESS_EVENTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'
  * `offsetctl <args>` as runCli runs it (same environment rules, same result shape, stdin given
  * and closed, never a terminal), in this process. Commands run from the repository root, like runCli's.
  */
-export async function runInProcess(args: string[], options: RunCliOptions = {}): Promise<InProcessResult> {
+export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   if (process.cwd() !== repoRoot) throw new Error(`runInProcess runs commands from ${repoRoot}; this test process is in ${process.cwd()}`);
   const env: NodeJS.ProcessEnv = { ...process.env, ...isolatedState(), ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
@@ -37,7 +42,7 @@ export async function runInProcess(args: string[], options: RunCliOptions = {}):
     stderr: err,
     stdin: Readable.from([options.stdin ?? ''].filter((s) => s !== '')),
     env,
-    now: () => Date.now(),
+    now: options.now ?? (() => Date.now()),
     cwd: () => repoRoot,
     exitCode: undefined,
     noColor: false,

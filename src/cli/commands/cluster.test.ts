@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../test/support/cli.js';
+import { runInProcess } from '../../../test/support/in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'offsetctl-cli-'));
 
@@ -18,7 +18,7 @@ interface Run {
 }
 
 async function offsetctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const r = await runCli(args, { env: { OFFSETCTL_URL: undefined, OFFSETCTL_PASSWORD: undefined, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } });
+  const r = await runInProcess(args, { env: { OFFSETCTL_URL: undefined, OFFSETCTL_PASSWORD: undefined, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -98,7 +98,7 @@ async function markGoverned(
     // The last policy removed, the marker goes too (a tombstone): the cluster has no rules left to tell of.
     await writeGovernanceMarker(await access.settingsFor(access.bootstrap), {
       clusterKey, store: storeWithoutSecrets(conn.store.store ?? ''), ...(conn.contextName ? { context: conn.contextName } : {}), connectUrl: conn.url,
-      members, policies, writtenAt: new Date().toISOString(), writtenBy: by,
+      members, policies, writtenAt: new Date(currentIO().now()).toISOString(), writtenBy: by,
     }, policies.length === 0);
     return undefined;
   } catch (err) {
