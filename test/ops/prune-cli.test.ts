@@ -1,4 +1,5 @@
 // `snapshots prune` and `runs --limit` against a real store file (issue 13, store side).
+// Real parts: a SQLite store file; the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { openStore } from '../../src/store/index.js';
@@ -49,6 +50,15 @@ test('snapshots prune --older-than 30d removes only older ones; bad values are u
     const bad = await runInProcess(['snapshots', 'prune', ...args, '--state-dir', s.stateDir]);
     assert.equal(bad.status, 2, `${args.join(' ')}: ${bad.stderr}`);
   }
+});
+
+test('--older-than counts from the command\'s clock (the injected IO\'s now), not from the test\'s', async () => {
+  const s = await seed();
+  // 15 days ago by the command's clock, 30 days before it is 45 days before today: only b50 (and never c90, a running run's).
+  const earlier = () => Date.now() - 15 * DAY;
+  const r = await runInProcess(['snapshots', 'prune', '--older-than', '30d', '--dry-run', '--output', 'json', '--state-dir', s.stateDir], { now: earlier });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual((JSON.parse(r.stdout) as { pruned: Array<{ id: string }> }).pruned.map((p) => p.id), [s.ids.b50]);
 });
 
 test('runs --limit N lists only the N newest runs', async () => {
