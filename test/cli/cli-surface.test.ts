@@ -1,5 +1,6 @@
 // The command line as operators use it, without a cluster: global flags before or after the
 // verb, a closed pipe, completion scripts, colour, usage errors, the version verb.
+// Real parts: a SQLite store file, child processes, the CLI in-process.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

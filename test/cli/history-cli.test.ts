@@ -1,5 +1,6 @@
 // The history commands' text and JSON on a SQLite store of their own: one order for `audit`'s
 // text and JSON (oldest first; --reverse newest first) (issue 30, point 23).
+// Real parts: a SQLite store file, the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,6 @@
-// `offsetctl workflow validate|plan|run` as a user runs them: the real binary, real documents
+// `offsetctl workflow validate|plan|run` as a user runs them: the real commands (in-process), real documents
 // (the two seeds), a loopback server, stdout and exit status checked.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // parameter's content media type (form, JSON, JSONPath), the QUERY method, an additionalOperations
 // entry found by operationId and by operationPath, `$self` as the base of a relative $ref, a
 // Media Type Object from components.mediaTypes, and the 3.2 `cookie` style.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 // Where the engine was lenient against a MUST of the Arazzo spec, or strict against a SHOULD:
 // each case from a minimal document in test/fixtures/arazzo/, run against a loopback server and
 // through the real CLI (validate, lint --fix, upgrade, run).
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';

@@ -1,5 +1,6 @@
 // The pre-flight reads on the real cluster: connector info, offsets, the diff an operator sees,
 // and a stopped connector in `offsetctl connectors`.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import { test, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 // partition, and `… --dry-run | head -1` ran to the end before it noticed the closed pipe. Now
 // the warnings are summed up in a few lines, and the command ends as soon as its reader is gone.
 // The per-partition cost of text against JSON is figure 12 of the benchmarks (bench/dry-run-output.ts).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

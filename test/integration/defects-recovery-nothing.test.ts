@@ -7,6 +7,7 @@
 // STOPPED" (a plain rollback right after said "no change" and resumed it). The one injected
 // fault: a loopback proxy in front of the real worker answers the first offsets read after the
 // failed PATCH with a 500; every other answer is the real worker's.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a loopback HTTP server, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

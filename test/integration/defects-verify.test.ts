@@ -2,6 +2,7 @@
 // A 2,000-partition source rewind read back hundreds of entries missing (3 of 3 times from a
 // shell before the fix), failed, and recovery undid the good write. Now the read-back is retried
 // for a bounded time; the rewinds and the rollback all succeed.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

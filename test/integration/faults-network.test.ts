@@ -3,6 +3,7 @@
 // reset connections, stall answers, half-close connections or refuse outright. Several worker URLs
 // (`--url p1,p2`) fail over on connection errors only; a change request whose answer was lost is
 // never sent again blindly. docs/reliability.md, "Network faults" and "Several workers".
+// Real parts: the sandbox's Kafka broker and Connect cluster, a loopback HTTP server, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

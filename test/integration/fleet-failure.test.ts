@@ -1,6 +1,7 @@
 // One connector of five fails for real after its stop (Kafka Connect rejects its new offsets
 // at PATCH time): its own run puts it back; the other four get their offsets and run again;
 // the JSON summary, the exit status and `runs --batch` say exactly that.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

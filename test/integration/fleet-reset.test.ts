@@ -1,6 +1,7 @@
 // A batch reset of 20 connectors: one batch id, 20 journaled runs, every connector's offsets
 // deleted (read back by Connect while it was stopped) and the connector RUNNING again — which,
 // for a FileStreamSource, means it re-read its file from the start into its topic.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';

@@ -1,5 +1,6 @@
 // A batch undone by a batch: reset two connectors by name (left STOPPED), then roll both back
 // with one --selector: each to its own latest snapshot, offsets and RUNNING state restored.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';

@@ -1,6 +1,7 @@
 // The Kafka release of the running sandbox, as a worker reports it (GET /), and the behaviour that
 // differs by release (docs/reliability.md, "Kafka versions"). `npm run test:versions` runs this
 // file on every release of its matrix.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';

@@ -1,4 +1,5 @@
 // reset deletes every offset (snapshot first); rollback after a reset restores them.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { type ConnectFixture, sortedOffsets, stillSet, tempDir, connectFixture } from '../support/connect.js';

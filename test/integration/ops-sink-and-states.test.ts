@@ -1,5 +1,6 @@
 // A sink rewound to an earlier kafka_offset re-delivers exactly the records after it; a
 // connector that was PAUSED before a rewind is PAUSED again afterwards.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // Safety: offsets looked up on another Kafka cluster than the worker's would move a connector to
 // meaningless positions. A second, real single-node cluster (started here from the sandbox's
 // jars, its own cluster id) stands in for "the wrong --bootstrap": refused with exit 2, both ids named.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

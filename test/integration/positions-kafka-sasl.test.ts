@@ -3,6 +3,7 @@
 // context's or the flags' credentials — reading the cluster id proves it did, and the id then
 // differs from the worker's, so the rewind is refused before anything stops — and a wrong
 // password is refused with exit 2 without the password ever being printed.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // the broker checks (partition counts, log ends) run with the context's bootstrap or
 // OFFSETCTL_BOOTSTRAP as well as with --bootstrap, and the --kafka-* security settings apply to
 // them too. Every refusal here is exit 2 with the connector untouched.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // a FileStreamSink that wrote all of it, then --to-time, --shift-by, --to-earliest (through a
 // context's bootstrap), --to-latest and --to-offset. Checks the exact target offset per partition
 // and that the sink really re-delivers exactly the records after the position.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

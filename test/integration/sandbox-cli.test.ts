@@ -1,5 +1,6 @@
 // `offsetctl sandbox` itself, cheaply: the status JSON of the running sandbox, an idempotent `up`,
 // and the refusals that need no second cluster (2 shared cores).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a loopback HTTP server, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,5 +1,6 @@
 // Connecting to a secured Kafka Connect worker: HTTPS with a private CA, required client
 // certificates and Basic auth. One extra worker is started for this file and stopped after it.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import { test, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 // and applied (the sink replays), a time position, a bad shift-by refused with the CLI's message,
 // and a context whose broker does not answer (the page still renders). Screenshots go to
 // test-output/ui/ with the others.
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';

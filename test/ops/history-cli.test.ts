@@ -1,4 +1,5 @@
 // The history commands against a real store file, and refusals that need no cluster.
+// Real parts: a SQLite store file, child processes, the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

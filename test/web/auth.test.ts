@@ -3,6 +3,7 @@
 // sign-in rate limit, session expiry, and the proxy mode through the Hono app in memory (the TCP
 // peer is given as node-server's binding): the header believed only from the proxy's address, a
 // viewer's forged change refused with 403 and audited, an operator kept to its pattern.
+// Real parts: a SQLite store file, the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,6 @@
 // The CLI as an operator runs it: contexts in a temporary config file, and a password that must
 // never reach the terminal even when a server echoes it back in an error.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:http';
