@@ -49,3 +49,10 @@ test('--no-color and a registered secret stay with their run', async () => {
   assert.equal(redactText('hunter2-inproc'), 'hunter2-inproc');
   assert.equal(useColor({ isTTY: true }, { TERM: 'xterm' }), true);
 });
+
+test('`sandbox status` finds the sandbox through the run\'s environment (OFFSETCTL_SANDBOX_DIR), not the process\'s', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'offsetctl-inproc-sandbox-')), 'none-here');
+  const r = await runInProcess(['sandbox', 'status'], { env: { OFFSETCTL_SANDBOX_DIR: dir } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, `sandbox not running (${dir}); start it with \`offsetctl sandbox up --dir ${dir}\`\n`);
+});

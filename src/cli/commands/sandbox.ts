@@ -101,8 +101,9 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder')
     .addOption(outputOption())
     .action(async (opts: DirOption & { output: string }) => {
-      const { sandboxStatus, sandboxCommand } = await import('../../sandbox/index.js');
-      const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
+      const { sandboxStatus, sandboxCommand, resolveSandboxDir } = await import('../../sandbox/index.js');
+      // The folder from this command's environment (OFFSETCTL_SANDBOX_DIR, XDG_CACHE_HOME), not the process's (io.ts).
+      const status = await sandboxStatus({ dir: resolveSandboxDir(opts.dir, currentIO().env) });
       const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
       if (opts.output === 'json') {
         // The team store as the text shows it: null when the sandbox has none.
