@@ -1,6 +1,7 @@
 // The package's four verbs over real documents (the package's example, a 1.1 fixture), with a
 // recording HttpSender in place of a server: what the verbs add to the runner is reading,
 // refusing and defaulting, not sending.
+// Real parts: none (the code under test, in this process).
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // neutral words and carries a typed hint; no message names a CLI flag (`rewind`, which runs a
 // shipped workflow, has no --source or --server to be told about). Each case below is a real
 // failure of the engine, collected and scanned.
+// Real parts: a loopback HTTP server.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -2,15 +2,16 @@
 // backup left out): the answer is not echoed, and is registered for masking at once. Without a
 // terminal nobody is asked: the caller refuses and names the flag that gives the value.
 import { registerSecret } from '../http/redact.js';
+import { currentIO, type InStream, type OutStream } from './io.js';
 
-export function canAsk(stdin: NodeJS.ReadStream = process.stdin): boolean {
+export function canAsk(stdin: InStream = currentIO().stdin): boolean {
   return stdin.isTTY === true && typeof stdin.setRawMode === 'function';
 }
 
 /** One line typed without echo (Enter ends it, Ctrl-C refuses); undefined for an empty answer. */
-export async function askSecret(question: string, stdin: NodeJS.ReadStream = process.stdin, out: NodeJS.WriteStream = process.stderr): Promise<string | undefined> {
+export async function askSecret(question: string, stdin: InStream = currentIO().stdin, out: OutStream = currentIO().stderr): Promise<string | undefined> {
   out.write(question);
-  stdin.setRawMode(true);
+  stdin.setRawMode?.(true);
   stdin.resume();
   try {
     const value = await new Promise<string>((resolve, reject) => {
@@ -36,7 +37,7 @@ export async function askSecret(question: string, stdin: NodeJS.ReadStream = pro
     registerSecret(value);
     return value;
   } finally {
-    stdin.setRawMode(false);
+    stdin.setRawMode?.(false);
     stdin.pause();
   }
 }

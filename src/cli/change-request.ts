@@ -8,6 +8,7 @@ import type { ImportChoices, ImportPlanFacts, MoveChoices, MovePlanFacts, MoveUn
 import type { MoveRun } from '../ops/move/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
+import { currentIO } from './io.js';
 
 /**
  * Why these plans need someone else's approval, or undefined: the context that applies (or one
@@ -90,11 +91,11 @@ function announceRequest(
   reason?: string,
   applyArgs = '',
 ): void {
-  if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
+  if (request.auditWarning) currentIO().stderr.write(`warning: ${request.auditWarning}\n`);
   const what =
     request.connectors.length === 1 ? `${request.operation} of ${request.connectors[0]}` : `${request.operation} of ${request.connectors.length} connectors`;
   if (conn.output === 'json') {
-    process.stdout.write(
+    currentIO().stdout.write(
       `${JSON.stringify({ status: 'requested', request: requestJson(request) }, null, 2)}\n`,
     );
   }

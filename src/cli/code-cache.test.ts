@@ -1,5 +1,6 @@
 // The launcher's V8 code cache (code-cache.ts): each case runs a small CommonJS file in a child
 // process, as bin/offsetctl does, and reads what became of the cache and what the code returned.
+// Real parts: child processes.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { OpsError } from '../ops/errors.js';
 import { checkKafkaFields, KAFKA_FILE_KEYS, KAFKA_PATH_FIELDS, type KafkaContextFields } from './kafka-settings.js';
+import { currentIO } from './io.js';
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
@@ -68,7 +69,7 @@ type FileKey = keyof typeof FILE_KEYS;
 const PATH_FIELDS = new Set<string>(['passwordFile', 'tokenFile', 'cert', 'key', 'ca', ...KAFKA_PATH_FIELDS]);
 
 /** The config file path: OFFSETCTL_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml. */
-export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+export function configPath(env: NodeJS.ProcessEnv = currentIO().env): string {
   if (env.OFFSETCTL_CONFIG) return resolve(env.OFFSETCTL_CONFIG);
   const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'offsetctl', 'config.yaml');

@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server, a SQLite store file.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';

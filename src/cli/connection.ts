@@ -16,6 +16,7 @@ import { registerBasicCredential, registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
 import type { StoreChoice } from '../store/index.js';
+import { currentIO } from './io.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -95,7 +96,7 @@ export function addConnectionOptions(cmd: Command): Command {
  * ~80 ms of a rewind's CPU (BENCHMARKS.md, figure 5). `pooled` is for a process that lives and
  * sends many requests at once (the web console): undici's pool.
  */
-export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env, how: { pooled?: boolean; config?: { config: OffsetctlConfig; path: string } } = {}): Promise<Connection> {
+export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = currentIO().env, how: { pooled?: boolean; config?: { config: OffsetctlConfig; path: string } } = {}): Promise<Connection> {
   refuseLiteralSecrets(opts);
   const output = opts.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
@@ -140,11 +141,11 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
     ? new (await import('../http/client.js')).HttpClient(clientOptions)
     : new (await import('../http/node-client.js')).NodeHttpClient(clientOptions);
   const reachable = urls.length > 1
-    ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => process.stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
+    ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => currentIO().stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;
   // A worker answering 500 because the leader it forwards to died: asked again once the group has
   // a new leader (a PATCH/DELETE of offsets only after reading back that it did not apply).
-  const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => process.stderr.write(`warning: ${line}\n`) });
+  const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => currentIO().stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
   const { storeChoice } = await import('./store-choice.js');
   // The console's service config (how.config) matches its contexts by identity among themselves
@@ -183,7 +184,7 @@ async function governedChoice(
   // Kept per URL for a minute in the state folder (identity-cache.ts): each command is its own process.
   const cache = (await import('./identity-cache.js')).identityCache(at.stateDir, at.env);
   const found = await governingContexts(at.url, { ...at.config, contexts: Object.fromEntries(others) }, senderFor, cache);
-  for (const name of found.unreachable) process.stderr.write(`warning: context ${name} governs a cluster (team store or approval) but its URL did not answer: if it is this cluster, its rules were not checked\n`);
+  for (const name of found.unreachable) currentIO().stderr.write(`warning: context ${name} governs a cluster (team store or approval) but its URL did not answer: if it is this cluster, its rules were not checked\n`);
   if (found.contexts.length === 0) return { ...own, governedBy: [] };
   const storeOf = (c: Pick<ConnectionContext, 'store'> | undefined): string => (c?.store && c.store !== 'sqlite' ? c.store : 'the state folder\'s SQLite file');
   const all = [...(at.ctx && at.contextName !== undefined && governs(at.ctx) ? [{ name: at.contextName, context: at.ctx }] : []), ...found.contexts];
@@ -209,12 +210,12 @@ async function governedChoice(
  * Reads (and so registers for masking) the credentials the options name, without connecting:
  * the history commands show stored data, in which a secret must stay masked too.
  */
-export async function registerCredentials(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function registerCredentials(opts: ConnectionOptions, env: NodeJS.ProcessEnv = currentIO().env): Promise<void> {
   await resolveAuth(opts, undefined, env);
 }
 
 /** --state-dir, OFFSETCTL_STATE_DIR, else ${XDG_STATE_HOME:-~/.local/state}/offsetctl. */
-export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = currentIO().env): string {
   if (flag) return resolve(flag);
   if (env.OFFSETCTL_STATE_DIR) return resolve(env.OFFSETCTL_STATE_DIR);
   const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
@@ -326,7 +327,7 @@ async function resolveTls(opts: ConnectionOptions, ctx: ConnectionContext | unde
   if (opts.insecure === true || ctx?.insecure === true) {
     tls.insecure = true;
     // Every time, on stderr (stdout stays clean for --output json): an unverified server may be anyone.
-    process.stderr.write(`warning: TLS certificates are not verified (${opts.insecure === true ? '--insecure' : 'insecure: true in the context'}): anyone between you and Kafka Connect can read and change this traffic\n`);
+    currentIO().stderr.write(`warning: TLS certificates are not verified (${opts.insecure === true ? '--insecure' : 'insecure: true in the context'}): anyone between you and Kafka Connect can read and change this traffic\n`);
   }
   return tls;
 }

@@ -12,6 +12,7 @@ import { OpsError } from '../ops/errors.js';
 import type { StoreChoice } from '../store/index.js';
 import type { Connection } from './connection.js';
 import type { KafkaFlags } from './kafka-settings.js';
+import { currentIO } from './io.js';
 
 /** The team store as a marker may show it: scheme, host, port and database; never the user, a password or parameters. */
 export function storeWithoutSecrets(store: string): string {
@@ -28,7 +29,7 @@ export function storeWithoutSecrets(store: string): string {
  * `flags` are the command's Kafka flags (--bootstrap, security), the context's apply otherwise.
  */
 export async function refuseIfGovernedElsewhere(
-  conn: Pick<Connection, 'url' | 'context' | 'store'> & { http: HttpSender }, flags: KafkaFlags, env: NodeJS.ProcessEnv = process.env,
+  conn: Pick<Connection, 'url' | 'context' | 'store'> & { http: HttpSender }, flags: KafkaFlags, env: NodeJS.ProcessEnv = currentIO().env,
 ): Promise<void> {
   // A team store (the store module's isTeamStore, inlined: loading it would load SQLite's binding).
   if (conn.store.store !== undefined && conn.store.store !== '' && conn.store.store !== 'sqlite') return;
@@ -50,7 +51,7 @@ export async function refuseIfGovernedElsewhere(
       marker = mine.find((m) => sameConnectCluster(m.members, members));
     }
   } catch (err) {
-    process.stderr.write(`warning: could not read whether a team store governs ${identity.key} (${(err as Error).message}): if one does, its rules were not checked\n`);
+    currentIO().stderr.write(`warning: could not read whether a team store governs ${identity.key} (${(err as Error).message}): if one does, its rules were not checked\n`);
     return;
   }
   if (!marker) return;

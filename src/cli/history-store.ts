@@ -4,9 +4,10 @@
 import type { ConnectionContext } from './config-file.js';
 import { storeChoice, type StoreFlags } from './store-choice.js';
 import type { StoreChoice } from '../store/index.js';
+import { currentIO } from './io.js';
 
 /** The store for a command that reads history only (no Connect URL): --context or the current context may name it. */
-export async function historyStoreChoice(opts: StoreFlags, env: NodeJS.ProcessEnv = process.env): Promise<StoreChoice> {
+export async function historyStoreChoice(opts: StoreFlags, env: NodeJS.ProcessEnv = currentIO().env): Promise<StoreChoice> {
   const { resolveStateDir } = await import('./connection.js');
   const stateDir = resolveStateDir(opts.stateDir, env);
   let ctx: ConnectionContext | undefined;

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpsError } from '../ops/errors.js';
 import type { IdentityCache } from './governing-context.js';
+import { currentIO } from './io.js';
 
 const FILE = 'cluster-identities.json';
 const DEFAULT_TTL_S = 60;
@@ -23,7 +24,7 @@ interface Entry {
 }
 
 /** The cache in `stateDir`, or undefined when OFFSETCTL_IDENTITY_TTL_SECONDS=0. */
-export function identityCache(stateDir: string, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): IdentityCache | undefined {
+export function identityCache(stateDir: string, env: NodeJS.ProcessEnv = currentIO().env, now: () => number = Date.now): IdentityCache | undefined {
   const raw = env.OFFSETCTL_IDENTITY_TTL_SECONDS;
   const ttlS = raw === undefined || raw === '' ? DEFAULT_TTL_S : Number(raw);
   if (!Number.isInteger(ttlS) || ttlS < 0 || ttlS > 3600) {

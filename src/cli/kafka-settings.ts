@@ -9,6 +9,7 @@ import { Option, type Command } from 'commander';
 import type { KafkaAccess, KafkaSaslMechanism, KafkaSecurityProtocol, KafkaSettings } from '../kafka/connection.js';
 import { registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
+import { currentIO } from './io.js';
 
 export const SECURITY_PROTOCOLS: readonly KafkaSecurityProtocol[] = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'];
 export const SASL_MECHANISMS: readonly KafkaSaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
@@ -100,7 +101,7 @@ export type { KafkaAccess };
 /**
  * @example const access = resolveKafkaAccess(opts, conn.context); const s = await access.settingsFor(access.bootstrap ?? [])
  */
-export function resolveKafkaAccess(flags: KafkaFlags, ctx: KafkaContextFields | undefined, env: NodeJS.ProcessEnv = process.env): KafkaAccess {
+export function resolveKafkaAccess(flags: KafkaFlags, ctx: KafkaContextFields | undefined, env: NodeJS.ProcessEnv = currentIO().env): KafkaAccess {
   if (flags.kafkaPassword !== undefined) {
     registerSecret(flags.kafkaPassword);
     throw new OpsError('E_USAGE', '--kafka-password is not accepted: a secret on the command line is kept in shell history and visible to ps; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
@@ -124,7 +125,7 @@ export function resolveKafkaAccess(flags: KafkaFlags, ctx: KafkaContextFields | 
 }
 
 /** Security settings from the flags alone (no bootstrap): what `workflow run` hands its Kafka transport. */
-export async function kafkaSecurityFromFlags(flags: KafkaFlags, env: NodeJS.ProcessEnv = process.env): Promise<Omit<KafkaSettings, 'bootstrap'>> {
+export async function kafkaSecurityFromFlags(flags: KafkaFlags, env: NodeJS.ProcessEnv = currentIO().env): Promise<Omit<KafkaSettings, 'bootstrap'>> {
   if (flags.kafkaPassword !== undefined) {
     registerSecret(flags.kafkaPassword);
     throw new OpsError('E_USAGE', '--kafka-password is not accepted: a secret on the command line is kept in shell history and visible to ps; use --kafka-password-env VAR or --kafka-password-file PATH', { field: 'kafka-password' });
@@ -183,7 +184,7 @@ function sameServers(a: readonly string[], b: readonly string[]): boolean {
  * ends): the configured servers with their security settings, or undefined when none are
  * configured (then the checks are skipped with a warning).
  */
-export async function preflightKafkaSettings(flags: KafkaFlags, ctx: KafkaContextFields | undefined, env: NodeJS.ProcessEnv = process.env): Promise<KafkaSettings | undefined> {
+export async function preflightKafkaSettings(flags: KafkaFlags, ctx: KafkaContextFields | undefined, env: NodeJS.ProcessEnv = currentIO().env): Promise<KafkaSettings | undefined> {
   const access = resolveKafkaAccess(flags, ctx, env);
   return access.bootstrap ? access.settingsFor(access.bootstrap) : undefined;
 }

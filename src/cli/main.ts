@@ -6,21 +6,50 @@ import type { Command as CommandType, Help as HelpType, Option as OptionType } f
 import { prepareArgs } from './argv.js';
 import { readVersion } from './package-version.js';
 import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
-import { disableColor } from './render/color.js';
+import { disableColor, useColor } from './render/color.js';
 import { startupV8Flags } from './v8-flags.js';
+import { currentIO, isProcessIO, withIO, type CliIO } from './io.js';
 
-export async function main(argv: string[]): Promise<void> {
-  quietOnClosedPipe();
+/**
+ * Runs `offsetctl <argv.slice(2)>`. The launcher gives no IO: the command uses the process's own
+ * and its status goes to process.exitCode, as always. A test gives one (test/support/in-process.ts):
+ * the command runs with it (currentIO(), see io.ts) and the status is returned, the process's
+ * exit code untouched.
+ */
+export async function main(argv: string[], io?: CliIO): Promise<number> {
+  const own = io ?? currentIO();
+  const run = () => runCommand(argv, own);
+  if (io === undefined) {
+    await run();
+    return own.exitCode ?? 0;
+  }
+  // A run of its own: the secrets it registers are masked in its output only, and the document
+  // cache it sets up is put away after it (module state another in-process run must not see).
+  // (Loaded here, not at the top: the launcher's start-up never pays for them.)
+  const [{ withOwnSecrets }, { setActiveDocumentCache }, { useDocumentCache }] = await Promise.all([
+    import('../http/redact.js'), import('./document-cache.js'), import('../ops/workflows/document-cache.js'),
+  ]);
+  try {
+    await withIO(io, () => withOwnSecrets(run));
+  } finally {
+    setActiveDocumentCache(undefined);
+    useDocumentCache(undefined);
+  }
+  return io.exitCode ?? 0;
+}
+
+async function runCommand(argv: string[], io: CliIO): Promise<void> {
+  if (isProcessIO(io)) quietOnClosedPipe();
   const prepared = prepareArgs(argv.slice(2));
   const args = prepared.args;
   if (prepared.noColor) disableColor();
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    process.stdout.write(`${readVersion()}\n`);
+    io.stdout.write(`${readVersion()}\n`);
     return;
   }
   for (const flag of startupV8Flags(args)) setFlagsFromString(flag);
   // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
-  if (DOCUMENT_COMMANDS.has(args[0] ?? '') && process.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
+  if (DOCUMENT_COMMANDS.has(args[0] ?? '') && io.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
     const [{ documentCache, setActiveDocumentCache, stateDirFromArgs }, { resolveStateDir }, { useDocumentCache }] = await Promise.all([
       import('./document-cache.js'), import('./connection.js'), import('../ops/workflows/document-cache.js'),
     ]);
@@ -34,6 +63,18 @@ export async function main(argv: string[]): Promise<void> {
     .version(readVersion())
     .exitOverride()
     .addHelpText('after', GLOBAL_HELP);
+  // Commander writes help and usage errors to the process's streams unless told otherwise; a
+  // command run with streams of its own (a test's) gets them there (set before any subcommand, which inherits it).
+  if (!isProcessIO(io)) {
+    program.configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => (io.stdout.isTTY && io.stdout.columns) || 80,
+      getErrHelpWidth: () => (io.stderr.isTTY && io.stderr.columns) || 80,
+      getOutHasColors: () => useColor(io.stdout, io.env),
+      getErrHasColors: () => useColor(io.stderr, io.env),
+    });
+  }
   // A known verb needs only its own group (`connectors` never loads the workflow, sandbox or
   // console registrations); anything else (help, typos, a flag first) registers every group so
   // help and "unknown command" see them all.
@@ -54,17 +95,17 @@ export async function main(argv: string[]): Promise<void> {
   } catch (err) {
     if (err instanceof CommanderError) {
       // --help and --version exit 0; argument mistakes are refusals (2).
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
+      io.exitCode = err.exitCode === 0 ? 0 : 2;
       if (err.exitCode !== 0 && wantsJson(args)) {
-        process.stdout.write(`${JSON.stringify({ error: { code: 'E_USAGE', message: err.message.replace(/^error: /, ''), exitStatus: 2 } }, null, 2)}\n`);
+        io.stdout.write(`${JSON.stringify({ error: { code: 'E_USAGE', message: err.message.replace(/^error: /, ''), exitStatus: 2 } }, null, 2)}\n`);
       }
       return;
     }
-    process.exitCode = exitStatusFor(err);
+    io.exitCode = exitStatusFor(err);
     // A reported failure's account (the outcome JSON, the workflow report) is already on stdout;
     // only its message, when there is one, goes to stderr.
     if (err instanceof ReportedFailure) {
-      if (err.message !== '') process.stderr.write(`${formatError(err)}\n`);
+      if (err.message !== '') io.stderr.write(`${formatError(err)}\n`);
       return;
     }
     // Each command gets advice about its own flags only: `workflow` commands have --source and
@@ -75,9 +116,9 @@ export async function main(argv: string[]): Promise<void> {
     const printsOwnJson = args[0] === 'workflow' && (args[1] === 'run' || args[1] === 'validate');
     if (wantsJson(args) && !printsOwnJson) {
       const e = err as { code?: unknown };
-      process.stdout.write(`${JSON.stringify({ error: { code: typeof e.code === 'string' ? e.code : 'E_INTERNAL', message: message.replace(/^error(?: \[[A-Z_]+\])?: /, ''), exitStatus: process.exitCode } }, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ error: { code: typeof e.code === 'string' ? e.code : 'E_INTERNAL', message: message.replace(/^error(?: \[[A-Z_]+\])?: /, ''), exitStatus: io.exitCode } }, null, 2)}\n`);
     }
-    process.stderr.write(`${message}\n`);
+    io.stderr.write(`${message}\n`);
   }
 }
 
@@ -185,8 +226,12 @@ function configureUsageErrors(program: CommandType): void {
     for (const sub of cmd.commands) visit(sub, [...path, sub.name()]);
   };
   visit(program, []);
-  const original = program.constructor.prototype._checkForMissingMandatoryOptions as (this: CommandType) => void;
-  program.constructor.prototype._checkForMissingMandatoryOptions = function checkUnknownFirst(this: CommandType & { _allowUnknownOption?: boolean }) {
+  // Patched once per process: a test runs many commands in its own process (main(argv, io)).
+  const proto = program.constructor.prototype as { _checkForMissingMandatoryOptions(this: CommandType): void; unknownFirst?: true };
+  if (proto.unknownFirst) return;
+  proto.unknownFirst = true;
+  const original = proto._checkForMissingMandatoryOptions;
+  proto._checkForMissingMandatoryOptions = function checkUnknownFirst(this: CommandType & { _allowUnknownOption?: boolean }) {
     // Commander keeps the leaf's unknown options here while it parses (commander 14).
     const unknown = (this as { args?: string[] }).args?.find((a) => a.startsWith('-') && a !== '-' && a !== '--');
     if (unknown && !this._allowUnknownOption && this.commands.length === 0) {

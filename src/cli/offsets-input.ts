@@ -3,12 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { OpsError } from '../ops/errors.js';
 import { parseOffsetsJson } from '../ops/offsets/index.js';
+import { currentIO } from './io.js';
 
 /**
  * Reads and parses the JSON offsets input; `-` reads stdin. Shape is checked separately
  * (validateOffsetsShape). Throws `E_OFFSETS_INVALID` naming the file and position.
  */
-export async function readOffsetsInput(fileOrDash: string, stdin: NodeJS.ReadableStream = process.stdin): Promise<unknown> {
+export async function readOffsetsInput(fileOrDash: string, stdin: NodeJS.ReadableStream = currentIO().stdin): Promise<unknown> {
   const name = fileOrDash === '-' ? '<stdin>' : fileOrDash;
   let text: string;
   try {

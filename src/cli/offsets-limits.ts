@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { OpsError } from '../ops/errors.js';
 import { LIMIT_SOURCES, type OffsetLimits } from '../ops/offsets/index.js';
+import { currentIO } from './io.js';
 
 /** Refuses an offsets file larger than the limit before reading it (stdin is checked once read). */
 export async function checkInputSize(fileOrDash: string, limits: OffsetLimits, readBytes?: number): Promise<void> {
@@ -19,7 +20,7 @@ export async function checkInputSize(fileOrDash: string, limits: OffsetLimits, r
  * stdin that stops with the size refusal as soon as more than the limit has arrived, so a huge
  * pipe is never held in memory whole. Read lazily: nothing is consumed unless `-` was given.
  */
-export function boundedStdin(limits: OffsetLimits, stdin: NodeJS.ReadableStream = process.stdin): NodeJS.ReadableStream {
+export function boundedStdin(limits: OffsetLimits, stdin: NodeJS.ReadableStream = currentIO().stdin): NodeJS.ReadableStream {
   async function* bounded(): AsyncGenerator<Buffer> {
     let bytes = 0;
     for await (const chunk of stdin) {

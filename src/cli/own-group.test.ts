@@ -1,5 +1,6 @@
 // A known verb registers only the command group main.ts maps it to (fast start). A verb mapped to
 // a group that does not register it would be "unknown command"; this checks every mapping.
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Command } from 'commander';

@@ -8,6 +8,7 @@ import type { ProfileOptions, SourceDbSettings } from '../ops/profiles/index.js'
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
 import type { KafkaFlags } from './kafka-settings.js';
+import { currentIO } from './io.js';
 
 export interface SourceDbOptions {
   sourceDb?: string;
@@ -46,13 +47,13 @@ async function sourceDbSettings(url: string, where: string): Promise<SourceDbSet
   const { pgSettings, loadPg } = await (await import('../store/index.js')).postgresDriver();
   let settings: SourceDbSettings;
   try {
-    settings = pgSettings(url, { env: process.env });
+    settings = pgSettings(url, { env: currentIO().env });
   } catch (err) {
     // The team store's words, for this flag: no --store-password-env here (PGPASSWORD or .pgpass only).
     const text = (err as Error).message.replace(/--store(-password-env)?/g, where).replace(/, or name a variable that holds it with [^;]*$/, '');
     throw new OpsError('E_USAGE', text, { field: 'source-db' });
   }
-  const password = process.env.PGPASSWORD || await new Promise<string | undefined>((resolve) => {
+  const password = currentIO().env.PGPASSWORD || await new Promise<string | undefined>((resolve) => {
     loadPg().pgpass({ host: settings.host, port: settings.port, database: settings.database, user: settings.user }, resolve);
   });
   return { ...settings, application_name: 'offsetctl-preflight', ...(password ? { password } : {}) };

@@ -9,6 +9,7 @@ import type { Store } from '../store/index.js';
 import type { StoreChoice } from '../store/index.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
+import { currentIO } from './io.js';
 
 export interface StoreFlags {
   store?: string;
@@ -17,7 +18,7 @@ export interface StoreFlags {
   context?: string;
 }
 
-export function storeChoice(opts: StoreFlags, ctx: Pick<ConnectionContext, 'store' | 'storePasswordEnv'> | undefined, stateDir: string, env: NodeJS.ProcessEnv = process.env): StoreChoice {
+export function storeChoice(opts: StoreFlags, ctx: Pick<ConnectionContext, 'store' | 'storePasswordEnv'> | undefined, stateDir: string, env: NodeJS.ProcessEnv = currentIO().env): StoreChoice {
   const fromFlag = opts.store !== undefined && opts.store !== '';
   const store = fromFlag ? opts.store : env.OFFSETCTL_STORE || ctx?.store;
   // A password typed into the URL is refused when the store opens; masked from here on.

@@ -17,15 +17,16 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HttpSender } from '../http/client.js';
+import { currentIO } from './io.js';
 
-export function testHooksFromEnv(env: NodeJS.ProcessEnv = process.env): ((stepId: string, runId: string) => Promise<void>) | undefined {
+export function testHooksFromEnv(env: NodeJS.ProcessEnv = currentIO().env): ((stepId: string, runId: string) => Promise<void>) | undefined {
   const kill = env.OFFSETCTL_TEST_KILL_BEFORE_STEP;
   const pause = env.OFFSETCTL_TEST_PAUSE_BEFORE_STEP;
   if (!kill && !pause) return undefined;
   const fired = new Set<string>();
   return async (stepId, runId) => {
     if (kill === stepId) {
-      process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}, run ${runId}) before step ${stepId}\n`);
+      currentIO().stderr.write(`test hook: killing offsetctl (pid ${process.pid}, run ${runId}) before step ${stepId}\n`);
       process.kill(process.pid, 'SIGKILL');
     }
     if (pause === stepId && !fired.has(stepId)) {
@@ -44,7 +45,7 @@ export function testHooksFromEnv(env: NodeJS.ProcessEnv = process.env): ((stepId
  * OFFSETCTL_TEST_KILL_AFTER_SEND as a wrapper of the sender the CLI hands to applyPlan (never to
  * planning, which only reads); the sender itself when unset.
  */
-export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = process.env): HttpSender {
+export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = currentIO().env): HttpSender {
   const method = env.OFFSETCTL_TEST_KILL_AFTER_SEND?.toUpperCase();
   if (!method) return http;
   return {
@@ -52,7 +53,7 @@ export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = 
       const res = await http.send(req);
       const path = new URL(req.url).pathname;
       if (req.method.toUpperCase() === method && (method === 'POST' ? /\/connectors$/.test(path) : /\/offsets$/.test(path))) {
-        process.stderr.write(`test hook: killing offsetctl (pid ${process.pid}) after ${method} ${req.url} was answered ${res.status}, before reading the answer\n`);
+        currentIO().stderr.write(`test hook: killing offsetctl (pid ${process.pid}) after ${method} ${req.url} was answered ${res.status}, before reading the answer\n`);
         process.kill(process.pid, 'SIGKILL');
       }
       return res;
@@ -61,7 +62,7 @@ export function killAfterSendFromEnv(http: HttpSender, env: NodeJS.ProcessEnv = 
 }
 
 /** OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS: the second Ctrl-C's account waits this long first. */
-export async function secondSignalDelayFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function secondSignalDelayFromEnv(env: NodeJS.ProcessEnv = currentIO().env): Promise<void> {
   const ms = Number(env.OFFSETCTL_TEST_SECOND_SIGNAL_DELAY_MS ?? 0);
   if (ms > 0) await sleep(ms);
 }

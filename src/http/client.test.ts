@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server.
 import { after, before, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

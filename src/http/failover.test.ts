@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server.
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { test } from 'node:test';

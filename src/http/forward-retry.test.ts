@@ -1,6 +1,7 @@
 // The retry of Connect's "forward failed" 500s. A loopback server replays Kafka Connect's literal
 // answers (RestClient.java's messages); the real case (a dead leader) is in
 // test/integration/faults-workers.test.ts.
+// Real parts: a loopback HTTP server.
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { test, type TestContext } from 'node:test';

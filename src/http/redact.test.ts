@@ -1,6 +1,7 @@
 // Every form a known secret takes is masked (issue 20, point 1: an error body echoing the
 // Authorization header leaked base64 of user:password), and an echoed credential is masked even
 // unregistered or cut short; prose about authentication keeps its words.
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { redactAndClip, redactText, redactValue, registerBasicCredential, registerSecret } from './redact.js';

@@ -5,17 +5,34 @@
 // user:password that the Authorization header carries); and a credential that an error body
 // echoes after "Authorization:" or "Basic"/"Bearer" is masked even when it was cut short.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token']);
 export const MASK = '***';
 
-const registered = new Set<string>();
-/** The registered forms, longest first, so a long form is masked whole before a shorter one inside it. */
-let ordered: string[] = [];
+interface Secrets {
+  registered: Set<string>;
+  /** The registered forms, longest first, so a long form is masked whole before a shorter one inside it. */
+  ordered: string[];
+}
+/** The process's secrets; a command run in a test's process has its own (withOwnSecrets). */
+const processSecrets: Secrets = { registered: new Set(), ordered: [] };
+const scoped = new AsyncLocalStorage<Secrets>();
+const secrets = (): Secrets => scoped.getStore() ?? processSecrets;
+
+/**
+ * Runs `fn` with a registry of its own: what it registers is masked in its own output and is gone
+ * after it (main(argv, io): two commands run in one test process do not share secrets).
+ */
+export function withOwnSecrets<T>(fn: () => T): T {
+  return scoped.run({ registered: new Set(), ordered: [] }, fn);
+}
 
 function add(form: string): void {
-  if (form.length < 4 || registered.has(form)) return;
-  registered.add(form);
-  ordered = [...registered].sort((a, b) => b.length - a.length);
+  const own = secrets();
+  if (form.length < 4 || own.registered.has(form)) return;
+  own.registered.add(form);
+  own.ordered = [...own.registered].sort((a, b) => b.length - a.length);
 }
 
 /** The forms a value takes in text that a server, a proxy or a log may echo back. */
@@ -74,7 +91,7 @@ function maskEchoedCredentials(text: string): string {
 
 export function redactText(text: string): string {
   let out = text;
-  for (const secret of ordered) {
+  for (const secret of secrets().ordered) {
     if (!out.includes(secret)) continue;
     if (/^\p{L}+$/u.test(secret)) {
       let re = wordPatterns.get(secret);

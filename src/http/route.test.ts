@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HttpRequest, HttpResponse, HttpSender } from './client.js';

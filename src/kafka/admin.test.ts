@@ -1,5 +1,6 @@
 // The admin client's own guard on times (issue 20, point 7): ListOffsets reads -1 as "latest" and
 // -2 as "earliest", so a time before 1970 must never reach the broker, whoever the caller is.
+// Real parts: a loopback HTTP server.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo, type Socket } from 'node:net';

@@ -1,5 +1,6 @@
 // The checkpoint record format, encoded here by hand as Checkpoint.java serialises it (Kafka's
 // protocol Struct: INT16-length strings, big-endian integers), and the refusals of anything else.
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkpointsTopic, decodeCheckpoint } from './checkpoints.js';

@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Real parts: child processes.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server.
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// Real parts: child processes.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

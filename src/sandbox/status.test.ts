@@ -2,6 +2,7 @@
 // added (its worker runs but does not answer yet), the sandbox is not `running`, and the clusters
 // that do run are still listed, so a test lane on its own cluster carries on. Uses: real child
 // processes carrying the sandbox's marker, a loopback HTTP server as a healthy worker; no Kafka.
+// Real parts: a loopback HTTP server, child processes.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

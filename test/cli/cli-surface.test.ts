@@ -1,5 +1,6 @@
 // The command line as operators use it, without a cluster: global flags before or after the
 // verb, a closed pipe, completion scripts, colour, usage errors, the version verb.
+// Real parts: a SQLite store file, child processes, the CLI in-process.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +12,7 @@ import { useColor } from '../../src/cli/render/color.js';
 import { loadConfig } from '../../src/cli/config-file.js';
 import { registerSecret, redactText } from '../../src/http/redact.js';
 import { openStore } from '../../src/store/index.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { cliPath, repoRoot } from '../support/repo.js';
 
 const CLUSTER = 'http://127.0.0.1:9';
@@ -31,15 +32,15 @@ async function stateWithRuns(count: number): Promise<string> {
 
 test('global flags mean the same before and after the verb', async () => {
   const dir = await stateWithRuns(2);
-  const after = await runCli(['runs', '--state-dir', dir, '-o', 'json']);
-  const before = await runCli(['--state-dir', dir, '-o', 'json', 'runs']);
-  const mixed = await runCli(['--output=json', 'runs', '--state-dir', dir]);
+  const after = await runInProcess(['runs', '--state-dir', dir, '-o', 'json']);
+  const before = await runInProcess(['--state-dir', dir, '-o', 'json', 'runs']);
+  const mixed = await runInProcess(['--output=json', 'runs', '--state-dir', dir]);
   for (const r of [after, before, mixed]) assert.equal(r.status, 0, r.stderr);
   assert.equal(JSON.parse(after.stdout).length, 2);
   assert.deepEqual(JSON.parse(before.stdout), JSON.parse(after.stdout));
   assert.deepEqual(JSON.parse(mixed.stdout), JSON.parse(after.stdout));
   // --url before the verb reaches the command: a refused connection names that URL.
-  const url = await runCli(['--url', 'http://127.0.0.1:9', 'connectors']);
+  const url = await runInProcess(['--url', 'http://127.0.0.1:9', 'connectors']);
   assert.match(url.stderr, /127\.0\.0\.1:9\/connectors/);
   assert.doesNotMatch(url.stderr, /unknown option/);
 });
@@ -74,7 +75,7 @@ test('output into a closed pipe ends quietly (runs | head -1, --help | head -1)'
 });
 
 test('completion scripts list the commands, their flags and ask for connector names', async () => {
-  const bash = await runCli(['completion', 'bash']);
+  const bash = await runInProcess(['completion', 'bash']);
   assert.equal(bash.status, 0, bash.stderr);
   assert.equal(spawnSync('bash', ['-n'], { input: bash.stdout }).status, 0, 'valid bash');
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-completion-'));
@@ -93,13 +94,13 @@ test('completion scripts list the commands, their flags and ask for connector na
   assert.deepEqual(complete('offsetctl sandbox st'), ['status']);
   assert.match(bash.stdout, /offsetctl __complete connectors/);
 
-  const zsh = await runCli(['completion', 'zsh']);
+  const zsh = await runInProcess(['completion', 'zsh']);
   assert.match(zsh.stdout, /^#compdef offsetctl\nautoload -U \+X bashcompinit/);
-  const fish = await runCli(['completion', 'fish']);
+  const fish = await runInProcess(['completion', 'fish']);
   assert.match(fish.stdout, /complete -c offsetctl -n '__fish_use_subcommand' -a '[^']*\brewind\b/);
   assert.match(fish.stdout, /complete -c offsetctl -n '__fish_seen_subcommand_from restart' -l include-tasks/);
   assert.match(fish.stdout, /__fish_seen_subcommand_from [^']*\brewind\b[^']*' -a '\(offsetctl __complete connectors/);
-  const bad = await runCli(['completion', 'tcsh']);
+  const bad = await runInProcess(['completion', 'tcsh']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /bash, zsh or fish/);
 });
@@ -113,20 +114,20 @@ test('colour only on a terminal, never with NO_COLOR or --no-color', () => {
 });
 
 test('usage errors are one line and a hint; an unknown option is reported as unknown', async () => {
-  const r = await runCli(['rewind', 'x', '--to-datetime', 'T']);
+  const r = await runInProcess(['rewind', 'x', '--to-datetime', 'T']);
   assert.equal(r.status, 2);
   assert.equal(r.stderr, "error: unknown option '--to-datetime'\nhint: see `offsetctl rewind --help`\n");
-  const missing = await runCli(['rewind', 'x']);
+  const missing = await runInProcess(['rewind', 'x']);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /^error: required option '--offsets <file\|->' not specified \(or give a position: --to-time, [^\n]*\)\nhint: see `offsetctl rewind --help`\n$/);
-  const yaml = await runCli(['sandbox', 'status', '--output', 'yaml']);
+  const yaml = await runInProcess(['sandbox', 'status', '--output', 'yaml']);
   assert.equal(yaml.status, 2);
   assert.match(yaml.stderr, /argument 'yaml' is invalid\. Allowed choices are text, json/);
 });
 
 test('every --help ends with real examples', async () => {
   for (const args of [[], ['rewind'], ['connectors'], ['offsets', 'get'], ['stop'], ['restart'], ['runs'], ['sandbox', 'status'], ['workflow', 'run'], ['completion'], ['version']]) {
-    const r = await runCli([...args, '--help']);
+    const r = await runInProcess([...args, '--help']);
     assert.equal(r.status, 0, r.stderr);
     const tail = r.stdout.trimEnd().split('\n').slice(-4).join('\n');
     assert.match(tail, /Examples:\n( {2}offsetctl .+\n?){1,3}|Examples:[\s\S]*offsetctl /, `${args.join(' ')} --help ends with:\n${tail}`);
@@ -147,7 +148,7 @@ test('offsetctl --help lists the verbs by task, in task order, every verb in a g
     ['Console and settings:', ['ui', 'config', 'completion', 'version', 'help']],
   ];
   for (const args of [['--help'], ['help']]) {
-    const r = await runCli(args);
+    const r = await runInProcess(args);
     assert.equal(r.status, 0, r.stderr);
     // Each heading, then the verbs listed under it (a verb's description may wrap onto more lines).
     const listed = new Map<string, string[]>();
@@ -163,25 +164,25 @@ test('offsetctl --help lists the verbs by task, in task order, every verb in a g
     assert.doesNotMatch(r.stdout, /^Commands:$/m, 'a verb without a group');
   }
   // A command's own help keeps its plain list of subcommands.
-  const runs = await runCli(['runs', '--help']);
+  const runs = await runInProcess(['runs', '--help']);
   assert.match(runs.stdout, /^Commands:\n {2}show /m);
 });
 
 test('a refusal with -o json prints a JSON error object on stdout and the message on stderr', async () => {
-  const r = await runCli(['connectors', '-o', 'json']);
+  const r = await runInProcess(['connectors', '-o', 'json']);
   const parsed = JSON.parse(r.stdout) as { error: { code: string; message: string; exitStatus: number } };
   assert.equal(parsed.error.code, 'E_CONFIG');
   assert.equal(parsed.error.exitStatus, r.status);
   assert.match(r.stderr, /no Kafka Connect URL/);
-  const usage = await runCli(['-o', 'json', 'runs', '--bogus']);
+  const usage = await runInProcess(['-o', 'json', 'runs', '--bogus']);
   assert.equal(usage.status, 2);
   assert.deepEqual(JSON.parse(usage.stdout), { error: { code: 'E_USAGE', message: "unknown option '--bogus'", exitStatus: 2 } });
 });
 
 test('--version and `version -o json` name offsetctl, Node and the sandbox Kafka', async () => {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
-  assert.equal((await runCli(['--version'])).stdout, `${pkg.version}\n`);
-  const v = JSON.parse((await runCli(['version', '-o', 'json'])).stdout) as Record<string, string>;
+  assert.equal((await runInProcess(['--version'])).stdout, `${pkg.version}\n`);
+  const v = JSON.parse((await runInProcess(['version', '-o', 'json'])).stdout) as Record<string, string>;
   assert.equal(v['offsetctl'], pkg.version);
   assert.equal(v['node'], process.versions.node);
   assert.match(v['sandboxKafka'] ?? '', /^\d+\.\d+\.\d+$/);
@@ -207,9 +208,9 @@ test('a password that is a plain word is masked as a word, not inside other word
   assert.equal(redactText('stores references to secrets only; the secret is secret'), 'stores references to secrets only; the *** is ***');
   registerSecret('s3cr3t!x');
   assert.equal(redactText('auth=s3cr3t!xyz'), 'auth=***yz');
-  const r = await runCli(['connectors', '--url', 'http://127.0.0.1:9', '--password', 'secret']);
+  const r = await runInProcess(['connectors', '--url', 'http://127.0.0.1:9', '--password', 'secret']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /a value given on the command line is kept in shell history/);
-  const c = await runCli(['config', 'set-context', 'x', '--url', 'http://127.0.0.1:9', '--password', 'secret'], { env: { OFFSETCTL_CONFIG: join(mkdtempSync(join(tmpdir(), 'offsetctl-cfg-')), 'c.yaml') } });
+  const c = await runInProcess(['config', 'set-context', 'x', '--url', 'http://127.0.0.1:9', '--password', 'secret'], { env: { OFFSETCTL_CONFIG: join(mkdtempSync(join(tmpdir(), 'offsetctl-cfg-')), 'c.yaml') } });
   assert.match(c.stderr, /stores references to secrets only/);
 });

@@ -1,6 +1,7 @@
 // The on-disk cache of parsed documents: hits give the same value, a corrupted or foreign file
 // falls back to parsing, concurrent writers never leave a half file, and diagnostics still get
 // their line and column on a hit.
+// Real parts: a SQLite store file, child processes, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

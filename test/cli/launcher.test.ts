@@ -1,6 +1,7 @@
 // bin/offsetctl picks how to run the CLI: on a Node without a module compile cache (20) the
 // CommonJS build through V8's code cache (src/cli/code-cache.ts), elsewhere the ES module
 // bundle with Node's own compile cache. Both must answer the same.
+// Real parts: child processes, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import * as nodeModule from 'node:module';
 import { spawnSync } from 'node:child_process';

@@ -3,6 +3,7 @@
 // from PGPASSWORD, a .pgpass file or --store-password-env, never from the URL and never in any
 // output; `store status|migrate|import`; an older offsetctl against a newer schema; the server
 // unreachable.
+// Real parts: a real PostgreSQL, a SQLite store file, spawns the CLI.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // connections without TLS keep working for the other tests meanwhile), then `store status`
 // through verify-full (accepted, encrypted), with another CA (refused), and against a certificate
 // for another address (verify-full refuses, verify-ca accepts).
+// Real parts: a real PostgreSQL, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,6 @@
 // Success and failure actions against a real server: end, goto (step and workflow), retry with
 // retryAfter and Retry-After, retry limits falling through, the step budget, transport errors.
+// Real parts: a loopback HTTP server.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { runWorkflow } from '../../src/arazzo/index.js';

@@ -1,5 +1,6 @@
 // `workflow lint` (rule ids, severities, --format json, Kafka Connect rules) and `workflow upgrade`
 // (1.0.x → 1.1.0 with comments, order and formatting kept; changed meanings pinned or listed).
+// Real parts: child processes.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

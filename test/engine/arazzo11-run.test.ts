@@ -1,6 +1,7 @@
 // Arazzo 1.1 at run time against a loopback server: step dependsOn with concurrency and
 // deterministic reports, Selector Objects, typed replacement targets, `in: querystring`, step
 // `timeout`, action `parameters`, embedded expressions in regex conditions, cross-workflow dependsOn.
+// Real parts: a loopback HTTP server.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { setTimeout as sleep } from 'node:timers/promises';

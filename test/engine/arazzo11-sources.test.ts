@@ -1,5 +1,6 @@
 // Arazzo 1.1 sources: `$self` and base-URI resolution (RFC 3986 §5.2, the spec's Appendix B),
 // AsyncAPI direction checks, and `workflow plan` holding given inputs to the schema.
+// Real parts: child processes.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

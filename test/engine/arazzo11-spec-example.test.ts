@@ -1,5 +1,6 @@
 // The Arazzo 1.1.0 specification's own example (copied unchanged into test/fixtures/arazzo/) has
 // real mistakes; `workflow validate` reports each one, in one pass, with the fix.
+// Real parts: child processes.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // Arazzo 1.1 validation: the declared version decides the rules. 1.0.x documents keep 1.0's
 // (a 1.1-only field is an error naming `workflow upgrade`); 1.1.x documents get the new fields
 // and the stricter checks (forward references, $message only on receive steps, selectors).
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

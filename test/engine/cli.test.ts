@@ -1,5 +1,6 @@
-// `offsetctl workflow validate|plan|run` as a user runs them: the real binary, real documents
+// `offsetctl workflow validate|plan|run` as a user runs them: the real commands (in-process), real documents
 // (the two seeds), a loopback server, stdout and exit status checked.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { existsSync } from 'node:fs';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { arazzo, fixture, repoRoot, runnerApi } from './support/engine.js';
 import { startFakeConnect } from './support/fake-connect.js';
 import { startServer, type TestServer } from './support/server.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 const seeds = join(repoRoot, 'examples', 'seeds');
 const resetSeed = join(seeds, 'reset-connector-offsets.arazzo.yaml');
@@ -25,7 +26,7 @@ interface CliResult {
 
 /** Asynchronous on purpose (runCli): the test's own server must keep answering while the CLI runs. */
 async function offsetctl(args: string[]): Promise<CliResult> {
-  const r = await runCli(args, { timeoutMs: 60_000 });
+  const r = await runInProcess(args, { timeoutMs: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -2,6 +2,7 @@
 // parameter's content media type (form, JSON, JSONPath), the QUERY method, an additionalOperations
 // entry found by operationId and by operationPath, `$self` as the base of a relative $ref, a
 // Media Type Object from components.mediaTypes, and the 3.2 `cookie` style.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { runWorkflow } from '../../src/arazzo/index.js';
 import { HttpClient } from '../../src/http/client.js';
 import { repoRoot } from './support/engine.js';
 import { startServer, type TestServer } from './support/server.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 const doc = join(repoRoot, 'test', 'fixtures', 'arazzo', 'oas32-catalog.arazzo.yaml');
 const EXPECTED = {
@@ -52,9 +53,9 @@ describe('OpenAPI 3.2.0 sources', () => {
 
   it('the CLI validates and runs the same document', async () => {
     const state = { OFFSETCTL_STATE_DIR: join(dir, 'state') };
-    const validate = await runCli(['workflow', 'validate', doc], { env: state, timeoutMs: 60_000 });
+    const validate = await runInProcess(['workflow', 'validate', doc], { env: state, timeoutMs: 60_000 });
     assert.equal(validate.status, 0, validate.stdout + validate.stderr);
-    const run = await runCli(['workflow', 'run', doc, '--server', server.url, '--input', 'term=widgets & more', '--output', 'json'], { env: state, timeoutMs: 60_000 });
+    const run = await runInProcess(['workflow', 'run', doc, '--server', server.url, '--input', 'term=widgets & more', '--output', 'json'], { env: state, timeoutMs: 60_000 });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual((JSON.parse(run.stdout) as { outputs: unknown }).outputs, EXPECTED);
   });

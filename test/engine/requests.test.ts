@@ -1,5 +1,6 @@
 // Requests as they arrive at a real server: parameter styles, workflow-level and reusable
 // parameters, bodies of each content type, replacements.
+// Real parts: a loopback HTTP server.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { runWorkflow } from '../../src/arazzo/index.js';

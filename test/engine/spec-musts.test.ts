@@ -1,6 +1,7 @@
 // Where the engine was lenient against a MUST of the Arazzo spec, or strict against a SHOULD:
 // each case from a minimal document in test/fixtures/arazzo/, run against a loopback server and
 // through the real CLI (validate, lint --fix, upgrade, run).
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { after, before, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { runWorkflow } from '../../src/arazzo/index.js';
 import { HttpClient } from '../../src/http/client.js';
 import { repoRoot, runnerApi } from './support/engine.js';
 import { startServer, type TestServer } from './support/server.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 const fixture = (name: string): string => join(repoRoot, 'test', 'fixtures', 'arazzo', name);
 
@@ -45,7 +46,7 @@ describe('Arazzo MUSTs and SHOULDs', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const cli = (args: string[]) => runCli(args, { timeoutMs: 60_000, env: { OFFSETCTL_STATE_DIR: join(dir, 'state') } });
+  const cli = (args: string[]) => runInProcess(args, { timeoutMs: 60_000, env: { OFFSETCTL_STATE_DIR: join(dir, 'state') } });
 
   describe('a type: jsonpath criterion that is not RFC 9535 (a comparison)', () => {
     const doc = fixture('jsonpath-comparison.arazzo.yaml');

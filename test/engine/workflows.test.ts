@@ -1,5 +1,6 @@
 // Workflows as units: inputs (schema, defaults, $ref to components), dependsOn, steps that call
 // workflows, the event stream, resume after a crash, cancellation, plan.
+// Real parts: a loopback HTTP server.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { ArazzoError, planWorkflow, runWorkflow, type RunEvent } from '../../src/arazzo/index.js';

@@ -1,6 +1,7 @@
 // Property-based fuzzing of the offsets input: the reader, the shape check per connector type
 // and the diff. Any input ends in a result or a typed E_OFFSETS_INVALID; valid inputs always diff,
 // and the diff's counts add up. See docs/reliability.md, "Fuzzing".
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Readable } from 'node:stream';

@@ -1,6 +1,7 @@
 // Property-based fuzzing of the Arazzo document loader and the expression and criteria parsers:
 // whatever the text, they return a value or throw a typed ArazzoError; never a crash (TypeError,
 // RangeError, stack overflow) or a hang. See docs/reliability.md, "Fuzzing".
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';

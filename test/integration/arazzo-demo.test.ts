@@ -1,6 +1,7 @@
 // The Arazzo 1.1 demonstration (workflows/rewind-and-confirm-replay.arazzo.yaml) on the sandbox:
 // one `offsetctl workflow run` rewinds a FileStreamSource connector through the Connect REST API
 // and then receives, from the connector's topic on the broker, the first record it replays.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';

@@ -3,6 +3,7 @@
 // no consumer group left behind; the first send to a topic nobody created (the sandbox broker
 // creates topics on first use; a second broker of the test's own does not). Each test uses its
 // own topics.
+// Real parts: the sandbox's Kafka broker and Connect cluster.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,11 +1,12 @@
 // The bad-input catalog (docs/bad-input.md): every row is run through the real CLI against a
 // sandbox connector and must exit 2 with a message naming the problem, while the connector keeps
 // its offsets and its RUNNING state. Keep this table and the doc's in step.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { type ConnectFixture, connectFixture, sortedOffsets, tempDir } from '../support/connect.js';
 
 let cluster: ConnectFixture;
@@ -63,7 +64,7 @@ for (const row of rows) {
     const before = sortedOffsets(await cluster.offsets(source.name));
     const state = tempDir('offsetctl-badinput-state-');
     const withUrl = row.env?.OFFSETCTL_URL ? [] : ['--url', cluster.url];
-    const r = await runCli([...row.args(sink), ...withUrl, '--state-dir', state], { ...(row.env ? { env: row.env } : {}), ...(row.input ? { stdin: row.input } : {}) });
+    const r = await runInProcess([...row.args(sink), ...withUrl, '--state-dir', state], { ...(row.env ? { env: row.env } : {}), ...(row.input ? { stdin: row.input } : {}) });
     assert.equal(r.status, 2, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stderr, row.message);
     t.diagnostic(`message: ${r.stderr.trim().split('\n').at(-1)?.slice(0, 300)}`);
@@ -77,7 +78,7 @@ for (const row of rows) {
 test('bad input — a workflow document with an alias bomb is refused by `workflow validate` (exit 2)', async () => {
   let bomb = 'arazzo: 1.0.1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n';
   for (let i = 1; i < 12; i++) bomb += `a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(', ')}]\n`;
-  const r = await runCli(['workflow', 'validate', file('bomb.arazzo.yaml', bomb)]);
+  const r = await runInProcess(['workflow', 'validate', file('bomb.arazzo.yaml', bomb)]);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /alias|E_DOCUMENT_PARSE/i);
 });
@@ -85,7 +86,7 @@ test('bad input — a workflow document with an alias bomb is refused by `workfl
 test('bad input — a workflow document of 10 000 steps is validated or refused in bounded time, no crash', async () => {
   const steps = Array.from({ length: 10_000 }, (_v, i) => `      - stepId: s${i}\n        operationPath: '{$sourceDescriptions.api.url}#/paths/~1x/get'\n`).join('');
   const doc = `arazzo: 1.0.1\ninfo: {title: t, version: '1'}\nsourceDescriptions:\n  - {name: api, url: ./missing-api.yaml, type: openapi}\nworkflows:\n  - workflowId: w\n    steps:\n${steps}`;
-  const r = await runCli(['workflow', 'validate', file('big.arazzo.yaml', doc)]);
+  const r = await runInProcess(['workflow', 'validate', file('big.arazzo.yaml', doc)]);
   assert.ok(r.status === 0 || r.status === 2, `exit ${r.status}: ${r.stderr.slice(0, 500)}`);
   assert.doesNotMatch(r.stderr, /^\s+at .+:\d+:\d+\)?$/m);
 });
@@ -177,7 +178,7 @@ for (const row of docRows) {
     const { doc, args = [] } = row.setup();
     const started = Date.now();
     const inputs = args.includes('--inputs') ? [] : ['--input', `connectorName=${source.name}`];
-    const r = await runCli(['workflow', 'run', doc, '--server', cluster.url, ...inputs, ...args, '--state-dir', tempDir('offsetctl-badinput-state-')], { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    const r = await runInProcess(['workflow', 'run', doc, '--server', cluster.url, ...inputs, ...args, '--state-dir', tempDir('offsetctl-badinput-state-')], { env: { NODE_OPTIONS: '--max-old-space-size=512' } });
     const ms = Date.now() - started;
     t.diagnostic(`exit ${r.status} in ${ms} ms: ${r.stderr.trim().split('\n')[0]?.slice(0, 300)}`);
     assert.equal(r.status, 2, `${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);

@@ -25,6 +25,7 @@
 //                            folder's: a table locked past statement_timeout while the snapshot is
 //                            written, and the store's connections cut while the run waits before its
 //                            change; a killed run's lease (2 s) must pass before it reads interrupted
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a loopback HTTP server, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

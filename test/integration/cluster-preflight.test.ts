@@ -1,12 +1,13 @@
 // The pre-flight reads on the real cluster: connector info, offsets, the diff an operator sees,
 // and a stopped connector in `offsetctl connectors`.
+// Real parts: the sandbox's Kafka broker and Connect cluster, the CLI in-process.
 import { test, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getSandbox } from '../support/sandbox.js';
 import { numberedLines, sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { uniqueName, waitForSourceCaughtUp } from '../../src/sandbox/file-pipeline.js';
 import { HttpClient } from '../../src/http/client.js';
 import { diffOffsets, getConnectorInfo, getOffsets, validateOffsetsShape } from '../../src/ops/index.js';
@@ -65,7 +66,7 @@ test('a connector created STOPPED shows as STOPPED without tasks', async (t) => 
   await rest.createConnector(name, { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSourceConnector', 'tasks.max': '1', file, topic: `${name}-topic` }, 'STOPPED');
   t.after(() => rest.deleteConnector(name));
   await rest.waitForStopped(name);
-  const run = await runCli(['connectors', '--url', url]);
+  const run = await runInProcess(['connectors', '--url', url]);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, new RegExp(`^${name}\\s+source\\s+STOPPED\\s+-$`, 'm'));
   const info = await getConnectorInfo(http, url, name);

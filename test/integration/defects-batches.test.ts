@@ -6,6 +6,7 @@
 //    change" and exited 1; one reset of it exits 0. A no-op is not a failure.
 // 13. `rewind a b --to-earliest` was refused ("positions move one connector at a time"); every
 //    connector of a batch now gets its own targets.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -4,10 +4,11 @@
 // partition, and `… --dry-run | head -1` ran to the end before it noticed the closed pipe. Now
 // the warnings are summed up in a few lines, and the command ends as soon as its reader is gone.
 // The per-partition cost of text against JSON is figure 12 of the benchmarks (bench/dry-run-output.ts).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, tempDir, type ConnectFixture } from '../support/connect.js';
 import { offsetsFile, startCli } from './defects-support.js';
 
@@ -50,13 +51,13 @@ test('8: `rewind --dry-run | head -1` ends once the reader is gone, quietly', { 
 });
 
 test('8: the dry run of 60,000 partitions sums the warnings up instead of printing one line each', { timeout: 300_000 }, async () => {
-  const r = await runCli(['rewind', source.name, '--offsets', target, '--dry-run', '--url', cluster.url, '--state-dir', tempDir('dry-run-state')]);
+  const r = await runInProcess(['rewind', source.name, '--offsets', target, '--dry-run', '--url', cluster.url, '--state-dir', tempDir('dry-run-state')]);
   assert.equal(r.status, 0, r.stderr.slice(-2000));
   const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
   assert.ok(warnings.length >= 1 && warnings.length <= 25, `${warnings.length} warning lines:\n${warnings.slice(0, 3).join('\n')}`);
   assert.equal(r.stdout.split('\n').filter((l) => l.startsWith('+ ')).length, PARTITIONS, 'every partition is in the diff');
   // The JSON outcome carries one summed-up warning, not 60,000.
-  const j = await runCli(['rewind', source.name, '--offsets', target, '--dry-run', '--output', 'json', '--url', cluster.url, '--state-dir', tempDir('dry-run-state')]);
+  const j = await runInProcess(['rewind', source.name, '--offsets', target, '--dry-run', '--output', 'json', '--url', cluster.url, '--state-dir', tempDir('dry-run-state')]);
   assert.equal(j.status, 0, j.stderr.slice(-2000));
   const outcome = JSON.parse(j.stdout) as { warnings: string[] };
   assert.equal(outcome.warnings.filter((w) => /another file/.test(w)).length, 1, outcome.warnings.slice(0, 2).join('\n'));

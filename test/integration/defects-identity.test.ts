@@ -2,6 +2,7 @@
 // (Connect's GET / → kafka_cluster_id), not to the URL text. Two rewinds of one connector through
 // the two workers of the cluster cannot both run; rollback through the other worker's URL, or
 // through localhost instead of 127.0.0.1, finds the snapshot.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

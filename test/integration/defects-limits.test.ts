@@ -1,6 +1,7 @@
 // Issue 14, point 1 on the sandbox: limits in pre-flight and large sets written in chunks. The
 // refusals are checked with --dry-run as well, so that even without the limits (before the fix)
 // nothing oversized could reach the shared sandbox's workers.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -7,10 +7,11 @@
 // STOPPED" (a plain rollback right after said "no change" and resumed it). The one injected
 // fault: a loopback proxy in front of the real worker answers the first offsets read after the
 // failed PATCH with a 500; every other answer is the real worker's.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a loopback HTTP server, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, tempDir, uniqueName, type ConnectFixture } from '../support/connect.js';
 import { startEchoWorker, type EchoWorker } from '../support/echo-worker.js';
 import { createTimedTopic, deleteTopics, sandboxBootstrap } from '../support/positions-kafka.js';
@@ -50,7 +51,7 @@ test('2: the change gets 500 and the live offsets cannot be read at first: recov
     failedReads++;
     return true;
   });
-  const r = await runCli(['rewind', sink.name, '--offsets', target, '--yes', '--url', broken.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
+  const r = await runInProcess(['rewind', sink.name, '--offsets', target, '--yes', '--url', broken.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
   broken.setFailing(() => false);
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.match(r.stderr, /Failed to alter consumer group offsets/);
@@ -69,7 +70,7 @@ test('2: the offsets cannot be read for seconds after the refused change: once t
     // Every offsets read fails for 7 s after the rewind's PATCH: longer than the recovery's first look.
     return method === 'GET' && path.endsWith('/offsets') && patchedAt > 0 && Date.now() - patchedAt < 7_000;
   });
-  const r = await runCli(['rewind', sink.name, '--offsets', target, '--yes', '--url', broken.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
+  const r = await runInProcess(['rewind', sink.name, '--offsets', target, '--yes', '--url', broken.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
   broken.setFailing(() => false);
   assert.equal(r.status, 1, r.stdout + r.stderr);
   assert.doesNotMatch(r.stderr, /LEFT STOPPED/, r.stderr);
@@ -91,7 +92,7 @@ test('2: the topic deleted under a sink without offsets: the failed rewind leave
     await cluster.waitRunning(name);
     await deleteTopics(bootstrap, [gone]);
     const target = offsetsFile([{ partition: { kafka_topic: gone, kafka_partition: 0 }, offset: { kafka_offset: 0 } }]);
-    const r = await runCli(['rewind', name, '--offsets', target, '--yes', '--url', cluster.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
+    const r = await runInProcess(['rewind', name, '--offsets', target, '--yes', '--url', cluster.url, '--state-dir', tempDir('nothing-state')], { env: noKafka });
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.doesNotMatch(r.stderr, /LEFT STOPPED/);
     assert.equal((await cluster.status(name)).connector.state, 'RUNNING');

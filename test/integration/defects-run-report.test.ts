@@ -1,6 +1,7 @@
 // Issue 14, points 5, 7, 8 and 9 on the sandbox, through the CLI: the failed step named truly and
 // Ctrl-C reported as a cancellation; an empty diff changes nothing; a FAILED task shown before and
 // the end state described truthfully; `runs resume` shows the diff and asks.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

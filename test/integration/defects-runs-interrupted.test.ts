@@ -10,6 +10,7 @@
 // 5. A kill after the stop, then someone resumes the connector by hand: runs resume polled
 //    waitForStopped for 66 s and exited 1, the lock kept. Now it reads the live state, says what
 //    changed since the kill, and stops the connector again before it goes on.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { userInfo, hostname } from 'node:os';

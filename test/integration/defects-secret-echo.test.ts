@@ -4,11 +4,12 @@
 // console. Every form of a known secret (plain, base64 of user:password, the bearer token,
 // URL-encoded) must be masked wherever people read it. Point 9 rides along: a pre-flight GET
 // answered 500 changed nothing, so it is a refusal (exit 2), not a failed run (exit 1).
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, tempDir, type ConnectFixture } from '../support/connect.js';
 import { startEchoWorker, type EchoWorker } from '../support/echo-worker.js';
 import { startUi } from '../web/browser.js';
@@ -62,7 +63,7 @@ test('1: a pre-flight answer that echoes the Authorization header shows no form 
   try {
     for (const auth of [basicFlags, bearerFlags]) {
       for (const output of [[], ['--output', 'json']]) {
-        const r = await runCli(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, ...auth, ...output, '--state-dir', tempDir('echo-state')], { env: ENV });
+        const r = await runInProcess(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, ...auth, ...output, '--state-dir', tempDir('echo-state')], { env: ENV });
         assert.notEqual(r.status, 0, r.stdout + r.stderr);
         assert.match(r.stdout + r.stderr, /answered 500/);
         assert.match(r.stdout + r.stderr, /Authorization: (Basic|Bearer) \*\*\*/, 'the echo is there, masked');
@@ -86,14 +87,14 @@ test('1: a change answered with the echo: the output, runs show (text and JSON) 
     return true;
   });
   try {
-    const r = await runCli(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, ...basicFlags, '--state-dir', state], { env: ENV });
+    const r = await runInProcess(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, ...basicFlags, '--state-dir', state], { env: ENV });
     assert.equal(r.status, 1, r.stdout + r.stderr);
     assert.match(r.stdout + r.stderr, /answered 500|HTTP 500|500/);
     assertClean('the failed rewind', r.stdout + r.stderr);
-    const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', state])).stdout) as Array<{ id: string }>;
+    const runs = JSON.parse((await runInProcess(['runs', '--output', 'json', '--state-dir', state])).stdout) as Array<{ id: string }>;
     assert.equal(runs.length, 1);
     for (const output of [[], ['--output', 'json']]) {
-      const shown = await runCli(['runs', 'show', runs[0]!.id, ...output, '--state-dir', state]);
+      const shown = await runInProcess(['runs', 'show', runs[0]!.id, ...output, '--state-dir', state]);
       assert.equal(shown.status, 0, shown.stderr);
       assert.match(shown.stdout, /Authorization/, 'the journal keeps the echoed answer (masked)');
       assertClean(`runs show ${output.join(' ')}`, shown.stdout + shown.stderr);
@@ -129,10 +130,10 @@ test('9: a pre-flight GET answered 500 changes nothing and exits 2 (a refusal), 
   const target = offsetsFile([{ partition: { filename: source.file }, offset: { position: 1 } }]);
   echo.setFailing((method, path) => method === 'GET' && path.startsWith(`/connectors/${source.name}/offsets`));
   try {
-    const r = await runCli(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, '--state-dir', tempDir('echo-state')]);
+    const r = await runInProcess(['rewind', source.name, '--offsets', target, '--yes', '--url', echo.url, '--state-dir', tempDir('echo-state')]);
     assert.equal(r.status, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /nothing (was )?changed/i);
-    const j = await runCli(['reset', source.name, '--yes', '--output', 'json', '--url', echo.url, '--state-dir', tempDir('echo-state')]);
+    const j = await runInProcess(['reset', source.name, '--yes', '--output', 'json', '--url', echo.url, '--state-dir', tempDir('echo-state')]);
     assert.equal(j.status, 2, j.stdout + j.stderr);
     assert.equal((JSON.parse(j.stdout) as { error: { exitStatus: number } }).error.exitStatus, 2);
   } finally {

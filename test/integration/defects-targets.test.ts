@@ -2,10 +2,11 @@
 // a partition its topic does not have, are refused in pre-flight (exit 2, naming the sink's
 // topics) instead of failing after the stop; a target beyond the partition's end is shown and
 // needs --allow-forward (or an answer at a terminal), --yes alone is not enough.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
 import { getSandbox } from '../support/sandbox.js';
 import { waitForSinkCommitted, waitForSourceCaughtUp } from '../../src/sandbox/index.js';
@@ -35,7 +36,7 @@ test('4: a sink offset for a topic the sink does not consume is refused in pre-f
   const stateDir = tempDir('defects-state');
   const before = await rest.offsets(pipeline.sink);
   const file = offsetsFile([{ partition: { kafka_topic: `${pipeline.topic}-not-mine`, kafka_partition: 0 }, offset: { kafka_offset: 1 } }]);
-  const r = await runCli(['rewind', pipeline.sink, '--offsets', file, '--yes', '--url', url, '--state-dir', stateDir]);
+  const r = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--yes', '--url', url, '--state-dir', stateDir]);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /does not consume ".*-not-mine"/);
   assert.match(r.stderr, new RegExp(`it consumes topics ${pipeline.topic}`));
@@ -46,7 +47,7 @@ test('4: a sink offset for a partition beyond the topic\'s count is refused in p
   const stateDir = tempDir('defects-state');
   const before = await rest.offsets(pipeline.sink);
   const file = offsetsFile([{ partition: { kafka_topic: pipeline.topic, kafka_partition: 99 }, offset: { kafka_offset: 1 } }]);
-  const r = await runCli(['rewind', pipeline.sink, '--offsets', file, '--yes', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
+  const r = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--yes', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, new RegExp(`topic ${pipeline.topic} has 1 partition\\(s\\) \\(0 to 0\\), there is no partition 99`));
   await assertUntouched(pipeline.sink, before);
@@ -56,20 +57,20 @@ test('6: a sink target beyond the log end is shown and refused under --yes alone
   const stateDir = tempDir('defects-state');
   const before = await rest.offsets(pipeline.sink);
   const file = offsetsFile([{ partition: { kafka_topic: pipeline.topic, kafka_partition: 0 }, offset: { kafka_offset: 99999 } }]);
-  const dry = await runCli(['rewind', pipeline.sink, '--offsets', file, '--dry-run', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
+  const dry = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--dry-run', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /1 target\(s\) lie beyond the end of their partition/);
   assert.match(dry.stdout, /kafka_offset 99999, but the log ends at 4/);
-  const refused = await runCli(['rewind', pipeline.sink, '--offsets', file, '--yes', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
+  const refused = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--yes', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
   assert.equal(refused.status, 2, refused.stderr);
   assert.match(refused.stderr, /--allow-forward/);
   await assertUntouched(pipeline.sink, before);
-  const allowed = await runCli(['rewind', pipeline.sink, '--offsets', file, '--yes', '--allow-forward', '--leave-stopped', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
+  const allowed = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--yes', '--allow-forward', '--leave-stopped', '--bootstrap', bootstrap, '--url', url, '--state-dir', stateDir]);
   assert.equal(allowed.status, 0, allowed.stderr);
   const written = (await rest.offsets(pipeline.sink)).offsets.find((o) => o.partition['kafka_topic'] === pipeline.topic);
   assert.equal(Number(written?.offset?.['kafka_offset']), 99999);
   // Put it back so the pipeline stays sane for anyone looking at it.
-  const back = await runCli(['rollback', pipeline.sink, '--yes', '--url', url, '--state-dir', stateDir]);
+  const back = await runInProcess(['rollback', pipeline.sink, '--yes', '--url', url, '--state-dir', stateDir]);
   assert.equal(back.status, 0, back.stderr);
 });
 
@@ -78,7 +79,7 @@ test('6: a FileStreamSource position beyond the end of its file needs --allow-fo
   const before = await rest.offsets(pipeline.source);
   const size = statSync(pipeline.inputFile).size;
   const file = offsetsFile([{ partition: { filename: pipeline.inputFile }, offset: { position: size + 1000 } }]);
-  const refused = await runCli(['rewind', pipeline.source, '--offsets', file, '--yes', '--url', url, '--state-dir', stateDir]);
+  const refused = await runInProcess(['rewind', pipeline.source, '--offsets', file, '--yes', '--url', url, '--state-dir', stateDir]);
   assert.equal(refused.status, 2, refused.stderr);
   assert.match(refused.stderr, new RegExp(`position ${size + 1000}, but the file has ${size} bytes`));
   assert.match(refused.stderr, /--allow-forward/);

@@ -5,6 +5,7 @@
 // state (docs/reliability.md, "Kill points"). Every case writes one row to the results file the
 // docs table is made from (OFFSETCTL_FAULTS_REPORT, default a temp file).
 // OFFSETCTL_FAULTS=full runs every kill point (66 cases); the default (CI) the 12 around the change.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';

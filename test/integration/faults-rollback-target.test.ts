@@ -2,6 +2,7 @@
 // it stored one, and when it was killed before its snapshot (it changed nothing) it says there is
 // nothing of that run to roll back, instead of restoring the snapshot of an older run (which
 // would undo the older run too). docs/reliability.md, "Kill points".
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

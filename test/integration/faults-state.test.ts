@@ -3,6 +3,7 @@
 // before the change with a message and no stack trace, and the cluster keeps its offsets.
 // The full-disk case mounts a small tmpfs (needs root; skipped otherwise). docs/reliability.md,
 // "The state folder".
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -6,6 +6,7 @@
 // the worker is restarted (a rebalance: a worker joins during the next run). docs/reliability.md,
 // "Workers that die". Kills sandbox workers, so it runs only with OFFSETCTL_FAULTS_WORKERS=1 and
 // on a sandbox of its own (never a shared one): `OFFSETCTL_FAULTS_WORKERS=1 node --test dist/test/integration/faults-workers.test.js`.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // Ctrl-C during a batch: the running connector's run cancels and puts it back; no further
 // connector starts; the summary says so per connector, and every connector is RUNNING with its
 // offsets unchanged. The first run is held (OFFSETCTL_TEST_PAUSE_BEFORE_STEP) after its stop.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, child processes.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,10 +1,11 @@
 // One connector of five fails for real after its stop (Kafka Connect rejects its new offsets
 // at PATCH time): its own run puts it back; the other four get their offsets and run again;
 // the JSON summary, the exit status and `runs --batch` say exactly that.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { sortedOffsets, waitFor, type OffsetsBody } from '../support/connect.js';
 import { deleteConnectors, startFleet, type BatchSummaryJson, type Fleet, type RunJson } from '../support/fleet.js';
 
@@ -35,7 +36,7 @@ test('a rewind of five where Connect rejects one connector\'s offsets: four rewo
   // A partition the topic does not have passes every pre-flight check; Connect refuses it after the stop.
   perConnector[sink] = { offsets: [{ partition: { kafka_topic: sources[0]!.topic, kafka_partition: 99 }, offset: { kafka_offset: 1 } }] };
 
-  const r = await runCli(['rewind', '--selector', `^${prefix}-`, '--offsets', '-', '--concurrency', '5', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir], {
+  const r = await runInProcess(['rewind', '--selector', `^${prefix}-`, '--offsets', '-', '--concurrency', '5', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir], {
     stdin: JSON.stringify({ connectors: perConnector }),
   });
   assert.equal(r.status, 1, r.stderr);
@@ -64,7 +65,7 @@ test('a rewind of five where Connect rejects one connector\'s offsets: four rewo
   const sinkAfter: OffsetsBody = await cluster.offsets(sink);
   assert.deepEqual(sortedOffsets(sinkAfter), sortedOffsets(sinkBefore));
 
-  const runs = JSON.parse((await runCli(['runs', '--batch', summary.batchId, '--output', 'json', '--state-dir', stateDir])).stdout) as RunJson[];
+  const runs = JSON.parse((await runInProcess(['runs', '--batch', summary.batchId, '--output', 'json', '--state-dir', stateDir])).stdout) as RunJson[];
   assert.equal(runs.length, 5);
   assert.equal(runs.find((x) => x.connector === sink)?.status, 'failed');
   assert.equal(runs.filter((x) => x.status === 'succeeded').length, 4);

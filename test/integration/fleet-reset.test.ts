@@ -1,9 +1,10 @@
 // A batch reset of 20 connectors: one batch id, 20 journaled runs, every connector's offsets
 // deleted (read back by Connect while it was stopped) and the connector RUNNING again — which,
 // for a FileStreamSource, means it re-read its file from the start into its topic.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { waitFor } from '../support/connect.js';
 import { endOffsets, sandboxBootstrap, startFleet, type BatchSummaryJson, type Fleet, type RunJson } from '../support/fleet.js';
 
@@ -23,7 +24,7 @@ test('reset --selector of 20 connectors resets every one, puts every one back RU
   const before = await endOffsets(bootstrap, topics);
   for (const t of topics) assert.equal(before.get(t), LINES, `${t} holds the file once before the reset`);
 
-  const r = await runCli(['reset', '--selector', `^${prefix}-`, '--concurrency', '10', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
+  const r = await runInProcess(['reset', '--selector', `^${prefix}-`, '--concurrency', '10', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
   assert.equal(r.status, 0, r.stderr);
   const summary = JSON.parse(r.stdout) as BatchSummaryJson;
   assert.equal(summary.operation, 'reset');
@@ -36,14 +37,14 @@ test('reset --selector of 20 connectors resets every one, puts every one back RU
   }
   assert.equal(new Set(summary.connectors.map((c) => c.runId)).size, COUNT);
 
-  const runs = JSON.parse((await runCli(['runs', '--batch', summary.batchId, '--output', 'json', '--state-dir', stateDir])).stdout) as RunJson[];
+  const runs = JSON.parse((await runInProcess(['runs', '--batch', summary.batchId, '--output', 'json', '--state-dir', stateDir])).stdout) as RunJson[];
   assert.equal(runs.length, COUNT);
   assert.deepEqual(new Set(runs.map((x) => x.batchId)), new Set([summary.batchId]));
   assert.ok(runs.every((x) => x.operation === 'reset' && x.status === 'succeeded' && x.connectorState === 'RUNNING'));
 
   // Each run's journal has its own DELETE of the offsets, passed.
   for (const run of runs) {
-    const shown = JSON.parse((await runCli(['runs', 'show', run.id, '--output', 'json', '--state-dir', stateDir])).stdout) as { steps: Array<{ stepId: string; status: string }> };
+    const shown = JSON.parse((await runInProcess(['runs', 'show', run.id, '--output', 'json', '--state-dir', stateDir])).stdout) as { steps: Array<{ stepId: string; status: string }> };
     assert.ok(shown.steps.some((s) => s.stepId === 'resetOffsets' && s.status === 'passed'), `${run.connector}: ${JSON.stringify(shown.steps)}`);
   }
   // With its offset gone, every source read its file again from the start.

@@ -1,6 +1,7 @@
 // A batch killed half-way (kill -9 through the OFFSETCTL_TEST_KILL_BEFORE_STEP hook: the first
 // connector to reach its PATCH kills the whole process) leaves every started run interrupted
 // under the batch id; `runs resume --batch <id>` finishes them all.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

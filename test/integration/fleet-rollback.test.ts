@@ -1,8 +1,9 @@
 // A batch undone by a batch: reset two connectors by name (left STOPPED), then roll both back
 // with one --selector: each to its own latest snapshot, offsets and RUNNING state restored.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { sortedOffsets, stillSet, type OffsetsBody } from '../support/connect.js';
 import { startFleet, type BatchSummaryJson, type Fleet } from '../support/fleet.js';
 
@@ -17,7 +18,7 @@ test('reset of two named connectors (--leave-stopped), then rollback --selector 
   const { cluster, prefix, sources, stateDir } = fleet;
   const before = new Map<string, OffsetsBody['offsets']>();
   for (const s of sources) before.set(s.name, sortedOffsets(await cluster.offsets(s.name)));
-  const reset = await runCli(['reset', ...sources.map((s) => s.name), '--leave-stopped', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
+  const reset = await runInProcess(['reset', ...sources.map((s) => s.name), '--leave-stopped', '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
   assert.equal(reset.status, 0, reset.stderr);
   const resetSummary = JSON.parse(reset.stdout) as BatchSummaryJson;
   assert.deepEqual(resetSummary.connectors.map((c) => [c.status, c.finalState]), [['succeeded', 'STOPPED'], ['succeeded', 'STOPPED']]);
@@ -26,7 +27,7 @@ test('reset of two named connectors (--leave-stopped), then rollback --selector 
     assert.equal((await cluster.status(s.name)).connector.state, 'STOPPED');
   }
 
-  const rollback = await runCli(['rollback', '--selector', `^${prefix}-`, '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
+  const rollback = await runInProcess(['rollback', '--selector', `^${prefix}-`, '--yes', '--output', 'json', '--url', cluster.url, '--state-dir', stateDir]);
   assert.equal(rollback.status, 0, rollback.stderr);
   const summary = JSON.parse(rollback.stdout) as BatchSummaryJson;
   assert.equal(summary.operation, 'rollback');

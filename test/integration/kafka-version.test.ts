@@ -1,9 +1,10 @@
 // The Kafka release of the running sandbox, as a worker reports it (GET /), and the behaviour that
 // differs by release (docs/reliability.md, "Kafka versions"). `npm run test:versions` runs this
 // file on every release of its matrix.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { type ConnectFixture, connectFixture, tempDir } from '../support/connect.js';
 
 let cluster: ConnectFixture;
@@ -11,7 +12,7 @@ let sandboxVersion: string;
 
 before(async () => {
   cluster = await connectFixture();
-  const status = JSON.parse((await runCli(['sandbox', 'status', '--output', 'json'])).stdout) as { kafkaVersion?: string };
+  const status = JSON.parse((await runInProcess(['sandbox', 'status', '--output', 'json'])).stdout) as { kafkaVersion?: string };
   sandboxVersion = status.kafkaVersion ?? '';
 });
 after(async () => cluster?.cleanup());
@@ -39,7 +40,7 @@ test('a dry-run rewind passes the worker version check and reads offsets on this
   const source = await cluster.createSource(3);
   const state = tempDir('offsetctl-version-');
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }] };
-  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', '--url', cluster.url, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(target) });
+  const dry = await runInProcess(['rewind', source.name, '--offsets', '-', '--dry-run', '--url', cluster.url, '--state-dir', state, '--output', 'json'], { stdin: JSON.stringify(target) });
   assert.equal(dry.status, 0, dry.stderr);
   const outcome = JSON.parse(dry.stdout) as { status: string; diff: { changed: number } };
   assert.equal(outcome.status, 'dry-run');

@@ -1,5 +1,6 @@
 // stop | pause | resume | restart on the sandbox, the first-contact fixes that need a real
 // worker, and global flags in front of the verb against a real cluster.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a SQLite store file, child processes, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

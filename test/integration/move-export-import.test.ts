@@ -5,6 +5,7 @@
 // the backup and asked for (--secrets-file), a config-provider reference stays; no secret in any
 // output or stored file, in any encoding. rollback of an import deletes what it created, and an
 // import killed half-way is finished by runs resume.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -7,6 +7,7 @@
 // "with its offsets" is checked exactly. OFFSETCTL_FAULTS=full runs every step (34 cases); CI
 // the points around the create (before it, and its answer lost), the offsets write and the final
 // resume (8 cases).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,6 +6,7 @@
 // with it, the sink continues on the other cluster from MirrorMaker's translation of exactly the
 // offsets it committed when stopped, while lines keep coming: it re-delivers nothing it had
 // delivered, and misses nothing.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { runCli } from '../support/cli.js';

@@ -6,6 +6,7 @@
 // cluster with its offsets, and the audit names each act under its login. A copy whose connector's
 // configuration changed after approval is refused on apply, nothing created.
 // Run with OFFSETCTL_LANE=1 (the move tests' lane) and OFFSETCTL_TEST_PG.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // has, a configuration Kafka Connect does not accept, a name already taken, a sink whose offsets
 // belong to another Kafka cluster; a move to a cluster where the name is taken, or to the cluster
 // it is on. One connector of the target is used (the taken name); the rest is a crafted backup.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

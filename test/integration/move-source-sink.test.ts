@@ -3,6 +3,7 @@
 // source resumes exactly where it was, the sink too, and the output holds every line once — no
 // replay, no gap. Then `copy` for blue/green: a sink's copy has its own consumer group with the
 // original's offsets written explicitly, a source's copy the offsets under its new name.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startPipeline, waitFor, type FilePipeline } from '../support/connect.js';

@@ -3,6 +3,7 @@
 // against real workers (fromCluster and toCluster, one OpenAPI description, --server per source).
 // A FileStreamSource goes to the second cluster and back: the way back finds the offsets its
 // first incarnation left in the main cluster's offsets topic and clears them before writing.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,6 @@
 // Every operation the project's workflows call (ours in workflows/ and the seeds in
 // examples/seeds) is described in openapi/kafka-connect.yaml.
+// Real parts: the sandbox's Kafka broker and Connect cluster.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

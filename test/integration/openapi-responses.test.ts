@@ -1,5 +1,6 @@
 // Real responses of the sandbox's Kafka Connect workers match the response schemas of
 // openapi/kafka-connect.yaml, success and error bodies alike.
+// Real parts: the sandbox's Kafka broker and Connect cluster.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sandboxRest, startPipeline, numberedLines } from '../support/connect.js';

@@ -1,8 +1,9 @@
 // A failure after the stop puts the connector back: offsets from the snapshot, state as before.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { type ConnectFixture, sortedOffsets, tempDir, uniqueName, waitFor, connectFixture } from '../support/connect.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 let cluster: ConnectFixture;
 let source: { name: string; file: string; topic: string };
@@ -18,7 +19,7 @@ after(async () => cluster?.cleanup());
 test('a negative FileStreamSource position is refused by the pre-flight (exit 2) before the connector is stopped', async () => {
   const before = await cluster.offsets(source.name);
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: -1 } }] };
-  const r = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
+  const r = await runInProcess(['rewind', source.name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /offsets\[0\]\.offset\.position: must be ≥ 0/);
   assert.equal((await cluster.status(source.name)).connector.state, 'RUNNING');
@@ -36,14 +37,14 @@ test('when Connect rejects the new offsets, the run exits 1, says the connector 
     await waitFor(`${name} to commit its consumer offset`, async () => (await cluster.offsets(name)).offsets.length > 0);
     const before = await cluster.offsets(name);
     const target = { offsets: [{ partition: { kafka_topic: source.topic, kafka_partition: 99 }, offset: { kafka_offset: 1 } }] };
-    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
+    const r = await runInProcess(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /failed at step rewindOffsets/);
     assert.match(r.stderr, /now RUNNING/);
     assert.match(r.stderr, /Offsets had not changed/);
     await cluster.waitRunning(name);
     assert.deepEqual(sortedOffsets(await cluster.offsets(name)), sortedOffsets(before));
-    const runs = JSON.parse((await runCli(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; connectorState: string; connector: string }>;
+    const runs = JSON.parse((await runInProcess(['runs', '--output', 'json', '--state-dir', stateDir])).stdout) as Array<{ status: string; connectorState: string; connector: string }>;
     assert.equal(runs[0]?.connector, name);
     assert.equal(runs[0]?.status, 'failed');
     assert.equal(runs[0]?.connectorState, 'RUNNING');
@@ -60,7 +61,7 @@ test('a task that FAILS after the resume ends the run with exit 1, its trace, an
   try {
     await waitFor('the sink task to fail', async () => (await cluster.status(name)).tasks[0]?.state === 'FAILED');
     const target = { offsets: [{ partition: { kafka_topic: source.topic, kafka_partition: 0 }, offset: { kafka_offset: 0 } }] };
-    const r = await runCli(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
+    const r = await runInProcess(['rewind', name, '--offsets', '-', '--yes', '--url', cluster.url, '--state-dir', stateDir], { stdin: JSON.stringify(target) });
     assert.equal(r.status, 1, r.stderr);
     assert.match(r.stderr, /failed at step waitForRunning: task 0 FAILED: .*Couldn't find or create file/);
     assert.match(r.stderr, /The connector is now RUNNING with task 0 FAILED/);

@@ -1,6 +1,7 @@
 // Two runs on the same connector at once: the second is refused, naming the first.
 // The documented test hook OFFSETCTL_TEST_PAUSE_BEFORE_STEP holds the first run, with its lock,
 // until the test creates OFFSETCTL_TEST_RELEASE_FILE: no time window that a slow machine could miss.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

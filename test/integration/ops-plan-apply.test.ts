@@ -1,5 +1,6 @@
 // The ops API as any face uses it (the CLI is one, the web console another): plans are plain
 // data and change nothing; applyPlan reports through events and honours an abort signal.
+// Real parts: the sandbox's Kafka broker and Connect cluster.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

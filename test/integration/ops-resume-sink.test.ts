@@ -1,5 +1,6 @@
 // `runs resume` of a run whose journal does not record the connector type (older versions did
 // not): the type comes from Kafka Connect, so a sink's snapshot is stored as a sink's.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,5 +1,6 @@
 // kill -9 between the stop and the PATCH, then `runs resume`: the intended offsets and RUNNING.
 // Uses the documented test hook OFFSETCTL_TEST_KILL_BEFORE_STEP.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

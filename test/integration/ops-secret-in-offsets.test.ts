@@ -2,12 +2,14 @@
 // source partition's file name. Snapshot, verification and rollback must use the real values
 // (a masked snapshot would verify falsely and restore wrong offsets), while the secret still
 // never reaches the output or the journal a person reads.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/index.js';
 import { type ConnectFixture, sortedOffsets, tempDir, connectFixture } from '../support/connect.js';
-import { runCli, type CliResult } from '../support/cli.js';
+import type { InProcessResult as CliResult } from '../support/in-process.js';
+import { runInProcess } from '../support/in-process.js';
 
 // The sandbox's workers have no REST authentication: they ignore the Authorization header, so
 // the token is registered as a secret without changing what Connect does.
@@ -37,11 +39,11 @@ test('offsets that contain a secret are snapshotted, verified and rolled back ex
   const target = { offsets: [{ partition: { filename: source.file }, offset: { position: 0 } }, { partition: other, offset: { position: 3 } }] };
   const conn = ['--url', cluster.url, '--token-env', 'OFFSETCTL_IT_TOKEN', '--state-dir', stateDir];
 
-  const dry = await runCli(['rewind', source.name, '--offsets', '-', '--dry-run', ...conn], { stdin: JSON.stringify(target), env });
+  const dry = await runInProcess(['rewind', source.name, '--offsets', '-', '--dry-run', ...conn], { stdin: JSON.stringify(target), env });
   assert.equal(dry.status, 0, dry.stderr);
   assertNoSecret('rewind --dry-run', dry);
 
-  const rewind = await runCli(['rewind', source.name, '--offsets', '-', '--yes', '--leave-stopped', '--output', 'json', ...conn], { stdin: JSON.stringify(target), env });
+  const rewind = await runInProcess(['rewind', source.name, '--offsets', '-', '--yes', '--leave-stopped', '--output', 'json', ...conn], { stdin: JSON.stringify(target), env });
   assert.equal(rewind.status, 0, `the verification must compare real values: ${rewind.stdout}\n${rewind.stderr}`);
   assertNoSecret('rewind', rewind);
   const outcome = JSON.parse(rewind.stdout) as { snapshotId: string; runId: string };
@@ -56,12 +58,12 @@ test('offsets that contain a secret are snapshotted, verified and rolled back ex
   }
 
   for (const args of [['runs', 'show', outcome.runId], ['runs', 'show', outcome.runId, '--output', 'json'], ['snapshots', 'show', outcome.snapshotId], ['snapshots', 'show', outcome.snapshotId, '--output', 'json']]) {
-    const shown = await runCli([...args, '--state-dir', stateDir, '--token-env', 'OFFSETCTL_IT_TOKEN'], { env });
+    const shown = await runInProcess([...args, '--state-dir', stateDir, '--token-env', 'OFFSETCTL_IT_TOKEN'], { env });
     assert.equal(shown.status, 0, shown.stderr);
     assertNoSecret(args.join(' '), shown);
   }
 
-  const rollback = await runCli(['rollback', source.name, '--yes', ...conn], { env });
+  const rollback = await runInProcess(['rollback', source.name, '--yes', ...conn], { env });
   assert.equal(rollback.status, 0, rollback.stderr);
   assertNoSecret('rollback', rollback);
   await cluster.waitRunning(source.name);

@@ -6,6 +6,7 @@
 // on this machine, where GitHub's prebuilt binaries are out of reach; --omit=optional does not
 // stop it in a global install). On Node 22.13+ the store uses node:sqlite and needs no build, so
 // the test runs an operator command end to end; on Node 20 it checks the store's message.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, child processes.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

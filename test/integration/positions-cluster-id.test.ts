@@ -1,10 +1,11 @@
 // Safety: offsets looked up on another Kafka cluster than the worker's would move a connector to
 // meaningless positions. A second, real single-node cluster (started here from the sandbox's
 // jars, its own cluster id) stands in for "the wrong --bootstrap": refused with exit 2, both ids named.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, type ConnectFixture, tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { KafkaAdmin } from '../../src/kafka/admin.js';
 import { MINUTE, createTimedTopic, deleteTopics, sandboxBootstrap, startSecondBroker, type SecondBroker } from '../support/positions-kafka.js';
@@ -49,13 +50,13 @@ test('--bootstrap pointing at another cluster is refused, naming both cluster id
   assert.notEqual(otherId, worker.kafka_cluster_id);
 
   const before = JSON.stringify((await cluster.offsets(sink)).offsets);
-  const r = await runCli(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, '--bootstrap', (second as SecondBroker).bootstrap, '--to-earliest', '--yes'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
+  const r = await runInProcess(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, '--bootstrap', (second as SecondBroker).bootstrap, '--to-earliest', '--yes'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, new RegExp(`is cluster ${otherId}, but the Connect worker at .* works with cluster ${worker.kafka_cluster_id}`));
   assert.equal(JSON.stringify((await cluster.offsets(sink)).offsets), before);
   assert.equal((await cluster.status(sink)).connector.state, 'RUNNING');
 
   // The right cluster is accepted.
-  const ok = await runCli(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, '--bootstrap', bootstrap, '--to-earliest', '--dry-run'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
+  const ok = await runInProcess(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, '--bootstrap', bootstrap, '--to-earliest', '--dry-run'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
   assert.equal(ok.status, 0, ok.stderr);
 });

@@ -2,6 +2,7 @@
 // copies from that cluster to itself: source alias `<unique>`, and the default replication policy
 // writes topic T to `<alias>.T` — the prefix keeps source and copy apart, and the source cluster's
 // offsets (what MirrorMaker stores) are looked up through source.cluster.bootstrap.servers.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { runCli } from '../support/cli.js';

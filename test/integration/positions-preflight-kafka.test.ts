@@ -2,10 +2,11 @@
 // the broker checks (partition counts, log ends) run with the context's bootstrap or
 // OFFSETCTL_BOOTSTRAP as well as with --bootstrap, and the --kafka-* security settings apply to
 // them too. Every refusal here is exit 2 with the connector untouched.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { sandboxRest, startPipeline, tempDir, type ConnectRest, type FilePipeline } from '../support/connect.js';
 import { getSandbox } from '../support/sandbox.js';
 import { waitForSinkCommitted, waitForSourceCaughtUp } from '../../src/sandbox/index.js';
@@ -30,7 +31,7 @@ after(async () => pipeline?.remove().catch(() => undefined));
 
 async function refusedUntouched(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<string> {
   const offsets = await rest.offsets(pipeline.sink);
-  const r = await runCli(['rewind', pipeline.sink, '--offsets', beyond, '--yes', '--state-dir', join(dir, 'state'), ...args], { env });
+  const r = await runInProcess(['rewind', pipeline.sink, '--offsets', beyond, '--yes', '--state-dir', join(dir, 'state'), ...args], { env });
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, pattern);
   assert.equal((await rest.status(pipeline.sink)).connector.state, 'RUNNING', 'the connector was never stopped');
@@ -42,7 +43,7 @@ const NO_PARTITION_99 = (): RegExp => new RegExp(`topic ${pipeline.topic} has 1 
 
 test('the context\'s bootstrap enables the broker checks of an offsets file (no --bootstrap needed)', async () => {
   const env = { OFFSETCTL_CONFIG: join(dir, 'config.yaml'), OFFSETCTL_BOOTSTRAP: undefined };
-  const set = await runCli(['config', 'set-context', 'preflight', '--url', rest.baseUrl, '--bootstrap', bootstrap], { env });
+  const set = await runInProcess(['config', 'set-context', 'preflight', '--url', rest.baseUrl, '--bootstrap', bootstrap], { env });
   assert.equal(set.status, 0, set.stderr);
   const stderr = await refusedUntouched(['--context', 'preflight'], env, NO_PARTITION_99());
   assert.doesNotMatch(stderr, /were not checked against the broker/);
@@ -61,7 +62,7 @@ test('the --kafka-* security settings apply to the pre-flight: a SASL user witho
 test('without any Kafka configured, the broker checks are skipped with a warning naming every way to configure it', async () => {
   const env = { OFFSETCTL_CONFIG: join(dir, 'none.yaml'), OFFSETCTL_BOOTSTRAP: undefined };
   const file = offsetsFile([{ partition: { kafka_topic: pipeline.topic, kafka_partition: 0 }, offset: { kafka_offset: 1 } }]);
-  const r = await runCli(['rewind', pipeline.sink, '--offsets', file, '--dry-run', '--url', rest.baseUrl, '--state-dir', join(dir, 'state')], { env });
+  const r = await runInProcess(['rewind', pipeline.sink, '--offsets', file, '--dry-run', '--url', rest.baseUrl, '--state-dir', join(dir, 'state')], { env });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stderr, /warning: partition numbers and log ends were not checked against the broker; pass --bootstrap .*OFFSETCTL_BOOTSTRAP.*context's bootstrap/);
 });

@@ -1,10 +1,11 @@
 // Bad positions are refused with exit 2 before anything stops, with a message naming the problem,
 // and the cluster is as it was: same offsets, connector still RUNNING, no run in the journal.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, type ConnectFixture, tempDir, uniqueName, waitFor, type OffsetsBody } from '../support/connect.js';
 import { MINUTE, createTimedTopic, deleteTopics, listTopics, logEnds, sandboxBootstrap } from '../support/positions-kafka.js';
 
@@ -70,12 +71,12 @@ const sortKey = (o: OffsetsBody) => JSON.stringify(o.offsets.map((e) => JSON.str
 async function refused(connector: string, args: string[], message: RegExp, extraEnv: Record<string, string> = {}): Promise<void> {
   const before = sortKey(await cluster.offsets(connector));
   const stateBefore = (await cluster.status(connector)).connector.state;
-  const r = await runCli(['rewind', connector, '--url', cluster.url, '--state-dir', stateDir, '--yes', ...args], { env: { ...env, ...extraEnv } });
+  const r = await runInProcess(['rewind', connector, '--url', cluster.url, '--state-dir', stateDir, '--yes', ...args], { env: { ...env, ...extraEnv } });
   assert.equal(r.status, 2, `exit ${r.status}\n${r.stdout}\n${r.stderr}`);
   assert.match(r.stderr, message);
   assert.equal(sortKey(await cluster.offsets(connector)), before, 'offsets changed');
   assert.equal((await cluster.status(connector)).connector.state, stateBefore, 'connector state changed');
-  const runs = await runCli(['runs', '--state-dir', stateDir, '--output', 'json'], { env });
+  const runs = await runInProcess(['runs', '--state-dir', stateDir, '--output', 'json'], { env });
   assert.deepEqual(JSON.parse(runs.stdout), [], 'a run was started');
 }
 
@@ -122,7 +123,7 @@ test('a topic of the sink that no longer exists', async () => {
 // Last: this one changes the cluster on purpose.
 test('FileStreamSource --to-earliest is position 0: the file is read again', async () => {
   assert.deepEqual(await logEnds(bootstrap, fileSource.topic, 1), [3]);
-  const r = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-earliest', '--yes', '--output', 'json'], { env });
+  const r = await runInProcess(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-earliest', '--yes', '--output', 'json'], { env });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { positions: { offsets: unknown[] } }).positions.offsets, [{ partition: { filename: fileSource.file }, offset: { position: 0 } }]);
   await waitFor('the 3 lines sent again', async () => (await logEnds(bootstrap, fileSource.topic, 1))[0] === 6, 60_000);
@@ -132,9 +133,9 @@ test('FileStreamSource --to-latest is the file\'s size: nothing is read again (i
   const size = statSync(fileSource.file).size;
   const before = (await logEnds(bootstrap, fileSource.topic, 1))[0];
   // Back to byte 0 first, so that --to-latest has something to move (skip everything once more).
-  const reset = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--offsets', '-', '--leave-stopped', '--yes'], { env, stdin: JSON.stringify({ offsets: [{ partition: { filename: fileSource.file }, offset: { position: 0 } }] }) });
+  const reset = await runInProcess(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--offsets', '-', '--leave-stopped', '--yes'], { env, stdin: JSON.stringify({ offsets: [{ partition: { filename: fileSource.file }, offset: { position: 0 } }] }) });
   assert.equal(reset.status, 0, reset.stderr);
-  const r = await runCli(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-latest', '--resume', '--yes', '--output', 'json'], { env });
+  const r = await runInProcess(['rewind', fileSource.name, '--url', cluster.url, '--state-dir', stateDir, '--to-latest', '--resume', '--yes', '--output', 'json'], { env });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual((JSON.parse(r.stdout) as { positions: { offsets: unknown[] } }).positions.offsets, [{ partition: { filename: fileSource.file }, offset: { position: size } }]);
   await cluster.waitRunning(fileSource.name);

@@ -2,11 +2,12 @@
 // a FileStreamSink that wrote all of it, then --to-time, --shift-by, --to-earliest (through a
 // context's bootstrap), --to-latest and --to-offset. Checks the exact target offset per partition
 // and that the sink really re-delivers exactly the records after the position.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, type ConnectFixture, tempDir, uniqueName, waitFor } from '../support/connect.js';
 import { KafkaAdmin } from '../../src/kafka/admin.js';
 import { MINUTE, createTimedTopic, deleteTopics, sandboxBootstrap } from '../support/positions-kafka.js';
@@ -38,7 +39,7 @@ async function committed(): Promise<number[]> {
 }
 
 async function rewind(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return runCli(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, ...args], { env });
+  return runInProcess(['rewind', sink, '--url', cluster.url, '--state-dir', stateDir, ...args], { env });
 }
 
 before(async () => {
@@ -116,7 +117,7 @@ test('--shift-by -2 replays the last two records of each partition', async () =>
 });
 
 test('--to-earliest with the bootstrap from the context replays everything; --to-latest and --to-offset plan from the log', async () => {
-  const ctx = await runCli(['config', 'set-context', 'sandbox', '--url', cluster.url, '--bootstrap', bootstrap], { env });
+  const ctx = await runInProcess(['config', 'set-context', 'sandbox', '--url', cluster.url, '--bootstrap', bootstrap], { env });
   assert.equal(ctx.status, 0, ctx.stderr);
   const before = lines().length;
   const r = await rewind(['--to-earliest', '--yes']);
@@ -148,7 +149,7 @@ test('a sink with consumer.override.bootstrap.servers is looked up there, withou
   }, initial_state: 'STOPPED' });
   assert.equal(created.status, 201, JSON.stringify(created.body));
   try {
-    const r = await runCli(['rewind', name, '--url', cluster.url, '--state-dir', stateDir, '--to-earliest', '--dry-run', '--output', 'json'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
+    const r = await runInProcess(['rewind', name, '--url', cluster.url, '--state-dir', stateDir, '--to-earliest', '--dry-run', '--output', 'json'], { env: { OFFSETCTL_CONFIG: join(stateDir, 'none.yaml') } });
     assert.equal(r.status, 0, r.stderr);
     const json = JSON.parse(r.stdout) as PlanJson;
     assert.equal(json.positions.kafka.clusterIdCheck, 'skipped-connector-override');

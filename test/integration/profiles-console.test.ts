@@ -6,6 +6,7 @@
 // slot can replay is previewed with the slot's facts. In a service whose context requires approval,
 // the approved request is checked again at apply with the slot read the same way (as `offsetctl
 // changes apply` does) and runs. Skipped without the plugin (OFFSETCTL_REQUIRE_PLUGINS=1 fails instead).
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a loopback HTTP server, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // retries for 30 minutes; offsetctl's `resume` refuses, naming the way out. Real Debezium on the
 // plugins sandbox's workers, against a PostgreSQL of this test's own with a 1 MB
 // max_slot_wal_keep_size, so the slot is really lost (wal_status lost) by writing WAL, not faked.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

@@ -9,6 +9,7 @@
 // 3. The slot held at first and let go a few seconds into the wait: the move waits, then starts the
 //    new connector, whose task takes the slot and streams.
 // 4. `runs resume` of a move killed before it started the new connector waits for the slot as well.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), child processes, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { test, type TestContext } from 'node:test';

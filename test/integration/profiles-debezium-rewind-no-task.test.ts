@@ -3,6 +3,7 @@
 // reads the connector RUNNING with no task while the task retries. The rewind's own resume and
 // wait must not call that running: the run fails (exit 1), is put back, and says so — never
 // "done; the connector is RUNNING". Real Debezium on the plugins sandbox, a PostgreSQL of this test's own.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -4,6 +4,7 @@
 // naming the reason, before anything changes; a rewind inside the window PostgreSQL replays is
 // accepted and the rows come again. Skipped (with how to start such a sandbox) when the running
 // sandbox has no Debezium plugin; OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a loopback HTTP server, a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

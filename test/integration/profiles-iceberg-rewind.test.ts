@@ -6,6 +6,7 @@
 // (test/support/iceberg-read/ReadTable.java on the plugin's jars). `rollback` then restores the
 // table's snapshot and the group's offsets together. Skipped without the iceberg-sink plugin;
 // OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a SQLite store file, child processes, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // catalog. The dry run of a replay says what it does to the target (a duplicate key failure, rows
 // appended again) before anything changes; a copy into the same Iceberg tables is refused.
 // Skipped without those plugins; OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Admin, Producer, stringSerializers } from '@platformatic/kafka';

@@ -4,6 +4,7 @@
 // with no Kafka signal channel and a table it does not capture are refused (exit 2) before
 // anything is sent. Skipped (saying how to start such a sandbox) without the Debezium plugin and
 // the CDC PostgreSQL; OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a loopback HTTP server, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { Admin } from '@platformatic/kafka';

@@ -1,5 +1,6 @@
 // The reset workflows end to end on the sandbox: after a reset the source connector reads its
 // file from the start again, and the offsets read back while it is stopped are empty.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeRun, runWorkflowCli } from '../support/cli.js';

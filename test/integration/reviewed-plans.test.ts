@@ -4,6 +4,7 @@
 // meanwhile; a hand-edited plan, a plan for a connector deleted and created again with other
 // topics, a plan too old, and one whose offsets went back are refused (exit 2, nothing changed);
 // a batch plan is applied as one batch.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 // alice cannot approve it (the store authenticates her as its requester), bob can; then alice
 // applies it and the request's history names each act with its database user. A rejected and an
 // expired request are refused.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

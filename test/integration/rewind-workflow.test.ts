@@ -2,6 +2,7 @@
 // FileStreamSource -> topic -> FileStreamSink. Rewinding the source to position 0 makes every
 // line arrive in the sink's file a second time; rewinding the sink to a kafka_offset re-delivers
 // exactly the records from that offset on.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describeRun, runWorkflowCli } from '../support/cli.js';

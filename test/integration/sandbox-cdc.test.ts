@@ -1,6 +1,7 @@
 // `sandbox up --cdc-postgres`'s server on its own (no Kafka needed): a PostgreSQL with logical
 // decoding whose superuser logs in over loopback without a password, reused while it runs (same
 // port), stopped by cdcPostgresDown, and started again on the same port with its data.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a loopback HTTP server, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,6 @@
 // `offsetctl sandbox` itself, cheaply: the status JSON of the running sandbox, an idempotent `up`,
 // and the refusals that need no second cluster (2 shared cores).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a loopback HTTP server, spawns the CLI (sandbox up/down), the CLI in-process (sandbox status).
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,11 +8,12 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { getSandbox } from '../support/sandbox.js';
 
 test('sandbox status --output json names the running workers and the broker', async () => {
   const sandbox = await getSandbox();
-  const cli = await runCli(['sandbox', 'status', '--output', 'json']);
+  const cli = await runInProcess(['sandbox', 'status', '--output', 'json']);
   assert.equal(cli.status, 0, cli.stderr);
   type Cluster = { name: string; connect: string[]; bootstrap: string };
   const status = JSON.parse(cli.stdout) as { running: boolean; connect: string[]; bootstrap: string | null; clusters: Cluster[] };
@@ -46,7 +48,7 @@ test('sandbox up and status advise commands for the same folder: --dir unless it
   assert.match(up.stdout, isDefault ? /stop it with `offsetctl sandbox down`$/m : new RegExp(`stop it with \`offsetctl sandbox down --dir ${sandbox.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``));
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-empty-'));
   try {
-    const status = await runCli(['sandbox', 'status', '--dir', dir]);
+    const status = await runInProcess(['sandbox', 'status', '--dir', dir]);
     assert.match(status.stdout, new RegExp(`start it with \`offsetctl sandbox up --dir ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -56,7 +58,7 @@ test('sandbox up and status advise commands for the same folder: --dir unless it
 test('status and down on a folder without a sandbox', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-sandbox-empty-'));
   try {
-    const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
+    const status = await runInProcess(['sandbox', 'status', '--dir', dir, '--output', 'json']);
     assert.equal(status.status, 0, status.stderr);
     assert.deepEqual(JSON.parse(status.stdout), { running: false, connect: [], bootstrap: null, clusters: [], kafkaVersion: null, dir, plugins: [], teamStore: null });
     const down = await runCli(['sandbox', 'down', '--dir', dir]);
@@ -78,7 +80,7 @@ test('up refuses a broker port that another program holds, naming the port', { t
     assert.notEqual(cli.status, 0);
     assert.match(cli.stderr, /E_SANDBOX_PORT_TAKEN/);
     assert.match(cli.stderr, new RegExp(`port ${port}\\b`));
-    const status = await runCli(['sandbox', 'status', '--dir', dir, '--output', 'json']);
+    const status = await runInProcess(['sandbox', 'status', '--dir', dir, '--output', 'json']);
     assert.equal((JSON.parse(status.stdout) as { running: boolean }).running, false, 'nothing was started');
   } finally {
     server.close();

@@ -3,6 +3,7 @@
 // without restarting the first cluster. Runs on the shared sandbox: the second cluster is
 // stopped and added again (its workers only), which the move tests then use; the test lanes'
 // clusters (`lane-2` …, scripts/test.mjs) keep running meanwhile and are left out of the names.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

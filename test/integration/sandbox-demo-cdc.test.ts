@@ -3,6 +3,7 @@
 // and the topic counted: exactly ids 26-40 once more as op=r. It leaves no connector, slot or
 // database behind. Skipped without the Debezium plugin and the CDC PostgreSQL (fails instead
 // under OFFSETCTL_REQUIRE_PLUGINS=1); a sandbox without them is refused with how to start one.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

@@ -1,5 +1,6 @@
 // A demo whose rewind fails says so: the sandbox itself started fine, so it is not reported as a
 // start-up failure (E_SANDBOX_START), and the run's own output stays visible above.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

@@ -1,5 +1,6 @@
 // The README's first command: `offsetctl sandbox demo` rewinds a live pipeline on the sandbox
 // with `offsetctl rewind` and shows the lines that were replayed.
+// Real parts: the sandbox's Kafka broker and Connect cluster, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

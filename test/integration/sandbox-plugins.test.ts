@@ -3,6 +3,7 @@
 // (OFFSETCTL_SANDBOX_DIR): starting one of its own would cost minutes. A sandbox without the
 // plugins skips these tests, saying how to start one; with OFFSETCTL_REQUIRE_PLUGINS=1 (the CI
 // lane of the plugin tests) it fails instead, so a lane that lost its plugins cannot pass green.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a loopback HTTP server, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,11 +1,13 @@
 // Connecting to a secured Kafka Connect worker: HTTPS with a private CA, required client
 // certificates and Basic auth. One extra worker is started for this file and stopped after it.
+// Real parts: the sandbox's Kafka broker and Connect cluster, the CLI in-process.
 import { test, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getSandbox } from '../support/sandbox.js';
-import { runCli, type CliResult } from '../support/cli.js';
+import type { InProcessResult as CliResult } from '../support/in-process.js';
+import { runInProcess } from '../support/in-process.js';
 import { startSecureWorker, type SecureWorker } from '../support/secure-worker.js';
 
 let worker: SecureWorker | undefined;
@@ -45,7 +47,7 @@ function w(): SecureWorker {
 
 function secure(args: string[], options: { password?: string; extra?: string[] } = {}): Promise<CliResult> {
   const sw = w();
-  return runCli([...args, '--url', sw.url, '--user', sw.user, '--password-env', 'SECURE_CONNECT_PW', ...(options.extra ?? [])], {
+  return runInProcess([...args, '--url', sw.url, '--user', sw.user, '--password-env', 'SECURE_CONNECT_PW', ...(options.extra ?? [])], {
     env: { SECURE_CONNECT_PW: options.password ?? sw.password },
   });
 }
@@ -101,10 +103,10 @@ test('a context holds the CA, client certificate and credential references; the 
   const sw = w();
   const config = join(sw.dir, 'offsetctl-config.yaml');
   const env = { OFFSETCTL_CONFIG: config, OFFSETCTL_URL: '', SECURE_CONNECT_PW: sw.password };
-  const set = await runCli(['config', 'set-context', 'secure', '--url', sw.url, '--ca', sw.caFile, '--cert', sw.clientCertFile, '--key', sw.clientKeyFile, '--user', sw.user, '--password-env', 'SECURE_CONNECT_PW'], { env });
+  const set = await runInProcess(['config', 'set-context', 'secure', '--url', sw.url, '--ca', sw.caFile, '--cert', sw.clientCertFile, '--key', sw.clientKeyFile, '--user', sw.user, '--password-env', 'SECURE_CONNECT_PW'], { env });
   assert.equal(set.status, 0, set.stderr);
   assert.ok(!readFileSync(config, 'utf8').includes(sw.password), 'the config file holds no password');
-  const run = await runCli(['connectors', '--output', 'json'], { env });
+  const run = await runInProcess(['connectors', '--output', 'json'], { env });
   assert.equal(run.status, 0, run.stderr);
   assert.deepEqual((JSON.parse(run.stdout) as Array<{ name: string }>).map((c) => c.name), [connector]);
 });

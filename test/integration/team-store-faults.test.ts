@@ -8,6 +8,7 @@
 // snapshots table from its own session, so offsetctl's write waits inside the server; the test
 // then ends offsetctl's session (pg_terminate_backend: the connection is lost) or lets the
 // statement timeout fire, and lets go of the lock.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -4,6 +4,7 @@
 // folders, own database logins and passwords). Putting the connector back needs Connect, not the
 // database; the account says what is true, exits 1 (the run failed, never the exit 2 of a refusal
 // after a change), and the run's lock is freed by the command the account advises.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

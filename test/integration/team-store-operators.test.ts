@@ -3,6 +3,7 @@
 // sandbox's real workers. Here: giving up a run another operator's killed process left, through
 // the team store named by a context, and Ctrl-C twice (the database stopped mid-run is
 // team-store-lost.test.ts).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { statSync, writeFileSync } from 'node:fs';

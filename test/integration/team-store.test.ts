@@ -2,6 +2,7 @@
 // real PostgreSQL, and two offsetctl processes per case with separate state folders and separate
 // database logins (alice and bob, members of the team's role). Each gets its password from its
 // own PGPASSWORD; none may ever show it.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, Chromium, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

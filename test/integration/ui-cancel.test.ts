@@ -1,6 +1,7 @@
 // The console's jobs cancel through applyPlan's AbortSignal: a job cancelled after the
 // connector was stopped and the snapshot stored (what the console's shutdown does to a running
 // job, like Ctrl-C in the CLI) ends failed, and the connector is back as it was.
+// Real parts: the sandbox's Kafka broker and Connect cluster.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Jobs, type JobEnd, type JobEvent } from '../../src/web/jobs.js';

@@ -3,6 +3,7 @@
 // the live steps finish, see the sink replay, roll back from the history page, and refuse a bad
 // JSON paste and requests without the session or the CSRF token. Screenshots go to
 // test-output/ui/.
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

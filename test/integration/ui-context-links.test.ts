@@ -5,6 +5,7 @@
 // copied and sees them in alpha; the switcher keeps the page; an old context-less address follows
 // the last choice; an unknown context is a 404 naming the known ones; alice's job under beta's
 // address is refused and shows nothing of it.
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

@@ -9,6 +9,7 @@
 //   approval of alice's request is accepted (the login is not the person);
 // - an e-mail the provider does not say is verified, and a missing configured user-claim, refuse
 //   the sign-in, and the refusal is in the audit with its reason.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, Chromium, a loopback HTTP server, a SQLite store file, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

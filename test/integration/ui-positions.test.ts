@@ -4,13 +4,14 @@
 // and applied (the sink replays), a time position, a bad shift-by refused with the CLI's message,
 // and a context whose broker does not answer (the page still renders). Screenshots go to
 // test-output/ui/ with the others.
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a SQLite store file, the CLI in-process.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { Producer, stringSerializers } from '@platformatic/kafka';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 import { connectFixture, tempDir, uniqueName, waitFor, type ConnectFixture } from '../support/connect.js';
 import { MINUTE, createTimedTopic, deleteTopics, sandboxBootstrap } from '../support/positions-kafka.js';
 import { launchBrowser, screenshotDir, startUi, type RunningUi } from '../web/browser.js';
@@ -56,7 +57,7 @@ interface DryRun {
 
 /** The CLI's dry run for the same position, through the same context: what the page must show. */
 async function cliDryRun(position: string[]): Promise<DryRun> {
-  const r = await runCli(['rewind', sink, '--context', 'sandbox', '--state-dir', stateDir, ...position, '--dry-run', '--output', 'json'], { env });
+  const r = await runInProcess(['rewind', sink, '--context', 'sandbox', '--state-dir', stateDir, ...position, '--dry-run', '--output', 'json'], { env });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout) as DryRun;
 }
@@ -79,7 +80,7 @@ before(async () => {
   await waitFor('the sink to commit 10 on both partitions', async () => (await committed()) === '10,10');
   // The same context the CLI would use (its bootstrap), and one whose broker does not answer.
   for (const [name, servers] of [['sandbox', bootstrap], ['nobroker', '127.0.0.1:1']] as const) {
-    const r = await runCli(['config', 'set-context', name, '--url', cluster.url, '--bootstrap', servers], { env });
+    const r = await runInProcess(['config', 'set-context', name, '--url', cluster.url, '--bootstrap', servers], { env });
     assert.equal(r.status, 0, r.stderr);
   }
   ui = await startUi(['--context', 'sandbox', '--state-dir', stateDir], env);
@@ -239,7 +240,7 @@ test('a FileStreamSource is offered the two positions offsetctl can compute (ear
   const diff = await cells('table.diff');
   assert.equal(diff[0]?.[3], '{"position":0}', 'the target is byte 0 of the file');
   assert.equal(await page.locator('table.position-plan').count(), 0, 'no Kafka partitions: no empty per-partition table');
-  const cli = await runCli(['rewind', source.name, '--context', 'sandbox', '--state-dir', stateDir, '--to-earliest', '--dry-run', '--output', 'json'], { env });
+  const cli = await runInProcess(['rewind', source.name, '--context', 'sandbox', '--state-dir', stateDir, '--to-earliest', '--dry-run', '--output', 'json'], { env });
   assert.equal(cli.status, 0, cli.stderr);
   assert.deepEqual((JSON.parse(cli.stdout) as DryRun).diff, { changed: 1, added: 0, removed: 0, unchanged: 0 }, 'the CLI plans the same change');
   await shot('16-file-source-position-preview');

@@ -3,6 +3,7 @@
 // again finds the run it owned, finishes it (the connector ends as the job asked, RUNNING), logs
 // it and says so in a banner. A console stopped with SIGTERM mid-job cancels the job (after its
 // drain bound) and the run says "cancelled: the console shut down", not "cancelled by you".
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a SQLite store file, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';

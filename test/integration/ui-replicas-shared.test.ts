@@ -7,6 +7,7 @@
 // and audited, and ends nothing. The same consoles show, in the header of every page, that their
 // context is production (production: true in console.yaml) and that a team policy requires approval
 // on its cluster (issue 33, point 9). A sign-in started on B finishes on A (the flow is in the store).
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, Chromium, a loopback HTTP server, a SQLite store file, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -2,6 +2,7 @@
 // on A works on B (sessions live in the store); a job started on A is listed and shown on B (its
 // state is written there); A killed with kill -9 mid-job, B takes the run over once A's lease has
 // passed and finishes it, and B's banner says so.
+// Real parts: the sandbox's Kafka broker and Connect cluster, a real PostgreSQL, Chromium, a SQLite store file.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';

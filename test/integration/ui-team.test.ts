@@ -9,6 +9,7 @@
 // refused, bob approves it in the console and alice applies it; a batch request made with the CLI
 // is approved and applied in the console as one batch. Then the proxy mode:
 // the identity header is refused from 127.0.0.2, a loopback address that is not the proxy.
+// Real parts: the sandbox's Kafka broker and Connect cluster, Chromium, a loopback HTTP server, a SQLite store file, child processes, spawns the CLI.
 import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -6,6 +6,7 @@
 // "rows arrive in the source … but nothing is delivered" with the figures (pg_stat_user_tables,
 // the WAL beyond confirmed_flush_lsn), exit 1; an idle source says "no new rows in the source".
 // Plugins sandbox, real Debezium and PostgreSQL; skipped without them (OFFSETCTL_REQUIRE_PLUGINS=1 fails).
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), a SQLite store file, spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { runCli } from '../support/cli.js';

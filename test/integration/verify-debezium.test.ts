@@ -3,6 +3,7 @@
 // confirmed_flush_lsn moves; resumed with nothing to read, nothing moves and the watch says so,
 // exit 1. Skipped without the plugin
 // and the CDC PostgreSQL; OFFSETCTL_REQUIRE_PLUGINS=1 makes that a failure.
+// Real parts: the plugins sandbox (Kafka, Connect, Debezium/JDBC/Iceberg, a CDC PostgreSQL), spawns the CLI.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli } from '../support/cli.js';

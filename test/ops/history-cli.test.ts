@@ -1,11 +1,12 @@
 // The history commands against a real store file, and refusals that need no cluster.
+// Real parts: a SQLite store file, child processes, the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { openStore } from '../../src/store/index.js';
 import { tempDir } from '../support/connect.js';
-import { runCli } from '../support/cli.js';
+import { runInProcess } from '../support/in-process.js';
 
 const CLUSTER = 'http://127.0.0.1:9';
 
@@ -27,37 +28,37 @@ async function seed(): Promise<{ stateDir: string; snapshotId: string; finishedR
 
 test('runs and snapshots list what the store holds, as JSON arrays and as tables', async () => {
   const s = await seed();
-  const runs = await runCli(['runs', '--output', 'json', '--state-dir', s.stateDir]);
+  const runs = await runInProcess(['runs', '--output', 'json', '--state-dir', s.stateDir]);
   assert.equal(runs.status, 0, runs.stderr);
   const list = JSON.parse(runs.stdout) as Array<{ id: string; connector: string; operation: string; status: string }>;
   assert.deepEqual(list.map((r) => [r.id, r.connector, r.operation, r.status]).sort(), [
     [s.deadRun, 'payments', 'reset', 'interrupted'],
     [s.finishedRun, 'orders', 'rewind', 'succeeded'],
   ].sort());
-  const table = await runCli(['runs', '--state-dir', s.stateDir]);
+  const table = await runInProcess(['runs', '--state-dir', s.stateDir]);
   assert.match(table.stdout, /ID\s+CONNECTOR\s+OPERATION\s+STATUS/);
-  const shown = await runCli(['runs', 'show', s.deadRun, '--state-dir', s.stateDir]);
+  const shown = await runInProcess(['runs', 'show', s.deadRun, '--state-dir', s.stateDir]);
   assert.match(shown.stdout, /interrupted \(pid \d+ is gone; finish with `offsetctl runs resume run-/);
-  const snapshots = await runCli(['snapshots', 'orders', '--output', 'json', '--state-dir', s.stateDir]);
+  const snapshots = await runInProcess(['snapshots', 'orders', '--output', 'json', '--state-dir', s.stateDir]);
   assert.deepEqual((JSON.parse(snapshots.stdout) as Array<{ id: string; partitions: number; stateBefore: string }>).map((x) => [x.id, x.partitions, x.stateBefore]), [[s.snapshotId, 1, 'RUNNING']]);
-  const one = await runCli(['snapshots', 'show', s.snapshotId, '--output', 'json', '--state-dir', s.stateDir]);
+  const one = await runInProcess(['snapshots', 'show', s.snapshotId, '--output', 'json', '--state-dir', s.stateDir]);
   assert.deepEqual((JSON.parse(one.stdout) as { offsets: unknown }).offsets, [{ partition: { filename: '/tmp/a.txt' }, offset: { position: 12 } }]);
 });
 
 test('unknown ids, finished runs and foreign snapshots are refused with exit 2 before any request', async () => {
   const s = await seed();
-  const unknownRun = await runCli(['runs', 'show', 'run-nope', '--state-dir', s.stateDir]);
+  const unknownRun = await runInProcess(['runs', 'show', 'run-nope', '--state-dir', s.stateDir]);
   assert.equal(unknownRun.status, 2);
   assert.match(unknownRun.stderr, /no run run-nope/);
-  const finished = await runCli(['runs', 'resume', s.finishedRun, '--state-dir', s.stateDir]);
+  const finished = await runInProcess(['runs', 'resume', s.finishedRun, '--state-dir', s.stateDir]);
   assert.equal(finished.status, 2, finished.stderr);
   assert.match(finished.stderr, /is succeeded: there is nothing to resume/);
-  const foreign = await runCli(['rollback', 'payments', '--snapshot', s.snapshotId, '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
+  const foreign = await runInProcess(['rollback', 'payments', '--snapshot', s.snapshotId, '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
   assert.equal(foreign.status, 2, foreign.stderr);
   assert.match(foreign.stderr, /belongs to connector orders/);
-  const none = await runCli(['rollback', 'inventory', '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
+  const none = await runInProcess(['rollback', 'inventory', '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
   assert.equal(none.status, 2, none.stderr);
   assert.match(none.stderr, /no snapshot of inventory/);
-  const contradicting = await runCli(['reset', 'orders', '--leave-stopped', '--resume', '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
+  const contradicting = await runInProcess(['reset', 'orders', '--leave-stopped', '--resume', '--yes', '--url', CLUSTER, '--state-dir', s.stateDir]);
   assert.equal(contradicting.status, 2, contradicting.stderr);
 });

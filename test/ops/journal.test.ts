@@ -1,3 +1,4 @@
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';

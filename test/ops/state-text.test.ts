@@ -1,4 +1,5 @@
 // How a connector's live state is put in words for the operator (abandon, the end of a run, a move).
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { describeState, stateTextBefore } from '../../src/ops/run/failure-text.js';

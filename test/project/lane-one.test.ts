@@ -3,6 +3,7 @@
 // lane 1 by scripts/test.mjs's LANE_ONE, or runs in the plugins' lane (its own sandbox). Without
 // it the shared queue hands the file to any lane and requireLaneOne refuses it there (lock-keys
 // did so in a CI run). Uses: the repository's files only.
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // ops' rooms, no face importing another face, no folder entered other than through its door. The
 // second test runs the same rules over a small house that breaks each of them once, so a rule
 // that stopped matching would be noticed.
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // above it (the project was started from a `shared/` folder that sits next to the repository
 // only on the machine it was written on). CI also runs the whole suite in a fresh clone in a
 // temporary folder (.ci/run), where nothing is beside the checkout.
+// Real parts: child processes.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';

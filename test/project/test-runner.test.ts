@@ -4,6 +4,7 @@
 // lanes at once, one file at a time per lane, each told its lane (OFFSETCTL_LANE); a move file is
 // kept in lane 1; the rest wait in one queue, longest first by the durations table; a test that fails is counted
 // failed once, and its file is not run again. Uses: real child processes (node --test), no Kafka.
+// Real parts: a real PostgreSQL, child processes.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // The audit trail's hash chain on both backends (real SQLite file, the tests' real PostgreSQL):
 // entries verify as written; an entry edited, deleted or slipped in by someone with write access
 // to the table (the SQLite file's owner, PostgreSQL's superuser) is named by `verifyStoreAudit`.
+// Real parts: a real PostgreSQL, a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // whose members read and write through the owner's default privileges. On the tests' real
 // PostgreSQL: the whole Store contract passes as an operator, and an operator's login cannot
 // edit the audit trail nor disable or drop its guards (PostgreSQL's own refusals asserted).
+// Real parts: a real PostgreSQL.
 import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { PostgresStore } from '../../src/store/postgres/index.js';

@@ -1,5 +1,6 @@
 // The Store contract, run against the PostgreSQL backend on the tests' server (test/support/postgres.ts),
 // and then the cases only a shared store can fail (shared-contract.ts).
+// Real parts: a real PostgreSQL.
 import { after } from 'node:test';
 import { PostgresStore } from '../../src/store/postgres/index.js';
 import { pgSettings } from '../../src/store/postgres/connection.js';

@@ -3,6 +3,7 @@
 // logins whose passwords live only in a pgpass file. This starts that store in a folder of its
 // own (no Kafka needed: the team store is independent of the broker), signs in as both operators
 // through the CLI, and checks the passwords never show and a second `up` reuses the server.
+// Real parts: spawns the CLI.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';

@@ -1,4 +1,5 @@
 // The Store contract, run against the SQLite backend.
+// Real parts: a SQLite store file.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

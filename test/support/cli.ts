@@ -60,7 +60,7 @@ let stateHome: string | undefined;
  * left there by another checkout (a newer schema, another engineer's runs) made a test fail that
  * never meant to touch it. A test that sets XDG_STATE_HOME itself keeps its own.
  */
-function isolatedState(): NodeJS.ProcessEnv {
+export function isolatedState(): NodeJS.ProcessEnv {
   stateHome ??= mkdtempSync(join(tmpdir(), 'offsetctl-test-state-'));
   return { XDG_STATE_HOME: stateHome };
 }

@@ -9,6 +9,7 @@
 // keeps the files that use them there); asking for them from another lane is an error.
 import { laneCluster, MAX_LANES } from '../../src/sandbox/index.js';
 import { runCli } from './cli.js';
+import { runInProcess } from './in-process.js';
 
 export interface SandboxClusterEndpoints {
   name: string;
@@ -56,7 +57,7 @@ export function getSandbox(): Promise<SandboxEndpoints> {
 }
 
 async function readSandbox(): Promise<SandboxEndpoints> {
-  const cli = await runCli(['sandbox', 'status', '--output', 'json']);
+  const cli = await runInProcess(['sandbox', 'status', '--output', 'json']);
   let status: { running?: boolean; connect?: string[]; bootstrap?: string | null; clusters?: SandboxClusterEndpoints[]; dir?: string };
   try {
     status = JSON.parse(cli.stdout) as typeof status;

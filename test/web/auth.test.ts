@@ -3,6 +3,7 @@
 // sign-in rate limit, session expiry, and the proxy mode through the Hono app in memory (the TCP
 // peer is given as node-server's binding): the header believed only from the proxy's address, a
 // viewer's forged change refused with 403 and audited, an operator kept to its pattern.
+// Real parts: a SQLite store file, the CLI in-process.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -304,11 +305,11 @@ test('OpenID routes: a callback not started in this browser is refused before th
 });
 
 test('`ui --config` refuses flags that would add a cluster beside the file\'s contexts', async () => {
-  const { runCli } = await import('../support/cli.js');
-  const r = await runCli(['ui', '--config', '/nonexistent/console.yaml', '--url', 'http://127.0.0.1:9']);
+  const { runInProcess } = await import('../support/in-process.js');
+  const r = await runInProcess(['ui', '--config', '/nonexistent/console.yaml', '--url', 'http://127.0.0.1:9']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--url cannot be combined with --config/);
-  const missing = await runCli(['ui', '--config', '/nonexistent/console.yaml']);
+  const missing = await runInProcess(['ui', '--config', '/nonexistent/console.yaml']);
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /--config \/nonexistent\/console\.yaml: cannot read it \(ENOENT\)/);
 });

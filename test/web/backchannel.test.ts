@@ -4,6 +4,7 @@
 // OpenID Connect Back-Channel Logout 1.0 (2.6) refuses its token with 400 and ends nothing; a good
 // token with a sid ends the sessions of that provider session only, one with only a sub every
 // session of that person; both are audited.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';

@@ -2,6 +2,7 @@
 // security headers, the --listen refusal, secrets kept off pages, escaping, and the live view's
 // reading of the engine's events. Requests go through the Hono app in memory; nothing here
 // reaches Kafka Connect (the context points at a closed port and no handler under test calls it).
+// Real parts: a loopback HTTP server, a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // the known ones, a form posted without a context is refused, and a run or a preview of another
 // context is refused under this one. The contexts point at closed ports: their clusters are known
 // by URL only, so a run made through the other context's URL is another cluster's.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

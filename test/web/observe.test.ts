@@ -3,6 +3,7 @@
 // the bearer token and in Prometheus text format, the structured log (an access line per request
 // with its id, no query string, secrets masked), the sign-in limit counting the real client
 // behind a trusted proxy, and proxy mode keeping one session (and one audit entry) per identity.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';

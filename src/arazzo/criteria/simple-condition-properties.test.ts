@@ -1,6 +1,7 @@
 // Property-based tests for simple conditions: random conditions over literals agree with a
 // reference evaluator that works on the generated JS values, and arbitrary text only ever makes
 // the parser throw ArazzoError.
+// Real parts: none (the code under test, in this process).
 
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

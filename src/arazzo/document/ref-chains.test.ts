@@ -1,6 +1,7 @@
 // Inputs schemas whose `$ref`s only point at the next `$ref`: a loop describes no value and a long
 // chain overflows the schema compiler's stack, so validation refuses both by name
 // (validate-references.ts); a chain at the limit is fine. docs/bad-input.md, "Workflow documents".
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileInputs } from '../runner/inputs.js';

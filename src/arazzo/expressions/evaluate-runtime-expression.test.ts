@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { ExpressionContext } from '../context.js';

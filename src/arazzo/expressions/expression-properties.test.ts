@@ -1,5 +1,6 @@
 // Property-based tests: random ASTs survive print → parse, and no input makes the parser throw
 // anything but ArazzoError.
+// Real parts: none (the code under test, in this process).
 
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';

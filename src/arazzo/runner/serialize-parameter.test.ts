@@ -1,4 +1,5 @@
 // The OpenAPI "Style Examples" table, value by value.
+// Real parts: none (the code under test, in this process).
 import { describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import { serializeCookie, serializeHeader, serializePath, serializeQuery, styleFor } from './serialize-parameter.js';

@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server.
 import * as assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';

@@ -11,6 +11,7 @@ import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type Connection } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import { limitFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
+import { currentIO } from '../io.js';
 
 export interface ApplyOptions extends ChangeOptions, LimitOptions, KafkaFlags, SourceDbOptions {
   maxAge?: string;
@@ -66,7 +67,7 @@ async function applyFile(file: string, opts: ApplyOptions): Promise<void> {
 async function check(ops: typeof import('../../ops/index.js'), ctx: OpsContext, conn: Connection, saved: SavedPlan, opts: ApplyOptions, maxAgeMs: number): Promise<CheckedPlan> {
   const { preflightKafkaSettings } = await import('../kafka-settings.js');
   const kafka = await preflightKafkaSettings(opts, conn.context);
-  const limits = ops.resolveLimits(limitFlags(opts), process.env);
+  const limits = ops.resolveLimits(limitFlags(opts), currentIO().env);
   const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
   return ops.checkSavedPlan(ctx, saved, { maxAgeMs, limits, profileFor, ...(kafka ? { kafka } : {}) });
 }
@@ -106,7 +107,7 @@ export async function acceptMoved(checked: CheckedPlan, opts: ApplyOptions): Pro
   if (!checked.changesMeaning || opts.acceptMovedOffsets) return;
   const { movedRefusal } = await import('../../ops/changes/index.js');
   const how = '--accept-moved-offsets, or a yes at a terminal without --yes';
-  if (opts.yes || process.stdin.isTTY !== true) throw movedRefusal(checked, how);
+  if (opts.yes || currentIO().stdin.isTTY !== true) throw movedRefusal(checked, how);
   const { confirm } = await import('../confirm.js');
   try {
     await confirm('The starting offsets moved in a way that changes this plan (see CHANGES THE PLAN above). Apply it to the offsets as they are now?');
@@ -135,7 +136,7 @@ export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: stri
     conn = await resolveConnection({ ...opts, url: fallbackUrl });
   }
   const json = conn.output === 'json';
-  const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+  const out = (text: string): void => void (json ? currentIO().stderr : currentIO().stdout).write(`${text}\n`);
   await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await conn.http.close();
     throw err;
@@ -173,11 +174,11 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
   const todoNow = planned.plans.some((p) => !p.nothingToChange);
   out(await cli.planTable(planned.plans, [], saved.operation, conn.url, opts.dryRun || !todoNow ? undefined : batchId));
   await showMoved(checked, out);
-  for (const p of planned.plans) for (const w of p.warnings) process.stderr.write(`warning: ${p.connector}: ${w}\n`);
+  for (const p of planned.plans) for (const w of p.warnings) currentIO().stderr.write(`warning: ${p.connector}: ${w}\n`);
   const todo = planned.plans.filter((p) => !p.nothingToChange);
   if (opts.dryRun || todo.length === 0) {
     const why = todo.length === 0 ? 'nothing to change: every connector already has these offsets' : 'dry run: nothing was changed';
-    if (json) process.stdout.write(`${JSON.stringify({ operation: saved.operation, dryRun: opts.dryRun === true, digest: saved.digest, changesMeaning: checked.changesMeaning, message: why }, null, 2)}\n`);
+    if (json) currentIO().stdout.write(`${JSON.stringify({ operation: saved.operation, dryRun: opts.dryRun === true, digest: saved.digest, changesMeaning: checked.changesMeaning, message: why }, null, 2)}\n`);
     else out(why);
     return;
   }
@@ -194,7 +195,7 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
   const { confirmForwardTargets } = await import('../render/forward-targets.js');
   await confirmForwardTargets(todo.flatMap((p) => p.forwardTargets), { allowForward: opts.allowForward === true, yes: opts.yes === true });
   await how.applying?.start();
-  const rows = await cli.applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(reviewed, todo, batchId, options));
+  const rows = await cli.applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(reviewed, todo, batchId, options));
   const summary = batch.summarize(batchId, saved.operation, connectors, rows);
   await how.applying?.finish({
     succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,

@@ -3,6 +3,7 @@
 // prints is what to record elsewhere: entries cut off the end leave an intact but shorter chain.
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { currentIO } from '../io.js';
 
 export function registerVerify(audit: Command): void {
   addConnectionOptions(
@@ -29,7 +30,7 @@ async function verifyAudit(opts: ConnectionOptions): Promise<void> {
           + (report.head ? `Head digest: ${report.head} (record it elsewhere: entries cut off the end would leave a shorter chain that still verifies)\n` : '')
         : `The audit trail of ${store.location} DOES NOT VERIFY: ${report.firstBroken!.message}.\n`);
     }
-    if (!report.ok) process.exitCode = 1;
+    if (!report.ok) currentIO().exitCode = 1;
   } finally {
     await store.close();
   }

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { registerVerify } from './audit-verify.js';
+import { currentIO } from '../io.js';
 
 interface AuditOptions extends ConnectionOptions {
   connector?: string;
@@ -36,7 +37,7 @@ async function listAudit(opts: AuditOptions): Promise<void> {
   if (opts.since !== undefined) {
     const age = parseAge(opts.since);
     const at = /\d{4}-\d{2}-\d{2}T.*(Z|[+-]\d{2}:?\d{2})$/i.test(opts.since) ? Date.parse(opts.since) : NaN;
-    if (age !== undefined) since = new Date(Date.now() - age);
+    if (age !== undefined) since = new Date(currentIO().now() - age);
     else if (!Number.isNaN(at)) since = new Date(at);
     else throw new OpsError('E_USAGE', `--since ${JSON.stringify(opts.since)}: give an ISO time with a zone (2026-11-30T09:00:00Z) or an age (90m, 12h, 7d)`, { field: 'since' });
   }

@@ -9,6 +9,7 @@ import type { BatchFaceOptions, OpsContext, Plan } from '../../ops/index.js';
 import type { Connection, ConnectionOptions } from '../connection.js';
 import type { PositionOptions } from './rewind-positions.js';
 import { resumeAfterFrom } from './change-flags.js';
+import { currentIO } from '../io.js';
 
 export interface BatchCliOptions extends ConnectionOptions {
   yes?: boolean;
@@ -68,7 +69,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions & { allowForward?: boolean }, conn.context, connector);
     const ops = batchOps.changeOps(ctx, { operation, resumeAfter, profileFor, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
     const batchId = batch.newBatchId();
-    const progress = progressLine(!json && process.stderr.isTTY === true);
+    const progress = progressLine(!json && currentIO().stderr.isTTY === true);
     let planned: Awaited<ReturnType<typeof batch.planBatch<Plan>>>;
     try {
       planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
@@ -81,7 +82,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     } finally {
       progress.stop();
     }
-    const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+    const out = (text: string): void => void (json ? currentIO().stderr : currentIO().stdout).write(`${text}\n`);
     // Only a batch that is applied now is recorded under its id (runs --batch finds it); a dry run,
     // a plan file or a change request shows none, so nobody looks up an id that was never stored.
     const todoNow = planned.plans.filter((p) => !p.nothingToChange);
@@ -107,7 +108,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       return;
     }
     if (opts.dryRun) {
-      if (json) process.stdout.write(`${JSON.stringify({ operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
+      if (json) currentIO().stdout.write(`${JSON.stringify({ operation, dryRun: true, plans: planned.plans.map(planSummary), skipped: planned.skipped }, null, 2)}\n`);
       else out('dry run: nothing was changed');
       return;
     }
@@ -115,7 +116,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     const after = resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : 'put back to the state it had';
     await confirm(`${capitalize(operation)} ${planned.plans.length} connector(s)? Each is stopped while its offsets change (snapshot first), then ${after}.`, { yes: opts.yes === true });
 
-    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
     const summary = batch.summarize(batchId, operation, connectors, [...rows, ...planned.skipped]);
     await printSummary(summary, json);
   } finally {
@@ -181,7 +182,7 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
     conn = await resolveConnection({ ...opts, url: interrupted[0]?.clusterUrl ?? recorded!.clusterUrl });
   }
   const json = conn.output === 'json';
-  const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+  const out = (text: string): void => void (json ? currentIO().stderr : currentIO().stdout).write(`${text}\n`);
   const runIds = new Map(interrupted.map((r) => [r.connector, r.id]));
   const { ctx, close } = await openBatchContext(conn);
   try {
@@ -199,7 +200,7 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
       const { confirm } = await import('../confirm.js');
       await confirm(`${capitalize(recorded!.operation)} ${unstarted.length} connector(s) of batch ${batchId} that never started?`, { yes: opts.yes === true });
     }
-    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, async (options) => [
+    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, async (options) => [
       ...await batch.applyBatch(resumeOps, planned.plans, batchId, options),
       ...(fresh ? await batch.applyBatch(fresh.ops, fresh.plans, batchId, options) : []),
     ]);
@@ -235,7 +236,7 @@ export async function applyWithCancel(
 ): Promise<BatchRow[]> {
   const controller = new AbortController();
   const onInterrupt = (): void => {
-    if (!controller.signal.aborted) process.stderr.write(`\ninterrupted: batch ${batchId} starts no more connectors; the running ones are put back\n`);
+    if (!controller.signal.aborted) currentIO().stderr.write(`\ninterrupted: batch ${batchId} starts no more connectors; the running ones are put back\n`);
     controller.abort();
   };
   process.on('SIGINT', onInterrupt);
@@ -295,7 +296,7 @@ export async function printSummary(summary: BatchSummary, json: boolean): Promis
   const { incompleteCount } = await import('../../ops/batch/index.js');
   const incomplete = incompleteCount(summary);
   if (json) {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    currentIO().stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
     const { renderTable } = await import('../render/table.js');
     const table = '\n' + renderTable(
@@ -303,10 +304,10 @@ export async function printSummary(summary: BatchSummary, json: boolean): Promis
       summary.connectors.map((r) => [r.connector, r.status, r.finalState, r.runId ?? '', r.snapshotId ?? '', detail(r)]),
     );
     const counts = Object.entries(summary.counts).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ');
-    process.stdout.write(`${table}\nbatch ${summary.batchId}: ${summary.operation} of ${summary.total} connector(s): ${counts} (runs: \`offsetctl runs --batch ${summary.batchId}\`)\n`);
+    currentIO().stdout.write(`${table}\nbatch ${summary.batchId}: ${summary.operation} of ${summary.total} connector(s): ${counts} (runs: \`offsetctl runs --batch ${summary.batchId}\`)\n`);
   }
   if (incomplete > 0) {
-    if (json) process.exitCode = 1;
+    if (json) currentIO().exitCode = 1;
     else throw Object.assign(new Error(`batch ${summary.batchId}: ${incomplete} of ${summary.total} connector(s) did not complete (see the table above)`), { code: 'E_RUN_FAILED' });
   }
 }
@@ -342,26 +343,26 @@ export function progressLine(tty: boolean): { onEvent: (e: BatchEvent) => void; 
     let longest: [string, { stepId: string; since: number }] | undefined;
     for (const entry of steps) if (!longest || entry[1].since < longest[1].since) longest = entry;
     const waiting = longest ? ` · waiting on ${longest[0]} (${longest[1].stepId}) ${((Date.now() - longest[1].since) / 1000).toFixed(1)} s` : '';
-    process.stderr.write(`\r\x1b[K${phase} ${done}/${total}${steps.size > 0 ? ` · ${steps.size} running` : ''}${waiting}`);
+    currentIO().stderr.write(`\r\x1b[K${phase} ${done}/${total}${steps.size > 0 ? ` · ${steps.size} running` : ''}${waiting}`);
   };
   const timer = setInterval(draw, 500);
   timer.unref();
   return {
     onEvent: (e) => {
       if (e.type === 'phase') { phase = e.phase; done = 0; total = e.total; }
-      if (e.type === 'planned') { done = e.done; if (e.refused) process.stderr.write(`\r\x1b[K✗ ${e.connector}: refused: ${firstSentence(e.refused)}\n`); }
+      if (e.type === 'planned') { done = e.done; if (e.refused) currentIO().stderr.write(`\r\x1b[K✗ ${e.connector}: refused: ${firstSentence(e.refused)}\n`); }
       if (e.type === 'started') steps.set(e.connector, { stepId: 'starting', since: Date.now() });
       if (e.type === 'step') steps.set(e.connector, { stepId: e.stepId, since: e.waiting ? steps.get(e.connector)?.since ?? Date.now() : Date.now() });
       if (e.type === 'finished') {
         done = e.done;
         steps.delete(e.connector);
-        process.stderr.write(`\r\x1b[K${e.row.status === 'succeeded' || e.row.status === 'unchanged' ? '✓' : '✗'} ${e.connector}: ${e.row.status} (${e.row.finalState})\n`);
+        currentIO().stderr.write(`\r\x1b[K${e.row.status === 'succeeded' || e.row.status === 'unchanged' ? '✓' : '✗'} ${e.connector}: ${e.row.status} (${e.row.finalState})\n`);
       }
       draw();
     },
     stop: () => {
       clearInterval(timer);
-      process.stderr.write('\r\x1b[K');
+      currentIO().stderr.write('\r\x1b[K');
     },
   };
 }

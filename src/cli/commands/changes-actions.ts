@@ -5,6 +5,7 @@ import type { OperationOutcome } from '../../ops/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { ConnectionOptions } from '../connection.js';
 import type { ApplyOptions } from './apply.js';
+import { currentIO } from '../io.js';
 
 const STATUSES = ['pending', 'approved', 'rejected', 'applying', 'applied', 'failed'] as const;
 
@@ -27,16 +28,16 @@ export async function listChanges(opts: ConnectionOptions & { status?: string; c
   try {
     const list = await store.listChangeRequests({ ...(opts.status ? { status: opts.status as (typeof STATUSES)[number] } : {}), ...(opts.connector ? { connector: opts.connector } : {}) });
     if (json) {
-      process.stdout.write(`${JSON.stringify(list.map(summary), null, 2)}\n`);
+      currentIO().stdout.write(`${JSON.stringify(list.map(summary), null, 2)}\n`);
       return;
     }
     if (list.length === 0) {
-      process.stdout.write(`No change requests in ${store.location}.\n`);
+      currentIO().stdout.write(`No change requests in ${store.location}.\n`);
       return;
     }
     const { renderTable } = await import('../render/table.js');
     const { requestRow, REQUEST_COLUMNS } = await import('../../present/index.js');
-    process.stdout.write(`${renderTable(REQUEST_COLUMNS, list.map(requestRow))}\n`);
+    currentIO().stdout.write(`${renderTable(REQUEST_COLUMNS, list.map(requestRow))}\n`);
   } finally {
     await store.close();
   }
@@ -47,7 +48,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
   try {
     const request = await store.getChangeRequest(id).catch((err: unknown) => { throw refusal(err); });
     if (json) {
-      process.stdout.write(`${JSON.stringify({ ...summary(request), history: request.history, plan: request.plan }, null, 2)}\n`);
+      currentIO().stdout.write(`${JSON.stringify({ ...summary(request), history: request.history, plan: request.plan }, null, 2)}\n`);
       return;
     }
     const { requestedPlan } = await import('../../ops/changes/index.js');
@@ -71,7 +72,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
     if (isExportRequest(request.plan)) {
       const e = request.plan;
       lines.push('', `consistent export of ${e.connectors.join(', ')} from ${e.clusterUrl} (${e.clusterKey})${e.includeSecrets ? ', literal secrets kept' : ''}`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      currentIO().stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     if (isImportRequest(request.plan)) {
@@ -81,7 +82,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
         const replaces = c.replaces ? '; REPLACES the connector of that name' : '';
         lines.push(`  ${c.name} (${c.connectorType}, ${c.connectorClass}): ${c.offsets.length} partition(s), then ${c.stateAfter}${replaces}; configuration ${c.configDigest}`);
       }
-      process.stdout.write(`${lines.join('\n')}\n`);
+      currentIO().stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     if (isMoveRequest(request.plan)) {
@@ -89,7 +90,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
       lines.push('', `${m.operation} of ${m.connector} (${m.connectorType}, ${m.connectorClass}, ${m.stateBefore} when requested) `
         + `from ${m.from.url} (${m.from.key}) to ${m.to.url} (${m.to.key})${m.targetName !== m.connector ? ` as ${m.targetName}` : ''}: `
         + `${m.currentOffsets.length} partition(s) when requested; configuration ${m.configDigest}; afterwards ${m.stateAfter} there`);
-      process.stdout.write(`${lines.join('\n')}\n`);
+      currentIO().stdout.write(`${lines.join('\n')}\n`);
       return;
     }
     const saved = requestedPlan(request);
@@ -98,7 +99,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
       for (const w of p.warnings) lines.push(`warning: ${w}`);
       lines.push(renderDiff(p.diff, { color: false, showUnchanged: p.diff.entries.length <= 50 }).trimEnd());
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    currentIO().stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await store.close();
   }
@@ -111,13 +112,13 @@ export async function reviewChangeCommand(id: string, decision: 'approve' | 'rej
     const ctx = { url: '', http: undefined as never, store };
     const request = await reviewChange(ctx, id, decision, { ...(opts.reason !== undefined ? { reason: opts.reason } : {}) });
     const last = request.history.at(-1)!;
-    if (request.auditWarning) process.stderr.write(`warning: ${request.auditWarning}\n`);
-    if (json) process.stdout.write(`${JSON.stringify(summary(request), null, 2)}\n`);
-    else if (decision === 'approve') process.stdout.write(`Change request ${id} approved by ${last.actor.user} (requested by ${request.requestedBy.user}); apply it with \`offsetctl changes apply ${id}\` before ${request.expiresAt}.\n`);
+    if (request.auditWarning) currentIO().stderr.write(`warning: ${request.auditWarning}\n`);
+    if (json) currentIO().stdout.write(`${JSON.stringify(summary(request), null, 2)}\n`);
+    else if (decision === 'approve') currentIO().stdout.write(`Change request ${id} approved by ${last.actor.user} (requested by ${request.requestedBy.user}); apply it with \`offsetctl changes apply ${id}\` before ${request.expiresAt}.\n`);
     else {
       const { statusText } = await import('../../present/index.js');
       const verb = statusText(request) === 'withdrawn' ? 'withdrawn by its requester' : 'rejected by';
-      process.stdout.write(`Change request ${id} ${verb} ${last.actor.user}: ${last.reason}\n`);
+      currentIO().stdout.write(`Change request ${id} ${verb} ${last.actor.user}: ${last.reason}\n`);
     }
   } finally {
     await store.close();
@@ -185,7 +186,7 @@ async function checkOptions(opts: ApplyOptions, conn: import('../connection.js')
   const { limitFlags } = await import('./change-flags.js');
   const { profileOptionsFor } = await import('../source-db.js');
   const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
-  return { limits: resolveLimits(limitFlags(opts), process.env), profileFor, ...(kafka ? { kafka } : {}) };
+  return { limits: resolveLimits(limitFlags(opts), currentIO().env), profileFor, ...(kafka ? { kafka } : {}) };
 }
 
 function summary(r: ChangeRequestRecord): Record<string, unknown> {
@@ -199,5 +200,5 @@ function summary(r: ChangeRequestRecord): Record<string, unknown> {
 
 /** A step recorded, but its audit entry not written (a full disk, a store without the trail): said, never hidden. */
 function auditWarning(step: { auditWarning?: string }): void {
-  if (step.auditWarning) process.stderr.write(`warning: ${step.auditWarning}\n`);
+  if (step.auditWarning) currentIO().stderr.write(`warning: ${step.auditWarning}\n`);
 }

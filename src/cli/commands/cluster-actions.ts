@@ -7,6 +7,7 @@ import { configPath, findContext, loadConfig, saveConfig, setContext, type Conte
 import { resolveConnection, type Connection, type ConnectionOptions } from '../connection.js';
 import { renderTable } from '../render/table.js';
 import { KAFKA_FIELDS, KAFKA_FILE_KEYS } from '../kafka-settings.js';
+import { currentIO } from '../io.js';
 
 export async function showConnectors(opts: ConnectionOptions): Promise<void> {
   await withConnection(opts, async (c) => {
@@ -222,5 +223,5 @@ function firstLine(text: string): string {
 }
 
 function write(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  currentIO().stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

@@ -1,5 +1,6 @@
 // The CLI as an operator runs it: contexts in a temporary config file, and a password that must
 // never reach the terminal even when a server echoes it back in an error.
+// Real parts: a loopback HTTP server, the CLI in-process.
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -7,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../../test/support/cli.js';
+import { runInProcess } from '../../../test/support/in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'offsetctl-cli-'));
 
@@ -18,7 +19,7 @@ interface Run {
 }
 
 async function offsetctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const r = await runCli(args, { env: { OFFSETCTL_URL: undefined, OFFSETCTL_PASSWORD: undefined, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } });
+  const r = await runInProcess(args, { env: { OFFSETCTL_URL: undefined, OFFSETCTL_PASSWORD: undefined, OFFSETCTL_CONFIG: join(dir, 'config.yaml'), ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -3,6 +3,7 @@
 // cluster when the shell completes a connector argument (`offsetctl __complete connectors`,
 // hidden; at most 2 s, silent on any failure).
 import type { Command, Option } from 'commander';
+import { currentIO } from '../io.js';
 
 export function register(program: Command): void {
   program
@@ -16,9 +17,9 @@ Examples:
   offsetctl completion fish > ~/.config/fish/completions/offsetctl.fish`)
     .action((shell: string) => {
       const tree = describe(program);
-      if (shell === 'bash') process.stdout.write(bashScript(tree));
-      else if (shell === 'zsh') process.stdout.write(`#compdef offsetctl\nautoload -U +X bashcompinit && bashcompinit\n${bashScript(tree)}`);
-      else if (shell === 'fish') process.stdout.write(fishScript(tree));
+      if (shell === 'bash') currentIO().stdout.write(bashScript(tree));
+      else if (shell === 'zsh') currentIO().stdout.write(`#compdef offsetctl\nautoload -U +X bashcompinit && bashcompinit\n${bashScript(tree)}`);
+      else if (shell === 'fish') currentIO().stdout.write(fishScript(tree));
       else throw Object.assign(new Error(`completion: unknown shell "${shell}"; expected bash, zsh or fish`), { code: 'E_USAGE' });
     });
 
@@ -32,7 +33,7 @@ Examples:
         const { listConnectorNames } = await import('../../ops/connect/index.js');
         const c = await resolveConnection({ timeout: 2000 });
         try {
-          process.stdout.write(`${(await listConnectorNames(c.http, c.url)).join('\n')}\n`);
+          currentIO().stdout.write(`${(await listConnectorNames(c.http, c.url)).join('\n')}\n`);
         } finally {
           await c.http.close();
         }

@@ -6,6 +6,7 @@ import { OpsError } from '../../ops/errors.js';
 import { describeActor } from '../../store/index.js';
 import { stdout } from './say.js';
 import { journalLines } from '../render/journal.js';
+import { currentIO } from '../io.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
   const { registerCredentials } = await import('../connection.js');
@@ -123,7 +124,7 @@ export async function pruneSnapshots(connector: string | undefined, opts: PruneO
   }
   const { store, json } = await openHistory(opts);
   try {
-    const doomed = await snapshotsToPrune(store, { ...(keep !== undefined ? { keep } : {}), ...(age !== undefined ? { olderThan: new Date(Date.now() - age) } : {}), ...(connector ? { connector } : {}) });
+    const doomed = await snapshotsToPrune(store, { ...(keep !== undefined ? { keep } : {}), ...(age !== undefined ? { olderThan: new Date(currentIO().now() - age) } : {}), ...(connector ? { connector } : {}) });
     if (!opts.dryRun) await store.deleteSnapshots(doomed.map((s) => s.id));
     const list = doomed.map(snapshotSummary);
     if (json) return void stdout(`${JSON.stringify({ dryRun: opts.dryRun === true, pruned: list }, null, 2)}\n`);

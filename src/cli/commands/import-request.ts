@@ -10,6 +10,7 @@ import { OpsError } from '../../ops/errors.js';
 import type { ApplyOptions } from './apply.js';
 import { auditRefused, openFace } from './move-face.js';
 import { stderr, stdout } from './say.js';
+import { currentIO } from '../io.js';
 
 export async function applyImportRequest(
   id: string,
@@ -45,7 +46,7 @@ export async function applyImportRequest(
       ...(c.replace ? { replace: true } : {}),
       ...(secrets ? { secrets } : {}),
       ...(c.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}),
-      limits: ops.resolveLimits({}, process.env),
+      limits: ops.resolveLimits({}, currentIO().env),
     });
     await ops.checkImportRequest(doc, backup, plan, face.ctx.http);
     const { requestHeading } = await import('../../present/index.js');

@@ -8,6 +8,7 @@ import { addConnectionOptions, type Connection, type ConnectionOptions } from '.
 import type { ProfileReport } from '../../ops/profiles/index.js';
 import { stderr, stdout } from './say.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
+import { currentIO } from '../io.js';
 
 const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[] }> = [
   { verb: 'stop', description: 'stop a connector (PUT /stop: tasks shut down, offsets can be changed) and wait until it is STOPPED', examples: ['offsetctl stop my-source', 'offsetctl stop my-source --context prod -o json'] },
@@ -129,7 +130,7 @@ async function profileCheck(c: Connection, connector: string, verb: 'stop' | 're
  * (logs, CI) a line is printed when the wait passes 1 s and then every 5 s.
  */
 function waitPrinter(connector: string): { onWait: (w: LifecycleWait) => void; done: () => void } {
-  const tty = process.stderr.isTTY === true;
+  const tty = currentIO().stderr.isTTY === true;
   let nextLineAt = 1000;
   let drawn = false;
   return {

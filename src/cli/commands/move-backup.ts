@@ -8,6 +8,7 @@ import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout } from './say.js';
 import type { ImportPlan } from '../../ops/move/index.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
+import { currentIO } from '../io.js';
 
 type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
 
@@ -44,7 +45,7 @@ export async function runExport(names: string[], opts: ExportCliOptions, request
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
     // The backup itself goes out unmasked by design only with --include-secrets; without it there is nothing to mask.
     const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await import('../config-yaml.js')).stringify(result.backup);
-    process.stdout.write(text);
+    currentIO().stdout.write(text);
     const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
     if (request) {
       const message = `exported ${result.backup.connectors.length} connector(s)${stopped}`;
@@ -59,7 +60,7 @@ export async function runExport(names: string[], opts: ExportCliOptions, request
 export async function readText(file: string): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
-    for await (const c of process.stdin) chunks.push(c as Buffer);
+    for await (const c of currentIO().stdin) chunks.push(c as Buffer);
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
@@ -134,7 +135,7 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
     const plan = await move.planImport(face.ctx, {
       ...(kafka ? { kafka } : {}), ...(opts.allowDuplicateSource ? { allowDuplicateSource: true } : {}),
       backup, ...(opts.only ? { only: opts.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}), ...(opts.replace ? { replace: true } : {}),
-      ...(secrets ? { secrets } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), limits: resolveLimits({}, process.env),
+      ...(secrets ? { secrets } : {}), ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), limits: resolveLimits({}, currentIO().env),
     });
     out(`Import of ${plan.items.length} connector(s) from ${file} (exported from ${backup.cluster.url} at ${backup.exportedAt}) to ${face.ctx.url}:`);
     for (const i of plan.items) out(`  ${i.connector} (${i.connectorType}, ${i.plugin.class.split('.').pop()}${i.plugin.version ? ` ${i.plugin.version}` : ''}): ${i.offsets.length} partition(s), then ${i.stateAfter}${i.replaces ? '; REPLACES the connector of that name' : ''}`);
@@ -194,7 +195,7 @@ export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrenc
     const { applyWithCancel, printSummary } = await import('./batch.js');
     const names = plan.items.map((i) => i.connector);
     const planned = await batch.planBatch(ops, names, { concurrency });
-    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
     const summary = batch.summarize(batchId, 'import', names, rows);
     if (requestId !== undefined) {
       const ops = await import('../../ops/index.js');

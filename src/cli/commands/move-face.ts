@@ -4,12 +4,13 @@
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { ReportedFailure } from '../exit-status.js';
 import { stderr, stdout } from './say.js';
+import { currentIO } from '../io.js';
 
 /** `--to <context|url>`: a context name, else worker URL(s); the state folder and output are the command's. */
 export async function resolveTarget(to: string, opts: ConnectionOptions): Promise<Connection> {
   const { resolveConnection } = await import('../connection.js');
   const shared = { ...(opts.stateDir ? { stateDir: opts.stateDir } : {}), ...(opts.output ? { output: opts.output } : {}), ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) };
-  if (/^https?:\/\//i.test(to)) return resolveConnection({ ...shared, url: to }, { ...process.env, OFFSETCTL_URL: '' });
+  if (/^https?:\/\//i.test(to)) return resolveConnection({ ...shared, url: to }, { ...currentIO().env, OFFSETCTL_URL: '' });
   return resolveConnection({ ...shared, context: to });
 }
 

@@ -9,6 +9,7 @@ import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
 import { describePlan, question, verifyOption } from './move.js';
 import { stderr, stdout } from './say.js';
+import { currentIO } from '../io.js';
 
 export async function applyMoveRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
   const ops = await import('../../ops/index.js');
@@ -23,7 +24,7 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       connector: doc.connector,
       mode: doc.operation === 'copy' ? 'copy' : 'move',
       ...doc.choices,
-      limits: ops.resolveLimits({}, process.env),
+      limits: ops.resolveLimits({}, currentIO().env),
       // A Debezium source's slot (the move waits for it to be let go): read through the context's
       // source-db, as `move` reads it; a request keeps no login.
       ...(doc.operation === 'copy' ? {} : { profile: await (await import('../source-db.js')).profileOptionsFor({}, face.source.context, doc.connector) }),

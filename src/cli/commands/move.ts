@@ -12,6 +12,7 @@ import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
 import { stderr, stdout } from './say.js';
+import { currentIO } from '../io.js';
 
 interface MoveCliOptions extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   slotWait?: string;
@@ -114,11 +115,11 @@ async function translateRequest(opts: MoveCliOptions, source: Connection, target
   }
   const { preflightKafkaSettings, parseBootstrap } = await import('../kafka-settings.js');
   // The checkpoints are on the target's Kafka cluster: --bootstrap, else the target context's.
-  const kafka = await preflightKafkaSettings(opts, target.context, { ...process.env, OFFSETCTL_BOOTSTRAP: process.env.OFFSETCTL_BOOTSTRAP ?? '' });
+  const kafka = await preflightKafkaSettings(opts, target.context, { ...currentIO().env, OFFSETCTL_BOOTSTRAP: currentIO().env.OFFSETCTL_BOOTSTRAP ?? '' });
   if (!kafka) throw new OpsError('E_USAGE', `--translate-offsets reads MirrorMaker 2's checkpoints from the target's Kafka cluster: give its bootstrap servers with --bootstrap <host:port> (or set the target context's bootstrap)`, { field: 'bootstrap' });
   // The records the sink read, on the Kafka cluster it reads now: --from-bootstrap, else the current context's.
   if (opts.fromBootstrap !== undefined) parseBootstrap(opts.fromBootstrap, '--from-bootstrap');
-  const from = await preflightKafkaSettings(opts.fromBootstrap !== undefined ? { bootstrap: opts.fromBootstrap } : {}, source.context, { ...process.env, OFFSETCTL_BOOTSTRAP: '' });
+  const from = await preflightKafkaSettings(opts.fromBootstrap !== undefined ? { bootstrap: opts.fromBootstrap } : {}, source.context, { ...currentIO().env, OFFSETCTL_BOOTSTRAP: '' });
   return { alias: opts.translateOffsets, kafka, ...(from ? { source: from } : {}) };
 }
 
@@ -138,7 +139,7 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
     const { resolveLimits } = await import('../../ops/offsets/index.js');
     const translate = await translateRequest(opts, face.source, face.target);
     const choices = moveChoices(opts);
-    const limits = resolveLimits({}, process.env);
+    const limits = resolveLimits({}, currentIO().env);
     const plan = await move.planMove(face.ctx, face.to, {
       connector, mode, ...choices, ...(translate ? { translate } : {}), limits,
       ...(mode === 'move' ? { profile: await profileOptionsFor(opts, face.source.context, connector), ...slotWait(opts) } : {}),
@@ -204,7 +205,7 @@ function settings(pairs: string[]): Record<string, string> {
 }
 
 export function verifyOption(): { verifyTimeoutMs?: number } {
-  const raw = process.env.OFFSETCTL_VERIFY_TIMEOUT_MS;
+  const raw = currentIO().env.OFFSETCTL_VERIFY_TIMEOUT_MS;
   const n = raw === undefined ? Number.NaN : Number(raw);
   return Number.isFinite(n) && n > 0 ? { verifyTimeoutMs: n } : {};
 }
@@ -277,25 +278,25 @@ async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
       },
     };
     const batchId = batch.newBatchId();
-    const progress = progressLine(!json && process.stderr.isTTY === true);
+    const progress = progressLine(!json && currentIO().stderr.isTTY === true);
     let planned;
     try {
       planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
     } finally {
       progress.stop();
     }
-    const out = (text: string): void => void (json ? process.stderr : process.stdout).write(`${text}\n`);
+    const out = (text: string): void => void (json ? currentIO().stderr : currentIO().stdout).write(`${text}\n`);
     out(`Batch ${batchId}: move of ${planned.plans.length} connector(s) from ${face.ctx.url} to ${face.to.url}`);
     for (const p of planned.plans) out(describePlan(p));
     for (const s of planned.skipped) out(`skipped ${s.connector}: ${s.message}`);
     if (opts.dryRun) {
-      if (json) process.stdout.write(`${JSON.stringify({ batchId, operation: 'move', dryRun: true, plans: planned.plans.map(planJson), skipped: planned.skipped }, null, 2)}\n`);
+      if (json) currentIO().stdout.write(`${JSON.stringify({ batchId, operation: 'move', dryRun: true, plans: planned.plans.map(planJson), skipped: planned.skipped }, null, 2)}\n`);
       else out('dry run: nothing was changed');
       return;
     }
     const { confirm } = await import('../confirm.js');
     await confirm(`Move ${planned.plans.length} connector(s) to ${face.to.url}? Each is stopped here (snapshot first) and runs there only once it is gone here.`, { yes: opts.yes === true });
-    const rows = await applyWithCancel(batchId, concurrency, !json && process.stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
     await printSummary(batch.summarize(batchId, 'move', connectors, [...rows, ...planned.skipped]), json);
   } catch (err) {
     // A batch refused in pre-flight is one refused entry, like the other batches.

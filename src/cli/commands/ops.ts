@@ -15,6 +15,7 @@ import { addPositionOptions, wantsPosition, type PositionOptions } from './rewin
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { withVerifyFlags } from './verify-after.js';
 import { addKafkaOptions } from '../kafka-settings.js';
+import { currentIO } from '../io.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
@@ -45,7 +46,7 @@ export function register(program: Command): void {
       const connector = names[0]!;
       await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
         const resumeAfter = resumeAfterFrom(opts);
-        const limits = ops.resolveLimits(limitFlags(opts), process.env);
+        const limits = ops.resolveLimits(limitFlags(opts), currentIO().env);
         const profile = await profileOptionsFor(opts, conn.context, connector);
         if (await wantsPosition(opts)) {
           // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
@@ -99,7 +100,7 @@ export function register(program: Command): void {
       await runChange(opts, { action: 'rollback', connector }, async (ops, ctx, conn) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
-        const limits = ops.resolveLimits(limitFlags(opts), process.env);
+        const limits = ops.resolveLimits(limitFlags(opts), currentIO().env);
         const profile = await profileOptionsFor(opts, conn.context, connector);
         return ops.planRollback(ctx, { connector, limits, profile, ...(opts.snapshot ? { snapshotId: opts.snapshot } : {}), ...(targetState ? { targetState } : {}) });
       });
@@ -172,7 +173,7 @@ export function register(program: Command): void {
         await store.close();
       }
       await runChange(opts, { action: 'resume', connector }, async (ops, ctx, conn) => ops.planResume(ctx, {
-        runId: id, limits: ops.resolveLimits(limitFlags(opts), process.env), profile: await profileOptionsFor(opts as SourceDbOptions, conn.context, connector),
+        runId: id, limits: ops.resolveLimits(limitFlags(opts), currentIO().env), profile: await profileOptionsFor(opts as SourceDbOptions, conn.context, connector),
       }), clusterUrl);
     });
 }
@@ -226,7 +227,7 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   const json = conn.output === 'json';
   // Human lines go to stdout in text mode; with --output json stdout carries only the result.
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const color = !json && (await import('../render/color.js')).useColor(process.stdout);
+  const color = !json && (await import('../render/color.js')).useColor(currentIO().stdout);
   const ops = await import('../../ops/index.js');
   // `runs resume` finishes a change already begun (as policies do not gate it): a connector it left stopped must not stay so.
   if (what.action !== 'resume') await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
@@ -334,7 +335,7 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
   const beforeStep = testHooksFromEnv();
   const progress = progressPrinter(info);
   try {
-    const verifyTimeoutMs = ops.verifyTimeoutMs(process.env);
+    const verifyTimeoutMs = ops.verifyTimeoutMs(currentIO().env);
     return await ops.applyAudited({ ...ctx, http: killAfterSendFromEnv(halt.sender(ctx.http)), store: halt.store(ctx.store) }, plan, audit, {
       onEvent: (event) => {
         if (event.type === 'ops.run.started') runId = event.runId;

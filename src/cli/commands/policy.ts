@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { currentIO } from '../io.js';
 
 interface PolicyFlags extends ConnectionOptions, KafkaFlags {
   requireApproval?: boolean;
@@ -67,7 +68,7 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
     if (marked !== undefined) {
       stderr(`${marked.text}\n`);
       // Kafka refused the marker: the policy is set (never exit 2 after a change), but not all was done.
-      if (marked.failed) process.exitCode = 1;
+      if (marked.failed) currentIO().exitCode = 1;
     }
   } finally {
     await store.close();
@@ -97,7 +98,7 @@ async function markGoverned(
     // The last policy removed, the marker goes too (a tombstone): the cluster has no rules left to tell of.
     await writeGovernanceMarker(await access.settingsFor(access.bootstrap), {
       clusterKey, store: storeWithoutSecrets(conn.store.store ?? ''), ...(conn.contextName ? { context: conn.contextName } : {}), connectUrl: conn.url,
-      members, policies, writtenAt: new Date().toISOString(), writtenBy: by,
+      members, policies, writtenAt: new Date(currentIO().now()).toISOString(), writtenBy: by,
     }, policies.length === 0);
     return undefined;
   } catch (err) {

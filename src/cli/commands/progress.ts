@@ -2,6 +2,7 @@
 // moves, copies, exports and imports of move.ts.
 import type { OpsEvent } from '../../ops/index.js';
 import { stderr } from './say.js';
+import { currentIO } from '../io.js';
 
 /**
  * One stderr line per finished step and per step that failed for good (`↷` for one whose failure
@@ -20,7 +21,7 @@ export function progressPrinter(info: (text: string) => unknown): (event: OpsEve
   let attempts = 0;
   let nextLineAt = 0;
   let drawn = false;
-  const tty = process.stderr.isTTY === true;
+  const tty = currentIO().stderr.isTTY === true;
   const clear = () => {
     if (drawn) stderr('\r\x1b[2K');
     drawn = false;

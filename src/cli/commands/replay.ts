@@ -7,6 +7,7 @@ import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import { stderr, stdout } from './say.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
+import { currentIO } from '../io.js';
 
 interface ReplayFlags extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   table?: string;
@@ -119,7 +120,7 @@ function absoluteTime(text: string): string {
   const m = /^-(\d+)([smhd])$/.exec(text.trim());
   if (!m) return text.trim();
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
-  return new Date(Date.now() - Number(m[1]) * unit).toISOString();
+  return new Date(currentIO().now() - Number(m[1]) * unit).toISOString();
 }
 
 /** `rewind <debezium-source> --to-time <t> --time-column <c> --table <t>`: the same replay, `<c> >= '<t>'`. */

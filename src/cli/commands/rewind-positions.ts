@@ -6,6 +6,7 @@ import type { PositionFlags, PositionTargets } from '../../ops/positions/index.j
 import { OpsError } from '../../ops/errors.js';
 import type { Connection } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { currentIO } from '../io.js';
 
 export const POSITION_HELP = `
 Positions (instead of --offsets): every partition of every topic the connector consumes
@@ -50,6 +51,6 @@ export async function positionTargetsFor(conn: Connection, connector: string, op
   if (opts.offsets !== undefined && hasPosition(opts)) throw new OpsError('E_USAGE', '--offsets and a position (--to-time, --to-earliest, ...) contradict each other: give one', { field: 'offsets' });
   const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
-  const position = parsePosition(opts, Date.now());
+  const position = parsePosition(opts, currentIO().now());
   return positionTargets(conn, connector, position, access);
 }

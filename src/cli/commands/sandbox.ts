@@ -1,13 +1,14 @@
 // `offsetctl sandbox up|status|down|logs|demo`: a local Kafka broker and Connect workers.
 import { Option, type Command } from 'commander';
 import type { SandboxStatus } from '../../sandbox/index.js';
+import { currentIO } from '../io.js';
 
 interface DirOption {
   dir?: string;
 }
 
 const progress = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  currentIO().stderr.write(`${line}\n`);
 };
 
 function collect(value: string, previous: string[]): string[] {
@@ -81,11 +82,11 @@ export function register(program: Command): void {
       const start = opts.postgres === true || opts.postgresPort !== undefined;
       const team = await teamStoreOfUp(resolveSandboxDir(opts.dir), { start, ...(opts.postgresPort ? { port: opts.postgresPort } : {}), migrate: migrateTeamStore });
       if (opts.output === 'json') {
-        process.stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
+        currentIO().stdout.write(`${JSON.stringify({ ...result, ...(team ? { teamStore: { urls: team.urls, pgpass: team.pgpass } } : {}) })}\n`);
         return;
       }
       const verb = result.reused ? 'already running' : `up in ${(result.durationMs / 1000).toFixed(1)} s`;
-      process.stdout.write(`sandbox ${verb} (Kafka ${result.kafkaVersion ?? '?'}, ${result.dir})\n` +
+      currentIO().stdout.write(`sandbox ${verb} (Kafka ${result.kafkaVersion ?? '?'}, ${result.dir})\n` +
         `  bootstrap  ${result.bootstrap}\n` +
         result.connect.map((url, i) => `  worker-${i + 1}   ${url}\n`).join('') +
         result.clusters.filter((c) => c.name !== 'main').map((c) => `  cluster ${c.name}: ${c.connect.join(', ')} (Kafka ${c.bootstrap})\n`).join('') +
@@ -100,13 +101,14 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder')
     .addOption(outputOption())
     .action(async (opts: DirOption & { output: string }) => {
-      const { sandboxStatus, sandboxCommand } = await import('../../sandbox/index.js');
-      const status = await sandboxStatus(opts.dir ? { dir: opts.dir } : {});
+      const { sandboxStatus, sandboxCommand, resolveSandboxDir } = await import('../../sandbox/index.js');
+      // The folder from this command's environment (OFFSETCTL_SANDBOX_DIR, XDG_CACHE_HOME), not the process's (io.ts).
+      const status = await sandboxStatus({ dir: resolveSandboxDir(opts.dir, currentIO().env) });
       const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
       if (opts.output === 'json') {
         // The team store as the text shows it: null when the sandbox has none.
         const teamStore = team ? { running: team.running, urls: team.urls, pgpass: team.pgpass } : null;
-        process.stdout.write(`${JSON.stringify({
+        currentIO().stdout.write(`${JSON.stringify({
           running: status.running, connect: status.connect, bootstrap: status.bootstrap, clusters: status.clusters, dir: status.dir,
           kafkaVersion: status.kafkaVersion ?? null,
           plugins: status.plugins, ...(status.cdc ? { cdc: status.cdc } : {}), ...(status.iceberg ? { iceberg: status.iceberg } : {}), teamStore,
@@ -114,17 +116,17 @@ export function register(program: Command): void {
         return;
       }
       if (status.processes.length === 0) {
-        process.stdout.write(`sandbox not running (${status.dir}); start it with \`${sandboxCommand('up', status.dir)}\`\n`);
+        currentIO().stdout.write(`sandbox not running (${status.dir}); start it with \`${sandboxCommand('up', status.dir)}\`\n`);
         return;
       }
-      process.stdout.write(`sandbox ${status.running ? 'running' : 'NOT fully running'} (Kafka ${status.kafkaVersion ?? '?'}, ${status.dir})\n`);
+      currentIO().stdout.write(`sandbox ${status.running ? 'running' : 'NOT fully running'} (Kafka ${status.kafkaVersion ?? '?'}, ${status.dir})\n`);
       for (const p of status.processes) {
         const health = p.health === undefined ? '' : `  /health ${p.health || 'no answer'}`;
-        process.stdout.write(`  ${p.role.padEnd(16)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
+        currentIO().stdout.write(`  ${p.role.padEnd(16)} pid ${p.pid} ${p.alive ? 'alive' : 'GONE '}${p.url ? `  ${p.url}` : ''}${health}\n`);
       }
-      process.stdout.write(extrasText(status));
-      if (team) process.stdout.write(`  team store ${team.running ? 'running' : 'STOPPED'}  ${team.urls.alice} (PGPASSFILE=${team.pgpass})\n`);
-      if (!status.running) process.stdout.write(`run \`${sandboxCommand('up', status.dir)}\` to restart it, \`${sandboxCommand('logs', status.dir)}\` to see why\n`);
+      currentIO().stdout.write(extrasText(status));
+      if (team) currentIO().stdout.write(`  team store ${team.running ? 'running' : 'STOPPED'}  ${team.urls.alice} (PGPASSFILE=${team.pgpass})\n`);
+      if (!status.running) currentIO().stdout.write(`run \`${sandboxCommand('up', status.dir)}\` to restart it, \`${sandboxCommand('logs', status.dir)}\` to see why\n`);
     });
 
   sandbox
@@ -138,8 +140,8 @@ export function register(program: Command): void {
       // Stopping one added Connect cluster leaves the team store running, like the rest.
       if (!opts.cluster && teamStoreDown(resolveSandboxDir(opts.dir))) progress('team store (PostgreSQL) stopped');
       const result = await sandboxDown({ progress, ...(opts.dir ? { dir: opts.dir } : {}), ...(opts.cluster ? { cluster: opts.cluster } : {}) });
-      if (result.stopped.length === 0) process.stdout.write(`sandbox not running (${result.dir})\n`);
-      else process.stdout.write(`sandbox stopped in ${(result.durationMs / 1000).toFixed(1)} s (${result.stopped.join(', ')}${result.killed.length ? `; killed after the grace period: ${result.killed.join(', ')}` : ''})\n`);
+      if (result.stopped.length === 0) currentIO().stdout.write(`sandbox not running (${result.dir})\n`);
+      else currentIO().stdout.write(`sandbox stopped in ${(result.durationMs / 1000).toFixed(1)} s (${result.stopped.join(', ')}${result.killed.length ? `; killed after the grace period: ${result.killed.join(', ')}` : ''})\n`);
     });
 
   sandbox
@@ -162,11 +164,11 @@ export function register(program: Command): void {
     .action(async (opts: DirOption & { cdc?: boolean }) => {
       if (opts.cdc) {
         const { runCdcDemo } = await import('../../sandbox/index.js');
-        await runCdcDemo({ write: (text) => process.stdout.write(text), ...(opts.dir ? { dir: opts.dir } : {}) });
+        await runCdcDemo({ write: (text) => currentIO().stdout.write(text), ...(opts.dir ? { dir: opts.dir } : {}) });
         return;
       }
       const { runSandboxDemo } = await import('../../sandbox/index.js');
-      await runSandboxDemo({ write: (text) => process.stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
+      await runSandboxDemo({ write: (text) => currentIO().stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
     });
 }
 

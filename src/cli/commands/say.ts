@@ -2,13 +2,14 @@
 // registered secrets are masked on the way out (the journal and snapshots keep the real values,
 // which resume and rollback replay).
 import { redactText } from '../../http/redact.js';
+import { currentIO, type OutStream } from '../io.js';
 
 export function stdout(text: string): boolean {
-  return process.stdout.write(redactText(text));
+  return currentIO().stdout.write(redactText(text));
 }
 
 export function stderr(text: string): boolean {
-  return process.stderr.write(redactText(text));
+  return currentIO().stderr.write(redactText(text));
 }
 
 /** About 64 KB of text per write. */
@@ -22,7 +23,7 @@ const CHUNK_CHARS = 64 * 1024;
  * the whole text. A chunk ends at a line's end, so a secret within one line is masked whole.
  */
 export async function writeLines(to: 'stdout' | 'stderr', lines: Iterable<string>): Promise<void> {
-  const stream = to === 'stdout' ? process.stdout : process.stderr;
+  const stream = to === 'stdout' ? currentIO().stdout : currentIO().stderr;
   let chunk = '';
   for (const line of lines) {
     chunk += `${line}\n`;
@@ -37,7 +38,7 @@ export async function writeLines(to: 'stdout' | 'stderr', lines: Iterable<string
 /** A long text (a JSON outcome) in the same chunks, cut at line ends. */
 export async function writeText(to: 'stdout' | 'stderr', text: string): Promise<void> {
   if (text.length < CHUNK_CHARS) {
-    await writeChunk(to === 'stdout' ? process.stdout : process.stderr, text);
+    await writeChunk(to === 'stdout' ? currentIO().stdout : currentIO().stderr, text);
     return;
   }
   await writeLines(to, piecesOf(text));
@@ -53,7 +54,7 @@ function* piecesOf(text: string): Generator<string> {
   }
 }
 
-async function writeChunk(stream: NodeJS.WriteStream, text: string): Promise<void> {
+async function writeChunk(stream: OutStream, text: string): Promise<void> {
   const more = stream.write(redactText(text));
   await new Promise<void>((resolve) => {
     if (more) setImmediate(resolve);

@@ -16,6 +16,7 @@ import type { KafkaAccess } from '../../kafka/connection.js';
 import type { ProfileOptions } from '../../ops/profiles/index.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { currentIO } from '../io.js';
 
 interface UiOptions extends ConnectionOptions, KafkaFlags {
   listen?: string;
@@ -80,10 +81,10 @@ async function runUi(opts: UiOptions): Promise<void> {
   if (service) {
     const how = service.signIn.kind === 'oidc' ? `OpenID Connect, ${service.signIn.oidc.issuer.href}` : `the proxy's ${service.signIn.proxy.userHeader} header from ${service.signIn.proxy.trustedText.join(', ')}`;
     const metrics = running.metricsUrl ? `Metrics at ${running.metricsUrl} (this machine only).\n` : '';
-    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+    currentIO().stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
       + `Sign in at ${running.loginUrl} (${how}).\n${metrics}Press Ctrl-C to stop.\n`);
   } else {
-    process.stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
+    currentIO().stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
       + `Open this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
   }
   await new Promise<void>((resolve) => {
@@ -102,7 +103,7 @@ async function runUi(opts: UiOptions): Promise<void> {
 
 /** OFFSETCTL_UI_DRAIN_SECONDS / OFFSETCTL_UI_RECOVERY_SECONDS: whole seconds from 1 to 3600, or unset. */
 function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.js').OpsError): number | undefined {
-  const value = process.env[name];
+  const value = currentIO().env[name];
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 3600) throw new OpsError('E_USAGE', `${name}=${value}: expected whole seconds from 1 to 3600`, { field: name });
@@ -113,7 +114,7 @@ function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.
 async function fromConnection(opts: UiOptions): Promise<Served> {
   const { resolveConnection } = await import('../connection.js');
   const { configPath, loadConfig } = await import('../config-file.js');
-  const initial = await resolveConnection(opts, process.env, { pooled: true });
+  const initial = await resolveConnection(opts, currentIO().env, { pooled: true });
   const { resolveKafkaAccess, KAFKA_FIELDS } = await import('../kafka-settings.js');
   // Kafka access (log positions, sink positions) as `rewind` resolves it: --bootstrap and the
   // --kafka-* flags, else OFFSETCTL_BOOTSTRAP, else the context's. The flags and the variable go
@@ -123,7 +124,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
   // A console is a face that changes things: with no team store but a bootstrap, a cluster a team
   // store governs (the marker in Kafka, governance-check.ts) is refused before it serves.
   await (await import('../governance-check.js')).refuseIfGovernedElsewhere(initial, opts);
-  const { OFFSETCTL_BOOTSTRAP: _b, ...envOfContexts } = process.env;
+  const { OFFSETCTL_BOOTSTRAP: _b, ...envOfContexts } = currentIO().env;
   const kafkaOf = (conn: Connection): KafkaAccess => resolveKafkaAccess({}, conn.context, envOfContexts);
   // Other contexts are resolved on first use and kept; their credentials stay on the server.
   const others = new Map<string, Promise<Connection>>();
@@ -141,7 +142,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
         if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial), profile: profileOf(initial) };
         let conn = others.get(name);
         if (!conn) {
-          conn = resolveConnection({ ...rest, context: name }, process.env, { pooled: true });
+          conn = resolveConnection({ ...rest, context: name }, currentIO().env, { pooled: true });
           others.set(name, conn);
           conn.catch(() => others.delete(name));
         }
@@ -185,10 +186,10 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   const config = { config: { contexts }, path };
   const connections = new Map<string, Connection>();
   for (const name of names) {
-    connections.set(name, await resolveConnection({ context: name, stateDir, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) }, process.env, { pooled: true, config }));
+    connections.set(name, await resolveConnection({ context: name, stateDir, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) }, currentIO().env, { pooled: true, config }));
   }
   const initialName = service.defaultContext ?? names[0]!;
-  const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, process.env)]));
+  const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, currentIO().env)]));
   const initial = connections.get(initialName)!;
   const { storeChoice } = await import('../store-choice.js');
   // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
@@ -197,7 +198,7 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   const { consoleRules } = await import('../console-governance.js');
   const { identityCache } = await import('../identity-cache.js');
   const ruled = await consoleRules([...connections].map(([name, conn]) => ({ name, url: conn.url, http: conn.http, context: conn.context! })), store.store, identityCache(stateDir));
-  for (const name of ruled.unreachable) process.stderr.write(`warning: context ${name}: ${connections.get(name)!.url} did not say which cluster it is: the rules of contexts reaching the same cluster could not be applied to it\n`);
+  for (const name of ruled.unreachable) currentIO().stderr.write(`warning: context ${name}: ${connections.get(name)!.url} did not say which cluster it is: the rules of contexts reaching the same cluster could not be applied to it\n`);
   for (const name of ruled.approval) connections.get(name)!.approval = 'required';
   const { refuseIfGovernedElsewhere } = await import('../governance-check.js');
   for (const conn of connections.values()) await refuseIfGovernedElsewhere({ ...conn, store }, {});

@@ -1,4 +1,5 @@
 // --verify's flags, checked before anything changes (the watching itself: test/integration/verify-after.test.ts).
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkVerifyFlags, durationMs } from './verify-after.js';

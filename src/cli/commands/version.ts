@@ -1,6 +1,7 @@
 // `offsetctl version [-o json]`: what is running — offsetctl, Node, the SQLite driver, and the
 // Kafka version the sandbox runs by default (src/sandbox/kafka-versions.ts, through the sandbox's door).
 import { Option, type Command } from 'commander';
+import { currentIO } from '../io.js';
 
 export function register(program: Command): void {
   program
@@ -21,7 +22,7 @@ export function register(program: Command): void {
         sqlite = `unavailable (${(err as Error).message})`;
       }
       const info = { offsetctl: readVersion(), node: process.versions.node, sandboxKafka: kafka, sqlite };
-      if (opts.output === 'json') process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
-      else process.stdout.write(`offsetctl ${info.offsetctl}\nnode      ${info.node}\nkafka     ${info.sandboxKafka ?? 'unknown'} (sandbox)\nsqlite    ${info.sqlite}\n`);
+      if (opts.output === 'json') currentIO().stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+      else currentIO().stdout.write(`offsetctl ${info.offsetctl}\nnode      ${info.node}\nkafka     ${info.sandboxKafka ?? 'unknown'} (sandbox)\nsqlite    ${info.sqlite}\n`);
     });
 }

@@ -13,6 +13,7 @@ import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
 import { documentReadOptions } from '../document-cache.js';
 import { advisedError, advisedResult } from '../flag-advice.js';
+import { currentIO } from '../io.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -30,7 +31,7 @@ interface InputArgs {
   inputs?: string;
 }
 
-const out = (text: string): void => void process.stdout.write(text);
+const out = (text: string): void => void currentIO().stdout.write(text);
 const PLACEHOLDER_SERVER = 'http://server.invalid';
 
 function splitPair(text: string, option: string): [string, string] {
@@ -131,7 +132,7 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     const security = await kafkaSecurityFromFlags(opts);
     const inputs = await collectInputs(opts);
     const { registry, warnings } = await openDocument(file, opts);
-    for (const w of warnings) process.stderr.write(`warning [${w.code}]: ${w.message}\n`);
+    for (const w of warnings) currentIO().stderr.write(`warning [${w.code}]: ${w.message}\n`);
     // undici is loaded only by the command that sends requests (validate and plan never do).
     const { HttpClient } = await import('../../http/client.js');
     const http = new HttpClient();
@@ -222,7 +223,7 @@ export async function validateFiles(files: string[], opts: SourceArgs & { output
 /** A file that could not be checked, among several: its error as the CLI prints one, on stderr. */
 export async function reportFileError(file: string, error: unknown): Promise<void> {
   const { formatError } = await import('../exit-status.js');
-  process.stderr.write(`${file}: ${formatError(error, { flagAdvice: 'workflow' })}\n`);
+  currentIO().stderr.write(`${file}: ${formatError(error, { flagAdvice: 'workflow' })}\n`);
 }
 
 /** The error of a command over several files: the first failure's code (so its exit status), naming every file. */

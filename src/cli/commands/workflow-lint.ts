@@ -6,8 +6,9 @@ import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint
 import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
 import { manyFilesFailed, openDocument, reportFileError } from './workflow-actions.js';
+import { currentIO } from '../io.js';
 
-const out = (text: string): void => void process.stdout.write(text);
+const out = (text: string): void => void currentIO().stdout.write(text);
 
 /**
  * `--fix`: rewrites what needs no person (jsonpath comparisons → simple conditions) in the file,
@@ -25,7 +26,7 @@ async function fixFile(file: string): Promise<number> {
   const fixes = jsonPathComparisonFixes(doc.toJS());
   if (fixes.length === 0) return 0;
   await writeFile(file, applyEdits(text, criterionFixEdits(doc, text, fixes)));
-  for (const f of fixes) process.stderr.write(`fixed   ${f.pointer}  ${f.message}\n`);
+  for (const f of fixes) currentIO().stderr.write(`fixed   ${f.pointer}  ${f.message}\n`);
   return fixes.length;
 }
 
@@ -43,7 +44,7 @@ export async function lintCommand(file: string, opts: LintOptions): Promise<void
   const report = await lintFile(file, opts);
   if (format === 'json') out(`${JSON.stringify(report, null, 2)}\n`);
   else out(lintText(report));
-  if (report.counts.error > 0) process.exitCode = 1;
+  if (report.counts.error > 0) currentIO().exitCode = 1;
 }
 
 /**
@@ -67,7 +68,7 @@ export async function lintFiles(files: string[], opts: LintOptions): Promise<voi
   }
   if (format === 'json') out(`${JSON.stringify(reports, null, 2)}\n`);
   if (failed.length > 0) throw manyFilesFailed(failed, files.length, 'linted');
-  if (reports.some((r) => r.counts.error > 0)) process.exitCode = 1;
+  if (reports.some((r) => r.counts.error > 0)) currentIO().exitCode = 1;
 }
 
 interface LintReport {

@@ -1,5 +1,6 @@
 // "Load only what a command needs": which packages each workflow command pulls in, seen from a
 // fresh Node process (the module cache of this test process would hide it).
+// Real parts: a SQLite store file, child processes, spawns the CLI.
 import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -7,6 +7,7 @@ import { isSelectorObject, parseDocumentText, validateArazzo } from '../../arazz
 import { jsonPathComparisonFixes } from '../../arazzo/lint/index.js';
 import { loadYaml } from '../../arazzo/yaml.js';
 import { applyEdits, criterionFixEdits, scalarEdit, type Edit } from './workflow-fix.js';
+import { currentIO } from '../io.js';
 
 // This module is imported only by `workflow upgrade`: loading yaml with it costs nothing elsewhere.
 const { isMap, isScalar, isSeq, parseDocument, visit } = loadYaml();
@@ -131,9 +132,9 @@ export async function upgradeCommand(file: string, opts: { outputFile?: string; 
   // The result must be a valid 1.1 document as far as the document alone can tell.
   const errors = validateArazzo(parseDocumentText(result.text, target)).filter((d) => d.severity === 'error');
   for (const e of errors) result.notes.push({ kind: 'review', pointer: e.pointer ?? '', message: `after the upgrade: ${e.message}` });
-  if (opts.dryRun) process.stdout.write(result.text);
+  if (opts.dryRun) currentIO().stdout.write(result.text);
   else await writeFile(target, result.text);
-  for (const n of result.notes) process.stderr.write(`${n.kind.padEnd(7)} ${n.pointer || '/'}  ${n.message}\n`);
+  for (const n of result.notes) currentIO().stderr.write(`${n.kind.padEnd(7)} ${n.pointer || '/'}  ${n.message}\n`);
   const review = result.notes.filter((n) => n.kind === 'review').length;
-  process.stderr.write(`${opts.dryRun ? 'would upgrade' : `upgraded ${target}`} to Arazzo 1.1.0; ${review === 0 ? 'nothing needs a person' : `${review} item(s) need a person`}\n`);
+  currentIO().stderr.write(`${opts.dryRun ? 'would upgrade' : `upgraded ${target}`} to Arazzo 1.1.0; ${review === 0 ? 'nothing needs a person' : `${review} item(s) need a person`}\n`);
 }

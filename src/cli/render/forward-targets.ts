@@ -3,6 +3,7 @@
 import type { ForwardTarget } from '../../ops/positions/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { confirm } from '../confirm.js';
+import { currentIO } from '../io.js';
 
 /** Lines for the diff: one per target beyond the end, with what Connect will do about it. */
 export function describeForwardTargets(forward: ForwardTarget[], max = 20): string[] {
@@ -19,7 +20,7 @@ export async function confirmForwardTargets(forward: ForwardTarget[], flags: { a
   if (forward.length === 0 || flags.allowForward) return;
   const first = forward[0]!;
   const summary = `${forward.length} target(s) lie beyond the end of their partition (offsets[${first.index}]: ${first.field} ${first.target}, but ${first.endText})`;
-  if (flags.yes || process.stdin.isTTY !== true) {
+  if (flags.yes || currentIO().stdin.isTTY !== true) {
     throw new OpsError('E_PREFLIGHT', `${summary}; pass --allow-forward to write them anyway; nothing was changed`, { field: 'offsets' });
   }
   await confirm(`${summary}. Write them anyway?`);

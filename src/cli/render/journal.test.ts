@@ -1,5 +1,6 @@
 // runs show: a long poll is its first attempt, one line for the attempts in between, and its last
 // (issue 20, point 15: a 66 s wait for STOPPED printed ~2,400 lines).
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { EventRecord } from '../../store/index.js';

@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import { describe, it } from 'node:test';
 import { strict as assert } from 'node:assert';
 import type { RunEvent, WorkflowResult } from '../../arazzo/index.js';

@@ -1,5 +1,6 @@
 // The batch's phases over an in-memory ConnectorOps (the per-connector operations are tested
 // against the sandbox in test/integration/fleet-*.test.ts; here: ordering, limits, summaries).
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';

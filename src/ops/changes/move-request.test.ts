@@ -1,6 +1,7 @@
 // A move request's document is the plan as approved: a row edited in the store is refused by its
 // digest, and the move planned again is refused when its configuration, class or clusters differ.
 // The workers: a sender whose Connect lists no connectors (each cluster's members are the worker reached).
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { HttpSender } from '../../http/client.js';

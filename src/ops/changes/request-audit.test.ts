@@ -1,6 +1,7 @@
 // Every step of a change request in the audit trail, on a real SQLite store: the acting identity
 // is the one the face authenticated (here the console's signed-in users), a refused approval is
 // an entry of its own, and a request over two connectors gives each connector its entry.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

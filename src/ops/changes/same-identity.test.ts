@@ -1,6 +1,7 @@
 // Who is the requester of a change request (four-eyes): a console's user is the pair (issuer,
 // subject) the provider authenticated, not the name (an e-mail that can change), and the console's
 // shared database login makes no two of its users one person; the CLI's login still does.
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Actor } from '../../store/index.js';

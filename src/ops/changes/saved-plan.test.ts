@@ -1,3 +1,4 @@
+// Real parts: a loopback HTTP server.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { sourcePlan } from '../../../test/support/plans.js';

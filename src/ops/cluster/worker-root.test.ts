@@ -1,6 +1,7 @@
 // One read of the worker's GET / per plan: the cluster identity and the version check share it.
 // The loopback server answers only with recorded Kafka Connect answers (its root, an empty
 // connector list, 404 for a connector that does not exist) and counts what it was asked.
+// Real parts: a loopback HTTP server, a SQLite store file.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';

@@ -1,3 +1,4 @@
+// Real parts: a SQLite store file.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HttpRequest, HttpResponse, HttpSender } from '../../http/client.js';

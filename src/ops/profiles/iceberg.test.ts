@@ -1,3 +1,4 @@
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { catalogRefusal, checkProfile, chooseSnapshot, parseExact } from './index.js';

@@ -1,5 +1,6 @@
 // The replay room's pure parts: an interrupted replay run is not resumed (no offset to finish).
 // Planning against a real Debezium connector: test/integration/replay-debezium.test.ts.
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { specFor } from '../workflows/index.js';

@@ -1,5 +1,6 @@
 // The pure parts of verify's record reading: a sink's positions from the offsets it was left at,
 // Debezium's include list, and how a record is said.
+// Real parts: none (the code under test, in this process).
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { describeRecord, includeList, sinkPositions } from './records.js';

@@ -1,4 +1,5 @@
 // Store URLs read the way libpq reads them, and refused where a password would leak.
+// Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // A shipped migration of the team store is history: every team database was upgraded by exactly
 // that text. Any edit must be a new migration instead; this pins each one's hash (as schema.test.ts
 // does for the SQLite backend).
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -2,6 +2,7 @@
 // in another terminal, or a fleet's workers): each must find the tables, whichever process
 // created them. Before the migration re-read the schema version under the write lock, the
 // second one failed with "table runs already exists".
+// Real parts: a SQLite store file, child processes.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,6 +1,7 @@
 // A shipped migration is history: an installed state folder was upgraded by exactly that text, and
 // `user_version` records only how many ran. Any edit to one (even whitespace that changes what
 // sqlite_master shows) must be a new migration instead; this pins each one's hash.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

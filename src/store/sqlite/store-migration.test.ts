@@ -2,6 +2,7 @@
 // (schema version 1) is upgraded in place: its rows keep a `url:<url>` key, so the lock and the
 // snapshots are still found through that URL, and new rows use the identity. Files at versions 2
 // and 3 (before actors, before the audit trail) are upgraded too, their rows kept.
+// Real parts: a SQLite store file.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
