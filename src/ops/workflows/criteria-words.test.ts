@@ -1,3 +1,4 @@
+// Real parts: none; the shipped workflow files read from disk.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
