@@ -49,7 +49,15 @@ before(async () => {
     const s = await cluster.status(mirror);
     return s.connector.state === 'RUNNING' && s.tasks.length > 0 && s.tasks.every((t) => t.state === 'RUNNING');
   }, 180_000, 500);
-  await waitFor('MirrorMaker to copy the 20 records', async () => (await logEnds(bootstrap, copy, 2).catch(() => [0, 0])).join() === '10,10', 90_000);
+  // Once (CI, lane 1, late in a loaded run) it had not copied them in 90 s: wait longer, and say
+  // what MirrorMaker was doing if it still has not.
+  await waitFor('MirrorMaker to copy the 20 records', async () => (await logEnds(bootstrap, copy, 2).catch(() => [0, 0])).join() === '10,10', 180_000)
+    .catch(async (err: Error) => {
+      const status = await cluster.status(mirror).catch((e: Error) => e.message);
+      const ends = await logEnds(bootstrap, copy, 2).catch((e: Error) => e.message);
+      const topics = (await listTopics(bootstrap).catch(() => [])).filter((t) => t.includes(alias));
+      throw new Error(`${err.message}; ${mirror}: ${JSON.stringify(status)}; ${copy} ends ${JSON.stringify(ends)}; topics of ${alias}: ${topics.join(', ') || 'none'}`);
+    });
   // It stores the offset of the last record copied: 9 on both partitions.
   await waitFor('its offsets to be stored', async () => (await cluster.offsets(mirror)).offsets.filter((o) => o.offset?.offset === 9).length === 2, 60_000);
 });
