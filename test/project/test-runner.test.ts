@@ -58,7 +58,7 @@ function runTests(dir: string, args: string[] = [], env: Record<string, string> 
   const r = spawnSync(process.execPath, [join(dir, 'scripts', 'test.mjs'), ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...outer, OFFSETCTL_TEST_PG: 'given', OFFSETCTL_FAILURES_FILE: '', OFFSETCTL_TEST_LANES: '', OFFSETCTL_LANE: '', ...env },
+    env: { ...outer, OFFSETCTL_TEST_PG: 'given', OFFSETCTL_FAILURES_FILE: '', OFFSETCTL_PLUGINS_LANE_DONE_FILE: '', OFFSETCTL_TEST_LANES: '', OFFSETCTL_LANE: '', ...env },
   });
   return { status: r.status, out: r.stdout + r.stderr };
 }
