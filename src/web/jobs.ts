@@ -107,15 +107,8 @@ export class Jobs {
   /** Starts applying the plan, audited under the signed-in user; returns at once with the job (its events follow). */
   start(ctx: OpsContext, plan: Plan, audit: AuditScope, reviewed?: { planDigest: string; requestId?: string; onEnd?: (end: JobEnd) => Promise<string | undefined> }): Job {
     const { job, emit } = this.#open(`${plan.operation} of ${plan.connector}`, [plan.connector], plan.clusterUrl, audit);
-    const view = liveView();
     const running = applyAudited(ctx, plan, audit, {
-      onEvent: (event) => {
-        const shown = view(event, job.events.length + 1);
-        if (!shown) return;
-        job.events.push(shown);
-        this.#record(job);
-        emit(shown);
-      },
+      onEvent: this.#shower(job, emit),
       signal: job.controller.signal,
       ...(this.#beforeStep ? { beforeStep: this.#beforeStep } : {}),
       ...(reviewed ? { reviewed: { planDigest: reviewed.planDigest, ...(reviewed.requestId ? { requestId: reviewed.requestId } : {}) } } : {}),
@@ -170,20 +163,26 @@ export class Jobs {
     const connectors = [...new Set([plan.connector, plan.targetName])];
     const as = plan.targetName !== plan.connector ? ` as ${plan.targetName}` : '';
     const { job, emit } = this.#open(`${plan.operation} of ${plan.connector}${as} to ${plan.to.url}`, connectors, plan.from.url, audit);
-    const view = liveView();
+    const show = this.#shower(job, emit);
     const running = applyMoveAudited(from, to, plan, audit, {
-      onEvent: (event) => {
-        const shown = view(event as OpsEvent, job.events.length + 1);
-        if (!shown) return;
-        job.events.push(shown);
-        this.#record(job);
-        emit(shown);
-      },
+      onEvent: (event) => show(event as OpsEvent),
       signal: job.controller.signal,
       ...(this.#beforeStep ? { beforeStep: this.#beforeStep } : {}),
     }, reviewed.requestId).then((outcome) => endOf(outcome), failedEnd);
     this.#finish(job, emit, running, reviewed.onEnd);
     return job;
+  }
+
+  /** A run's events as the job's page shows them: each kept, recorded and sent to its watchers. */
+  #shower(job: Job, emit: (value: JobEvent | JobEnd) => void): (event: OpsEvent) => void {
+    const view = liveView();
+    return (event) => {
+      const shown = view(event, job.events.length + 1);
+      if (!shown) return;
+      job.events.push(shown);
+      this.#record(job);
+      emit(shown);
+    };
   }
 
   #open(title: string, connectors: string[], clusterUrl: string, audit: AuditScope): { job: Job; emit: (value: JobEvent | JobEnd) => void } {

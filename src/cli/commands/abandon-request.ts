@@ -6,7 +6,7 @@
 import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { auditRefused } from './move-face.js';
-import { stderr, stdout } from './say.js';
+import { stdout, warnUnaudited } from './say.js';
 
 export async function applyAbandonRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
   const ops = await import('../../ops/index.js');
@@ -31,16 +31,16 @@ export async function applyAbandonRequest(id: string, request: ChangeRequestReco
     }
     const { confirm } = await import('../confirm.js');
     await confirm(`Abandon run ${plan.run.id} (approved change request ${id})?`, { yes: opts.yes === true });
-    warn(await ops.startApplying(ctx, id));
+    warnUnaudited(await ops.startApplying(ctx, id));
     const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;
     let done: Awaited<ReturnType<typeof ops.abandonAudited>>;
     try {
       done = await ops.abandonAudited(ctx, audit, plan, { by, reason: `${doc.reason} (change request ${id})` }, id);
     } catch (err) {
-      warn(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
+      warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;
     }
-    warn(await ops.finishApplying(ctx, id, { succeeded: true, runIds: [done.id], message: `run ${done.id} abandoned` }));
+    warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: true, runIds: [done.id], message: `run ${done.id} abandoned` }));
     stdout(`Run ${done.id} abandoned by ${by} (change request ${id}): ${doc.reason}. The lock on ${c} is free.\n`);
   } catch (err) {
     await auditRefused({ ctx, audit }, { action: 'abandon', connector: request.connectors[0]! }, err);
@@ -49,9 +49,4 @@ export async function applyAbandonRequest(id: string, request: ChangeRequestReco
     await store.close();
     await conn.http.close().catch(() => undefined);
   }
-}
-
-/** A step recorded, but its audit entry not written: said, never hidden. */
-function warn(step: { auditWarning?: string }): void {
-  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
 }

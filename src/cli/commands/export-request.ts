@@ -4,7 +4,7 @@
 // `export` only for a request the store has as being applied), the backup on stdout as `export`
 // writes it, the outcome recorded on the request.
 import type { MoveFace } from './move-face.js';
-import { stderr } from './say.js';
+import { warnUnaudited } from './say.js';
 
 /** Checks the approved request against the cluster reached, asks, and marks it applying; returns true (the export goes on as requested). */
 export async function startExportRequest(face: MoveFace, id: string, yes: boolean): Promise<true> {
@@ -18,7 +18,7 @@ export async function startExportRequest(face: MoveFace, id: string, yes: boolea
       'Each running one is stopped briefly (snapshot first) and put back.',
     { yes },
   );
-  warn(await ops.startApplying(face.ctx, id));
+  warnUnaudited(await ops.startApplying(face.ctx, id));
   return true;
 }
 
@@ -28,9 +28,5 @@ export async function finishExportRequest(
   result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string },
 ): Promise<void> {
   const ops = await import('../../ops/index.js');
-  warn(await ops.finishApplying(face.ctx, id, result));
-}
-
-function warn(step: { auditWarning?: string }): void {
-  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
+  warnUnaudited(await ops.finishApplying(face.ctx, id, result));
 }

@@ -9,7 +9,7 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { ApplyOptions } from './apply.js';
 import { auditRefused, openFace } from './move-face.js';
-import { stderr, stdout } from './say.js';
+import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
 
 export async function applyImportRequest(
@@ -64,7 +64,7 @@ export async function applyImportRequest(
     const { confirm } = await import('../confirm.js');
     await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url} (approved change request ${id})?`, { yes: opts.yes === true });
     const started = await ops.startApplying(face.ctx, id);
-    if (started.auditWarning) stderr(`warning: ${started.auditWarning}\n`);
+    warnUnaudited(started);
     const batch = await import('../../ops/batch/index.js');
     try {
       await importPlanned(face, plan, batch.parseConcurrency(opts.concurrency), json, id);

@@ -6,7 +6,7 @@
 import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
-import { stderr, stdout } from './say.js';
+import { stderr, stdout, warnUnaudited } from './say.js';
 
 export async function applyImportUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
   const ops = await import('../../ops/index.js');
@@ -34,7 +34,7 @@ export async function applyImportUndoRequest(id: string, request: ChangeRequestR
     }
     const { confirm } = await import('../confirm.js');
     await confirm(`Delete ${doc.connector}, which that import created (approved change request ${id})?`, { yes: opts.yes === true });
-    warn(await ops.startApplying(ctx, id));
+    warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.rollbackImportAudited>>;
     try {
       outcome = await applyWithSignals(
@@ -43,10 +43,10 @@ export async function applyImportUndoRequest(id: string, request: ChangeRequestR
         info,
       );
     } catch (err) {
-      warn(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
+      warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;
     }
-    warn(await ops.finishApplying(ctx, id, { succeeded: outcome.status === 'succeeded', runIds: [outcome.runId], message: outcome.message }));
+    warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: outcome.status === 'succeeded', runIds: [outcome.runId], message: outcome.message }));
     printOutcome(outcome, json, []);
   } catch (err) {
     await auditRefused({ ctx, audit }, { action: 'rollback', connector: request.connectors[0]! }, err);
@@ -55,9 +55,4 @@ export async function applyImportUndoRequest(id: string, request: ChangeRequestR
     await store.close();
     await conn.http.close().catch(() => undefined);
   }
-}
-
-/** A step recorded, but its audit entry not written: said, never hidden. */
-function warn(step: { auditWarning?: string }): void {
-  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
 }

@@ -5,7 +5,7 @@ import type { ConnectionOptions } from '../connection.js';
 import type { KafkaFlags } from '../kafka-settings.js';
 import { OpsError } from '../../ops/errors.js';
 import { registerSecret } from '../../http/redact.js';
-import { stderr, stdout } from './say.js';
+import { stderr, stdout, warnUnaudited } from './say.js';
 import type { ImportPlan } from '../../ops/move/index.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
 import { currentIO } from '../io.js';
@@ -203,7 +203,7 @@ export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrenc
         succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
         message: batch.outcomeSentence(summary),
       });
-      if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
+      warnUnaudited(step);
     }
     await printSummary(summary, json);
   }

@@ -8,7 +8,7 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
 import { describePlan, question, verifyOption } from './move.js';
-import { stderr, stdout } from './say.js';
+import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
 
 export async function applyMoveRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
@@ -40,7 +40,7 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
     }
     const { confirm } = await import('../confirm.js');
     await confirm(`${question(plan)} (approved change request ${id})`, { yes: opts.yes === true });
-    warn(await ops.startApplying(face.ctx, id));
+    warnUnaudited(await ops.startApplying(face.ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveAudited>>;
     try {
       outcome = await applyWithSignals(
@@ -62,10 +62,10 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       );
     } catch (err) {
       // Refused at the door or the lock: the request says so (nothing moved), and is not applied.
-      warn(await ops.finishApplying(face.ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
+      warnUnaudited(await ops.finishApplying(face.ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;
     }
-    warn(
+    warnUnaudited(
       await ops.finishApplying(face.ctx, id, {
         succeeded: outcome.status === 'succeeded',
         runIds: outcome.runId ? [outcome.runId] : [],
@@ -79,9 +79,4 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
   } finally {
     await face.close();
   }
-}
-
-/** A step recorded, but its audit entry not written: said, never hidden. */
-function warn(step: { auditWarning?: string }): void {
-  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
 }

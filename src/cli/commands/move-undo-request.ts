@@ -7,7 +7,7 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
 import { connectionFor } from './move-recovery.js';
-import { stderr, stdout } from './say.js';
+import { stderr, stdout, warnUnaudited } from './say.js';
 
 export async function applyMoveUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
   const ops = await import('../../ops/index.js');
@@ -42,7 +42,7 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     }
     const { confirm } = await import('../confirm.js');
     await confirm(`Undo the ${plan.operation} of ${plan.connector} (approved change request ${id})?`, { yes: opts.yes === true });
-    warn(await ops.startApplying(ctx, id));
+    warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveRollbackAudited>>;
     try {
       const keys = { from: doc.from.key, to: doc.to.key };
@@ -52,10 +52,10 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
         info,
       );
     } catch (err) {
-      warn(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
+      warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: false, runIds: [], message: (err as Error).message }));
       throw err;
     }
-    warn(await ops.finishApplying(ctx, id, { succeeded: outcome.status === 'succeeded', runIds: [outcome.runId], message: outcome.message }));
+    warnUnaudited(await ops.finishApplying(ctx, id, { succeeded: outcome.status === 'succeeded', runIds: [outcome.runId], message: outcome.message }));
     printOutcome(outcome, json, plan.warnings);
   } catch (err) {
     await auditRefused({ ctx, audit }, { action: 'rollback', connector: stored.connector }, err);
@@ -64,9 +64,4 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     await store.close();
     for (const c of new Set([own, from, to])) await c.http.close().catch(() => undefined);
   }
-}
-
-/** A step recorded, but its audit entry not written: said, never hidden. */
-function warn(step: { auditWarning?: string }): void {
-  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
 }

@@ -12,6 +12,11 @@ export function stderr(text: string): boolean {
   return currentIO().stderr.write(redactText(text));
 }
 
+/** A step recorded, but its audit entry not written: said, never hidden. */
+export function warnUnaudited(step: { auditWarning?: string }): void {
+  if (step.auditWarning) stderr(`warning: ${step.auditWarning}\n`);
+}
+
 /** About 64 KB of text per write. */
 const CHUNK_CHARS = 64 * 1024;
 
