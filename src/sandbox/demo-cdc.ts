@@ -121,8 +121,8 @@ function psqlOf(url: string): (database: string, sql: string) => Promise<string>
   });
 }
 
-/** Every change event on the topic from its start, [op, id], until none came for quietMs. */
-async function readEvents(bootstrap: string, topic: string, quietMs: number): Promise<Array<[string, number]>> {
+/** Every change event on the topic from its start, [op, id], until none came for quietMs (the plugin tests read them too). */
+export async function readEvents(bootstrap: string, topic: string, quietMs: number): Promise<Array<[string, number]>> {
   const consumer = new Consumer({
     clientId: 'offsetctl-demo', groupId: `offsetctl-demo-${Date.now()}`, bootstrapBrokers: [bootstrap], deserializers: stringDeserializers,
     autocommit: false, maxWaitTime: 300,

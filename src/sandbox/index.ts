@@ -3,7 +3,7 @@
 export { SandboxError, type SandboxErrorCode } from './errors.js';
 export { DEFAULT_KAFKA_VERSION, MIN_KAFKA_VERSION } from './kafka-versions.js';
 export { runSandboxDemo, type SandboxDemoOptions, type SandboxDemoResult } from './demo.js';
-export { runCdcDemo, type CdcDemoOptions, type CdcDemoResult } from './demo-cdc.js';
+export { readEvents, runCdcDemo, type CdcDemoOptions, type CdcDemoResult } from './demo-cdc.js';
 export { resolveSandboxDir, sandboxCommand, sandboxLayout, projectRoot, type SandboxLayout } from './layout.js';
 export { sandboxUp, type SandboxUpOptions, type SandboxUpResult } from './up.js';
 export { sandboxDown, type SandboxDownResult, type SandboxDownOptions } from './down.js';
