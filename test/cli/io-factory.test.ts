@@ -160,3 +160,18 @@ test('relative paths of config set-context (OFFSETCTL_CONFIG, --token-file) are 
   assert.ok(existsSync(join(dir, 'offsetctl.yaml')), 'the config file is written in the IO\'s working folder');
   assert.match(readFileSync(join(dir, 'offsetctl.yaml'), 'utf8'), new RegExp(`token-file: ${join(dir, 'token.txt')}`));
 });
+
+test('workflow documents, --source and --output-file are the IO\'s working folder\'s', async () => {
+  const { dir } = isolated();
+  writeFileSync(join(dir, 'doc.yaml'), [
+    'arazzo: 1.0.1', 'info: { title: t, version: 1.0.0 }', 'sourceDescriptions: [{ name: api, url: ./api.yaml, type: openapi }]',
+    'workflows: [{ workflowId: w, steps: [{ stepId: s, operationId: getThing }] }]', '',
+  ].join('\n'));
+  const upgraded = await runInProcess(['workflow', 'upgrade', 'doc.yaml', '--output-file', 'up.yaml'], { cwd: dir });
+  assert.equal(upgraded.status, 0, upgraded.stderr);
+  assert.match(readFileSync(join(dir, 'up.yaml'), 'utf8'), /^arazzo: 1\.1\.0$/m);
+  // A relative --source is looked for in the working folder (here it is not there: the error names where it looked).
+  const validated = await runInProcess(['workflow', 'validate', 'doc.yaml', '--source', 'api=specs/api.yaml'], { cwd: dir });
+  assert.equal(validated.status, 2);
+  assert.match(validated.stderr, new RegExp(`cannot read ${join(dir, 'specs', 'api.yaml')} \\(no such file\\)`));
+});
