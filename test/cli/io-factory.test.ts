@@ -119,6 +119,45 @@ test('runs abandon answered "y": the change is written to the handed-in store, w
   assert.equal(existsSync(join(env.OFFSETCTL_STATE_DIR!, 'offsetctl.db')), false);
 });
 
+/** The store, except that `failing` throws the first time it is called, after the steps before it were done. */
+function failingAt(store: SqliteStore, failing: string, closed: string[]): SqliteStore {
+  let failed = false;
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (name === 'close') closed.push('close');
+        if (name === failing && !failed) {
+          failed = true;
+          return Promise.reject(new Error(`store unavailable in ${failing} (test)`));
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+test('a store that fails at a chosen step (finishRun): the command fails, says why, claims nothing done, and closes the store', async () => {
+  const { env } = isolated();
+  const { runId, open } = await storeWithInterruptedRun();
+  const closed: string[] = [];
+  const r = await runInProcess(['runs', 'abandon', runId, '--reason', 'testing the IO', '--yes'], {
+    env, httpSender: recordingSender([]), openStore: async () => failingAt(open(), 'finishRun', closed),
+  });
+  assert.notEqual(r.status, 0);
+  assert.notEqual(r.status, 2, 'exit 2 never follows a change (the run was taken over before finishRun failed)');
+  assert.match(r.stderr, /store unavailable in finishRun \(test\)/);
+  assert.doesNotMatch(r.stdout, /abandoned by/);
+  assert.deepEqual(closed, ['close']);
+  const store = open();
+  try {
+    assert.equal((await store.getRun(runId)).status, 'running', 'the run is not recorded as abandoned');
+  } finally {
+    await store.close();
+  }
+});
+
 test('without a prompter handed in, the default is unchanged: no terminal, so the confirmation is refused', async () => {
   const { env } = isolated();
   const { runId, open } = await storeWithInterruptedRun();
