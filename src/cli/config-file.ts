@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { OpsError } from '../ops/errors.js';
 import { checkKafkaFields, KAFKA_FILE_KEYS, KAFKA_PATH_FIELDS, type KafkaContextFields } from './kafka-settings.js';
-import { currentIO } from './io.js';
+import { currentIO, fromCwd } from './io.js';
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
@@ -70,7 +70,7 @@ const PATH_FIELDS = new Set<string>(['passwordFile', 'tokenFile', 'cert', 'key',
 
 /** The config file path: OFFSETCTL_CONFIG, else ${XDG_CONFIG_HOME:-~/.config}/offsetctl/config.yaml. */
 export function configPath(env: NodeJS.ProcessEnv = currentIO().env): string {
-  if (env.OFFSETCTL_CONFIG) return resolve(env.OFFSETCTL_CONFIG);
+  if (env.OFFSETCTL_CONFIG) return fromCwd(env.OFFSETCTL_CONFIG);
   const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'offsetctl', 'config.yaml');
 }
@@ -121,7 +121,7 @@ export type ContextChanges = Partial<Omit<ConnectionContext, 'auth' | 'approval'
  * Creates or updates a context (changed fields win; switching to basic auth drops the token
  * references and the other way round). Paths are made absolute against `cwd`.
  */
-export function setContext(config: OffsetctlConfig, name: string, changes: ContextChanges, cwd: string = process.cwd()): { config: OffsetctlConfig; created: boolean } {
+export function setContext(config: OffsetctlConfig, name: string, changes: ContextChanges, cwd: string = currentIO().cwd()): { config: OffsetctlConfig; created: boolean } {
   if (name.trim() === '') throw new OpsError('E_USAGE', 'context name: must not be empty');
   const existing = config.contexts[name];
   const next: ConnectionContext = { ...(existing ?? { url: '', auth: 'none' }) };

@@ -1,8 +1,9 @@
 // The last gate before a change: an operator at a terminal answers y/N; a script must say --yes.
-// Without a terminal there is nobody to ask, so silence is a refusal, never a yes.
-import { createInterface } from 'node:readline';
+// Without a terminal there is nobody to ask, so silence is a refusal, never a yes. A test's
+// scripted answers come through the IO's prompter (io.ts), under the same rules.
 import { OpsError } from '../ops/errors.js';
 import { currentIO } from './io.js';
+import { terminalPrompter } from './terminal-prompter.js';
 
 export interface ConfirmOptions {
   /** --yes: proceed without asking. */
@@ -22,20 +23,13 @@ export interface ConfirmOptions {
  */
 export async function confirm(question: string, options: ConfirmOptions = {}): Promise<void> {
   if (options.yes) return;
-  const stdin = options.stdin ?? currentIO().stdin;
-  const tty = options.tty ?? stdin.isTTY === true;
-  if (!tty) {
+  const io = currentIO();
+  // A test's scripted answers (the IO's prompter), else the terminal's; streams given here win.
+  const given = options.stdin !== undefined || options.stdout !== undefined || options.tty !== undefined;
+  const prompter = (given ? undefined : io.prompter) ?? terminalPrompter(options.stdin ?? io.stdin, options.stdout ?? io.stderr, options.tty);
+  if (!prompter.interactive()) {
     throw new OpsError('E_NOT_CONFIRMED', 'not confirmed: no terminal to ask on; pass --yes to confirm in a script (nothing was changed)');
   }
-  const rl = createInterface({ input: stdin, output: options.stdout ?? currentIO().stderr, terminal: false });
-  // An input that ends before a line is typed (Ctrl-D) counts as "no".
-  const answer = await new Promise<string>((resolve) => {
-    rl.once('line', resolve);
-    rl.once('close', () => resolve(''));
-    rl.setPrompt(`${question} [y/N] `);
-    rl.prompt();
-  });
-  rl.close();
-  const normalized = answer.trim().toLowerCase();
+  const normalized = (await prompter.ask(`${question} [y/N] `)).trim().toLowerCase();
   if (normalized !== 'y' && normalized !== 'yes') throw new OpsError('E_NOT_CONFIRMED', 'not confirmed: the operator did not answer yes; nothing was changed');
 }

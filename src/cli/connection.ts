@@ -6,7 +6,7 @@
 // redaction before anything can print it.
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { HttpAuth, HttpClient, HttpSender, HttpTls } from '../http/client.js';
 import type { FailoverClient } from '../http/failover.js';
@@ -16,7 +16,7 @@ import { registerBasicCredential, registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
 import type { StoreChoice } from '../store/index.js';
-import { currentIO } from './io.js';
+import { type ConnectSender, currentIO, fromCwd, type SenderOptions } from './io.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -87,14 +87,18 @@ export function addConnectionOptions(cmd: Command): Command {
 }
 
 /**
- * Resolves the URL, credentials, TLS material, state folder and output format of a command.
- * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
- */
-/**
- * The HTTP client: a command line sends a few dozen requests at most and exits, so it uses Node's
+ * The standard HTTP sender: a command line sends a few dozen requests at most and exits, so it uses Node's
  * own http module with keep-alive (src/http/node-client.ts), much cheaper to load than undici:
  * ~80 ms of a rewind's CPU (BENCHMARKS.md, figure 5). `pooled` is for a process that lives and
  * sends many requests at once (the web console): undici's pool.
+ */
+export async function standardSender({ pooled, ...options }: SenderOptions): Promise<ConnectSender> {
+  return pooled ? new (await import('../http/client.js')).HttpClient(options) : new (await import('../http/node-client.js')).NodeHttpClient(options);
+}
+
+/**
+ * Resolves the URL, credentials, TLS material, state folder and output format of a command.
+ * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
  */
 export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.ProcessEnv = currentIO().env, how: { pooled?: boolean; config?: { config: OffsetctlConfig; path: string } } = {}): Promise<Connection> {
   refuseLiteralSecrets(opts);
@@ -136,10 +140,9 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const auth = await resolveAuth(opts, ctx, env);
   const tls = await resolveTls(opts, ctx);
   const timeoutMs = parseTimeout(opts.timeout);
-  const clientOptions = { ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
-  const client = how.pooled
-    ? new (await import('../http/client.js')).HttpClient(clientOptions)
-    : new (await import('../http/node-client.js')).NodeHttpClient(clientOptions);
+  const clientOptions = { ...(auth ? { auth } : {}), tls, ...(timeoutMs === undefined ? {} : { timeoutMs }), pooled: how.pooled === true };
+  // The IO's sender when a test hands one in (a recording one, one to a broken worker), else ours.
+  const client = await (currentIO().httpSender ?? standardSender)(clientOptions);
   const reachable = urls.length > 1
     ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => currentIO().stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;
@@ -179,7 +182,7 @@ async function governedChoice(
   const senderFor = async (c: ConnectionContext | undefined): Promise<HttpSender & { close?: () => Promise<void> }> => {
     if (c === undefined) return { send: (r) => at.http.send(r) };
     const auth = await resolveAuth({}, c, at.env);
-    return new (await import('../http/node-client.js')).NodeHttpClient({ ...(auth ? { auth } : {}), tls: await resolveTls({}, c), timeoutMs: 3000 });
+    return (currentIO().httpSender ?? standardSender)({ ...(auth ? { auth } : {}), tls: await resolveTls({}, c), timeoutMs: 3000, pooled: false });
   };
   // Kept per URL for a minute in the state folder (identity-cache.ts): each command is its own process.
   const cache = (await import('./identity-cache.js')).identityCache(at.stateDir, at.env);
@@ -216,8 +219,8 @@ export async function registerCredentials(opts: ConnectionOptions, env: NodeJS.P
 
 /** --state-dir, OFFSETCTL_STATE_DIR, else ${XDG_STATE_HOME:-~/.local/state}/offsetctl. */
 export function resolveStateDir(flag: string | undefined, env: NodeJS.ProcessEnv = currentIO().env): string {
-  if (flag) return resolve(flag);
-  if (env.OFFSETCTL_STATE_DIR) return resolve(env.OFFSETCTL_STATE_DIR);
+  if (flag) return fromCwd(flag);
+  if (env.OFFSETCTL_STATE_DIR) return fromCwd(env.OFFSETCTL_STATE_DIR);
   const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
   return join(base, 'offsetctl');
 }
@@ -298,7 +301,7 @@ async function readSecret(what: 'password' | 'token', envName: string | undefine
   } else {
     const path = file as string;
     try {
-      value = await readFile(path, 'utf8');
+      value = await readFile(fromCwd(path), 'utf8');
     } catch (err) {
       throw new OpsError('E_CONFIG', `cannot read the ${what} file ${path} (${(err as { code?: string }).code ?? (err as Error).message})`, { field: what, cause: err });
     }
@@ -335,7 +338,7 @@ async function resolveTls(opts: ConnectionOptions, ctx: ConnectionContext | unde
 async function readPem(what: string, path: string): Promise<string> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readFile(fromCwd(path), 'utf8');
   } catch (err) {
     throw new OpsError('E_CONFIG', `cannot read the ${what} ${path} (${(err as { code?: string }).code ?? (err as Error).message})`, { cause: err });
   }

@@ -9,7 +9,7 @@ import { Option, type Command } from 'commander';
 import type { KafkaAccess, KafkaSaslMechanism, KafkaSecurityProtocol, KafkaSettings } from '../kafka/connection.js';
 import { registerSecret } from '../http/redact.js';
 import { OpsError } from '../ops/errors.js';
-import { currentIO } from './io.js';
+import { currentIO, fromCwd } from './io.js';
 
 export const SECURITY_PROTOCOLS: readonly KafkaSecurityProtocol[] = ['PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'];
 export const SASL_MECHANISMS: readonly KafkaSaslMechanism[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
@@ -164,7 +164,7 @@ async function readSecret(envName: string | undefined, file: string | undefined,
     value = v;
   } else {
     try {
-      value = (await readFile(file as string, 'utf8')).replace(/\r?\n$/, '');
+      value = (await readFile(fromCwd(file as string), 'utf8')).replace(/\r?\n$/, '');
     } catch (err) {
       throw new OpsError('E_CONFIG', `cannot read the Kafka password file ${file} (${(err as { code?: string }).code ?? (err as Error).message})`, { field: 'kafka-password', cause: err });
     }

@@ -1,9 +1,10 @@
 // The CLI face reads an offsets file (or stdin) for rewind and hands ops the data; the text is
 // read by ops' offsets JSON reader (errors point at the file, line and column).
+// A relative file is the command's working folder's (the IO's cwd, io.ts).
 import { readFile } from 'node:fs/promises';
 import { OpsError } from '../ops/errors.js';
 import { parseOffsetsJson } from '../ops/offsets/index.js';
-import { currentIO } from './io.js';
+import { currentIO, fromCwd } from './io.js';
 
 /**
  * Reads and parses the JSON offsets input; `-` reads stdin. Shape is checked separately
@@ -13,7 +14,7 @@ export async function readOffsetsInput(fileOrDash: string, stdin: NodeJS.Readabl
   const name = fileOrDash === '-' ? '<stdin>' : fileOrDash;
   let text: string;
   try {
-    text = fileOrDash === '-' ? await readStream(stdin) : await readFile(fileOrDash, 'utf8');
+    text = fileOrDash === '-' ? await readStream(stdin) : await readFile(fromCwd(fileOrDash), 'utf8');
   } catch (err) {
     // A refusal of the input as such (bounded stdin past its size limit) stands as it is, with its
     // own code, the same as for a file of that size: it is not a file that cannot be read.

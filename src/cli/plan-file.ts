@@ -1,7 +1,7 @@
 // Saved plans as files: `--plan-out <file>` writes one, `offsetctl apply <file>` reads it. The
 // document is ops data (src/ops/changes/saved-plan.ts); this file only writes and reads the text.
 // Written whole or not at all (a temporary file renamed over the target), so a plan interrupted
-// while being written is never half a plan.
+// while being written is never half a plan. A relative file is the IO's working folder's (io.ts).
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Plan } from '../ops/index.js';
@@ -9,16 +9,18 @@ import type { PlannedBy, SavedPlan } from '../ops/changes/index.js';
 import { OpsError } from '../ops/errors.js';
 import type { Store } from '../store/index.js';
 import { cliActor } from './actor.js';
+import { fromCwd } from './io.js';
 
 /** Writes the plans as one saved plan; resolves with the line that tells the operator what was written. */
 export async function writeSavedPlan(file: string, plans: readonly Plan[], store: Store, selection?: string): Promise<string> {
   const { savePlan } = await import('../ops/changes/index.js');
   const doc = savePlan(plans, { plannedBy: await storeActor(store), ...(selection ? { selection } : {}) });
   const text = `${JSON.stringify(doc, null, 2)}\n`;
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const target = fromCwd(file);
+  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   try {
     await writeFile(tmp, text, { flag: 'wx' });
-    await rename(tmp, file);
+    await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
     throw new OpsError('E_USAGE', `cannot write the plan to ${file}: ${(err as Error).message}`, { field: 'plan-out', cause: err });
@@ -38,7 +40,7 @@ export async function storeActor(store: Store): Promise<PlannedBy> {
 export async function readSavedPlanFile(file: string): Promise<SavedPlan> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readFile(fromCwd(file), 'utf8');
   } catch (err) {
     throw new OpsError('E_USAGE', `cannot read the plan ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, { field: 'plan', cause: err });
   }

@@ -45,8 +45,16 @@ export function storeChoice(opts: StoreFlags, ctx: Pick<ConnectionContext, 'stor
   return { ...(store ? { store } : {}), stateDir, ...(passwordEnv ? { passwordEnv } : {}), ...(leaseSeconds ? { leaseSeconds } : {}) };
 }
 
-/** Opens the chosen store as this CLI (its version, `via: cli`); a team store is connected and its schema checked before this resolves. */
+/**
+ * Opens the chosen store: the IO's store when a test hands one in (one it inspects afterwards, one
+ * that fails at a chosen step), else standardOpenStore.
+ */
 export async function openCommandStore(choice: StoreChoice, options: { migrate?: boolean } = {}): Promise<Store> {
+  return (currentIO().openStore ?? standardOpenStore)(choice, options);
+}
+
+/** Opens the chosen store as this CLI (its version, `via: cli`); a team store is connected and its schema checked before this resolves. */
+export async function standardOpenStore(choice: StoreChoice, options: { migrate?: boolean } = {}): Promise<Store> {
   const [{ openChosenStore }, { readVersion }] = await Promise.all([import('../store/index.js'), import('./package-version.js')]);
   return openChosenStore(choice, { actor: { via: 'cli', version: readVersion() }, ...options });
 }

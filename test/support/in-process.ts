@@ -1,6 +1,7 @@
 // Running the real command in the test's own process (issue 31): the commander program of
 // src/cli/main.ts, given streams this module reads back, an environment and a clock of its own
-// (src/cli/io.ts). No launcher, no bundle, no child process: what a command test is about (its
+// (src/cli/io.ts), and when a test wants them an HTTP sender, a store, a prompter and a working
+// folder of its own. No launcher, no bundle, no child process: what a command test is about (its
 // output, its exit status, what it changed) without ~150 ms of start-up per call. The launcher,
 // signals, closed pipes and anything needing a process of its own stay spawn tests (cli.ts).
 import { PassThrough, Readable } from 'node:stream';
@@ -12,6 +13,14 @@ import { repoRoot } from './repo.js';
 export interface InProcessOptions extends RunCliOptions {
   /** The command's clock (default Date.now): `--older-than 2d` against a fixed day. */
   now?: () => number;
+  /** The command's working folder (default the repository root, as runCli's): relative files are read from it. */
+  cwd?: string;
+  /** Makes the HTTP sender to Kafka Connect (default the standard one; wrap standardSender to record). */
+  httpSender?: CliIO['httpSender'];
+  /** Opens the store the command chose (default the standard one; hand in a store to inspect it afterwards). */
+  openStore?: CliIO['openStore'];
+  /** The operator's answers (default: none, as without a terminal; scriptedPrompter answers in turn). */
+  prompter?: CliIO['prompter'];
 }
 
 export interface InProcessResult {
@@ -24,11 +33,27 @@ export interface InProcessResult {
 const PROCESS_EVENTS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**
+ * A prompter that gives these answers in turn (a confirmation's "y"/"n", a secret), as a terminal
+ * would; it records each question. Asked more often than it has answers, it fails the test.
+ */
+export function scriptedPrompter(answers: string[]): NonNullable<CliIO['prompter']> & { questions: string[] } {
+  const left = [...answers];
+  const questions: string[] = [];
+  const next = async (question: string): Promise<string> => {
+    questions.push(question);
+    const answer = left.shift();
+    if (answer === undefined) throw new Error(`scriptedPrompter: no answer left for ${JSON.stringify(question)}`);
+    return answer;
+  };
+  return { questions, interactive: () => true, ask: next, secret: next };
+}
+
+/**
  * `offsetctl <args>` as runCli runs it (same environment rules, same result shape, stdin given
- * and closed, never a terminal), in this process. Commands run from the repository root, like runCli's.
+ * and closed, never a terminal), in this process, from `options.cwd` (default the repository root).
  */
 export async function runInProcess(args: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
-  if (process.cwd() !== repoRoot) throw new Error(`runInProcess runs commands from ${repoRoot}; this test process is in ${process.cwd()}`);
+  const cwd = options.cwd ?? repoRoot;
   const env: NodeJS.ProcessEnv = { ...process.env, ...isolatedState(), ...options.env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   let stdout = '';
@@ -43,9 +68,12 @@ export async function runInProcess(args: string[], options: InProcessOptions = {
     stdin: Readable.from([options.stdin ?? ''].filter((s) => s !== '')),
     env,
     now: options.now ?? (() => Date.now()),
-    cwd: () => repoRoot,
+    cwd: () => cwd,
     exitCode: undefined,
     noColor: false,
+    ...(options.httpSender ? { httpSender: options.httpSender } : {}),
+    ...(options.openStore ? { openStore: options.openStore } : {}),
+    ...(options.prompter ? { prompter: options.prompter } : {}),
   };
   const before = new Map(PROCESS_EVENTS.map((event) => [event, process.listeners(event)]));
   let timer: NodeJS.Timeout | undefined;

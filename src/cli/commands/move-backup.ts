@@ -8,7 +8,7 @@ import { registerSecret } from '../../http/redact.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
 import type { ImportPlan } from '../../ops/move/index.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
-import { currentIO } from '../io.js';
+import { currentIO, fromCwd } from '../io.js';
 
 type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
 
@@ -64,7 +64,7 @@ export async function readText(file: string): Promise<string> {
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(fromCwd(file), 'utf8');
   } catch (err) {
     throw new OpsError('E_USAGE', `cannot read ${file} (${(err as { code?: string }).code ?? (err as Error).message}); give a file written by \`offsetctl export\``, { field: 'backup', cause: err });
   }

@@ -9,14 +9,13 @@
 // Node's own modules are imported statically: the CommonJS build runs through V8's code cache,
 // where a dynamic import() of a built-in has no loader.
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { HttpSender } from '../../http/client.js';
 import type { KafkaAccess } from '../../kafka/connection.js';
 import type { ProfileOptions } from '../../ops/profiles/index.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
-import { currentIO } from '../io.js';
+import { currentIO, fromCwd } from '../io.js';
 
 interface UiOptions extends ConnectionOptions, KafkaFlags {
   listen?: string;
@@ -169,7 +168,7 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   for (const flag of ['url', 'context', 'bootstrap', 'user', 'tokenEnv', 'tokenFile', 'passwordEnv', 'passwordFile'] as const) {
     if (opts[flag] !== undefined) throw new OpsError('E_USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} cannot be combined with --config: the console's contexts and their credentials come from ${opts.config}`, { field: flag });
   }
-  const path = resolve(opts.config);
+  const path = fromCwd(opts.config);
   let raw: unknown;
   try {
     raw = parse(await readFile(path, 'utf8'));

@@ -13,7 +13,7 @@ import { createTextProgress, renderTextSummary } from '../render/text.js';
 import { ReportedFailure } from '../exit-status.js';
 import { documentReadOptions } from '../document-cache.js';
 import { advisedError, advisedResult } from '../flag-advice.js';
-import { currentIO } from '../io.js';
+import { currentIO, fromCwd } from '../io.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -54,7 +54,7 @@ export async function collectInputs(args: InputArgs): Promise<Record<string, unk
   if (args.inputs) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(await readFile(args.inputs, 'utf8'));
+      parsed = JSON.parse(await readFile(fromCwd(args.inputs), 'utf8'));
     } catch (err) {
       throw new UsageError(`--inputs ${args.inputs}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `not valid JSON (${(err as Error).message})`}`);
     }
@@ -90,7 +90,7 @@ export function parseServers(values: string[]): { all?: string; byName: Record<s
 }
 
 export async function openDocument(file: string, args: SourceArgs): Promise<{ doc: LoadedDocument; registry: SourceRegistry; warnings: Diagnostic[] }> {
-  const doc = await loadDocumentFile(file, documentReadOptions());
+  const doc = await loadDocumentFile(fromCwd(file), documentReadOptions());
   const diagnostics = validateArazzo(doc);
   const overrides: Record<string, string> = {};
   for (const pair of args.source ?? []) {
@@ -103,7 +103,7 @@ export async function openDocument(file: string, args: SourceArgs): Promise<{ do
   let registry: SourceRegistry | undefined;
   let operationDiagnostics: Diagnostic[] = [];
   try {
-    registry = await loadSources(doc, { overrides, allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
+    registry = await loadSources(doc, { overrides, baseDir: currentIO().cwd(), allowRemote: args.allowRemote === true, servers: parseServers(args.server ?? []) });
     operationDiagnostics = registry.checkOperations();
   } catch (err) {
     if (!structural) throw err;

@@ -6,7 +6,7 @@ import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint
 import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
 import { manyFilesFailed, openDocument, reportFileError } from './workflow-actions.js';
-import { currentIO } from '../io.js';
+import { currentIO, fromCwd } from '../io.js';
 
 const out = (text: string): void => void currentIO().stdout.write(text);
 
@@ -15,7 +15,7 @@ const out = (text: string): void => void currentIO().stdout.write(text);
  * in place, keeping its formatting; says each change on stderr. The lint then reads the result.
  */
 async function fixFile(file: string): Promise<number> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  const text = await readFile(fromCwd(file), 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`), { code: 'E_DOCUMENT_READ' });
   });
   const { loadYaml } = await import('../../arazzo/yaml.js');
@@ -25,7 +25,7 @@ async function fixFile(file: string): Promise<number> {
   if (doc.errors.length > 0) return 0; // the lint below reports the parse error with its position
   const fixes = jsonPathComparisonFixes(doc.toJS());
   if (fixes.length === 0) return 0;
-  await writeFile(file, applyEdits(text, criterionFixEdits(doc, text, fixes)));
+  await writeFile(fromCwd(file), applyEdits(text, criterionFixEdits(doc, text, fixes)));
   for (const f of fixes) currentIO().stderr.write(`fixed   ${f.pointer}  ${f.message}\n`);
   return fixes.length;
 }

@@ -7,7 +7,7 @@ import { isSelectorObject, parseDocumentText, validateArazzo } from '../../arazz
 import { jsonPathComparisonFixes } from '../../arazzo/lint/index.js';
 import { loadYaml } from '../../arazzo/yaml.js';
 import { applyEdits, criterionFixEdits, scalarEdit, type Edit } from './workflow-fix.js';
-import { currentIO } from '../io.js';
+import { currentIO, fromCwd } from '../io.js';
 
 // This module is imported only by `workflow upgrade`: loading yaml with it costs nothing elsewhere.
 const { isMap, isScalar, isSeq, parseDocument, visit } = loadYaml();
@@ -124,7 +124,7 @@ function pointerOf(path: readonly unknown[]): string {
 }
 
 export async function upgradeCommand(file: string, opts: { outputFile?: string; dryRun?: boolean }): Promise<void> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+  const text = await readFile(fromCwd(file), 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`), { code: 'E_DOCUMENT_READ' });
   });
   const result = upgradeText(text, file);
@@ -133,7 +133,7 @@ export async function upgradeCommand(file: string, opts: { outputFile?: string; 
   const errors = validateArazzo(parseDocumentText(result.text, target)).filter((d) => d.severity === 'error');
   for (const e of errors) result.notes.push({ kind: 'review', pointer: e.pointer ?? '', message: `after the upgrade: ${e.message}` });
   if (opts.dryRun) currentIO().stdout.write(result.text);
-  else await writeFile(target, result.text);
+  else await writeFile(fromCwd(target), result.text);
   for (const n of result.notes) currentIO().stderr.write(`${n.kind.padEnd(7)} ${n.pointer || '/'}  ${n.message}\n`);
   const review = result.notes.filter((n) => n.kind === 'review').length;
   currentIO().stderr.write(`${opts.dryRun ? 'would upgrade' : `upgraded ${target}`} to Arazzo 1.1.0; ${review === 0 ? 'nothing needs a person' : `${review} item(s) need a person`}\n`);
