@@ -68,7 +68,8 @@ const DOORS = {
   'src/present': {},
   'src/web': {},
   'src/web/auth': {},
-  'src/store': { errors: true },
+  // bundled.ts: where the CLI's build entry hands in the packed node-postgres (src/cli/bundle-entry.ts).
+  'src/store': { errors: true, side: ['bundled.ts'] },
   // The team store's backend: entered only through its door (src/store/open.ts loads it lazily).
   'src/store/postgres': {},
   // The default backend (SQLite), a folder like the team store's: entered through its index.ts.
@@ -77,8 +78,9 @@ const DOORS = {
   'src/arazzo': {
     errors: true,
     rooms: ARAZZO_ROOMS,
-    // The config file's YAML, without loading the engine.
-    side: ['yaml.ts'],
+    // The config file's YAML, without loading the engine; bundled.ts: where the CLI's build entry
+    // hands in the packed ajv and yaml (src/cli/bundle-entry.ts).
+    side: ['yaml.ts', 'bundled.ts'],
   },
   // The engine's rooms, from each other as from outside.
   ...Object.fromEntries(ARAZZO_ROOMS.map((room) => [`src/arazzo/${room}`, {}])),
