@@ -21,7 +21,11 @@ const LAYERS = {
 /** The faces: they only render and ask, and never import each other... */
 const FACES = ['cli', 'web'];
 /** ...except here: `offsetctl ui` starts the console through the console's door. */
-const LAUNCHES = [{ from: 'src/cli/commands/ui.ts', to: 'src/web/index.ts' }];
+const LAUNCHES = [
+  { from: 'src/cli/commands/ui.ts', to: 'src/web/index.ts' },
+  // The seam's door to the console (src/cli/load.ts, web), which `offsetctl ui` opens.
+  { from: 'src/cli/load.ts', to: 'src/web/index.ts' },
+];
 
 /**
  * The rooms of ops, bottom first: each may import the rooms it names (and ops' own errors.ts and
@@ -153,7 +157,10 @@ module.exports = {
       comment: 'files that import each other in a loop (type-only imports count)',
       severity: 'error',
       from: {},
-      to: { circular: true },
+      // Except through the CLI's lazy-loading seam (src/cli/load.ts): its only edges are import()
+      // doors, run after start-up, so a loop through it orders no module's evaluation
+      // (test/project/lazy-seam.test.ts checks that load.ts imports nothing statically).
+      to: { circular: true, viaOnly: { pathNot: '^src/cli/load\\.ts$' } },
     },
     ...layerRules,
     ...faceRules,
