@@ -12,6 +12,7 @@ import { startupV8Flags } from './v8-flags.js';
 import { currentIO, isProcessIO, withIO, type CliIO } from './io.js';
 import { allVerbModules, OWN_GROUP } from './verbs.js';
 import * as load from './load.js';
+import { withOwnSecrets } from '../http/redact.js';
 
 /**
  * Runs `offsetctl <argv.slice(2)>`. The launcher gives no IO: the command uses the process's own
@@ -28,8 +29,8 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
   }
   // A run of its own: the secrets it registers are masked in its output only, and the document
   // cache it sets up is put away after it (module state another in-process run must not see).
-  // (Loaded here, not at the top: the launcher's start-up never pays for them.)
-  const [{ withOwnSecrets }, { setActiveDocumentCache }, { useDocumentCache }] = await Promise.all([load.httpRedact(), load.documentCache(), load.opsDocumentCache()]);
+  // (The caches load here, not at the top: the launcher's start-up never pays for them.)
+  const [{ setActiveDocumentCache }, { useDocumentCache }] = await Promise.all([load.documentCache(), load.opsDocumentCache()]);
   try {
     await withIO(io, () => withOwnSecrets(run));
   } finally {

@@ -2,7 +2,7 @@
 // move-recovery.ts): the two connections (the usual one and --to), Ctrl-C as a cancel with the
 // test hooks and progress lines, and how an outcome is printed.
 import type { Connection, ConnectionOptions } from '../connection.js';
-import { ReportedFailure } from '../exit-status.js';
+import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 import { stderr, stdout } from './say.js';
 import { currentIO } from '../io.js';
 import * as load from '../load.js';
@@ -35,7 +35,7 @@ export async function cliAuditScope(conn: Connection, store: Pick<import('../../
  * as runChange does for the other changes; one the run already wrote is not written twice.
  */
 export async function auditRefused(face: Pick<MoveFace, 'ctx' | 'audit'>, what: { action: string; connector?: string }, err: unknown): Promise<void> {
-  const [{ exitStatusFor }, ops] = await Promise.all([load.exitStatus(), load.ops()]);
+  const ops = await load.ops();
   if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) await ops.auditRefusal(face.ctx, face.audit, what, err).catch(() => undefined);
 }
 

@@ -17,6 +17,7 @@ import { withVerifyFlags } from './verify-after.js';
 import { addKafkaOptions, preflightKafkaSettings } from '../kafka-settings.js';
 import { currentIO } from '../io.js';
 import * as load from '../load.js';
+import { useColor } from '../render/color.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
@@ -226,7 +227,7 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   const json = conn.output === 'json';
   // Human lines go to stdout in text mode; with --output json stdout carries only the result.
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const color = !json && (await load.renderColor()).useColor(currentIO().stdout);
+  const color = !json && useColor(currentIO().stdout);
   const ops = await load.ops();
   // `runs resume` finishes a change already begun (as policies do not gate it): a connector it left stopped must not stay so.
   if (what.action !== 'resume') await (await load.governanceCheck()).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {

@@ -9,6 +9,7 @@ import { stderr, stdout } from './say.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { currentIO } from '../io.js';
 import * as load from '../load.js';
+import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 
 interface ReplayFlags extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   table?: string;
@@ -98,11 +99,9 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
     if (json) stdout(`${JSON.stringify({ ...outcome, plan: { facts: plan.facts, signal: plan.signal } }, null, 2)}\n`);
     else info(outcome.message);
     if (outcome.status === 'failed') {
-      const { ReportedFailure } = await load.exitStatus();
       throw new ReportedFailure('E_RUN_FAILED', '');
     }
   } catch (err) {
-    const { exitStatusFor } = await load.exitStatus();
     if (exitStatusFor(err) === 2 && !audit.wasAudited(err)) {
       const where = plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {};
       await audit.auditRefusal(ctx, scope, { action: 'replay', connector, ...where }, err).catch(() => undefined);

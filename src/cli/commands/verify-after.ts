@@ -13,6 +13,7 @@ import type { RecordMark } from '../../ops/verify/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { stderr, stdout } from './say.js';
 import * as load from '../load.js';
+import { ReportedFailure } from '../exit-status.js';
 
 export interface VerifyFlags extends SourceDbOptions {
   verify?: string;
@@ -97,7 +98,6 @@ export async function verifyAfter(
     info(`verify: passed — ${seen.reason}`);
     return;
   }
-  const { ReportedFailure } = await load.exitStatus();
   if (!opts.rollbackOnFailure || !outcome.snapshotId) {
     const undo = outcome.snapshotId ? ` Undo it with \`offsetctl rollback ${plan.connector} --snapshot ${outcome.snapshotId}\`.` : '';
     throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. The ${plan.operation} stays as it is.${undo}`);
@@ -132,7 +132,6 @@ export async function verifyResumed(
     info(`verify: passed — ${seen.reason}`);
     return;
   }
-  const { ReportedFailure } = await load.exitStatus();
   throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. Its offsets were not changed; \`offsetctl stop ${connector}\` stops it.`);
 }
 

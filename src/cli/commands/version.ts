@@ -3,6 +3,7 @@
 import { Option, type Command } from 'commander';
 import { currentIO } from '../io.js';
 import * as load from '../load.js';
+import { readVersion } from '../package-version.js';
 
 export function register(program: Command): void {
   program
@@ -11,7 +12,6 @@ export function register(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExamples:\n  offsetctl version\n  offsetctl version -o json | jq -r .node')
     .action(async (opts: { output: 'text' | 'json' }) => {
-      const { readVersion } = await load.packageVersion();
       const { DEFAULT_KAFKA_VERSION } = await load.sandbox();
       const { sqliteDriver } = await load.store();
       // The release `sandbox up` runs unless told otherwise (--kafka-version).
