@@ -3,7 +3,7 @@
 // only its own module (`connectors` never loads the workflow, sandbox or console registrations);
 // help, typos and a flag first load them all. Registration modules are cheap (options and help);
 // their actions reach what they need through src/cli/load.ts. test/project/lazy-seam.test.ts
-// keeps import() here, in load.ts and in the engine's own door (src/arazzo/_on-demand.ts).
+// keeps import() here and in the load.ts seam files (src/cli, src/ops, src/store, src/web).
 import type { Command } from 'commander';
 
 /** What a verb's module gives: it registers its verbs on the program. */

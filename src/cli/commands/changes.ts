@@ -9,7 +9,7 @@ import { addKafkaOptions } from '../kafka-settings.js';
 import { withLimitFlags } from './change-flags.js';
 import * as load from '../load.js';
 
-const actions = () => load.changesActions();
+const actions = load.changesActions;
 
 export function register(program: Command): void {
   const changes = program

@@ -5,7 +5,7 @@ import { addConnectionOptions } from '../connection.js';
 import { addKafkaOptions } from '../kafka-settings.js';
 import * as load from '../load.js';
 
-const actions = () => load.clusterActions();
+const actions = load.clusterActions;
 
 export function register(program: Command): void {
   addConnectionOptions(
