@@ -13,40 +13,49 @@ export interface VerbModule {
 
 type LoadVerbModule = () => Promise<VerbModule>;
 
-const workflow: LoadVerbModule = () => import('./commands/workflow.js');
-const cluster: LoadVerbModule = () => import('./commands/cluster.js');
-const ops: LoadVerbModule = () => import('./commands/ops.js');
-const move: LoadVerbModule = () => import('./commands/move.js');
-
-/** The module that registers each top-level verb (see `register` in each module). */
-export const OWN_GROUP: Record<string, LoadVerbModule> = {
-  workflow,
-  connectors: cluster,
-  offsets: cluster,
-  config: cluster,
-  rewind: ops,
+/** Every verb module, once, in the order they register (help lists the verbs by task, not in this order). */
+const MODULES = {
+  workflow: () => import('./commands/workflow.js'),
+  sandbox: () => import('./commands/sandbox.js'),
+  cluster: () => import('./commands/cluster.js'),
+  ops: () => import('./commands/ops.js'),
+  move: () => import('./commands/move.js'),
+  ui: () => import('./commands/ui.js'),
+  lifecycle: () => import('./commands/lifecycle.js'),
+  version: () => import('./commands/version.js'),
+  completion: () => import('./commands/completion.js'),
   apply: () => import('./commands/apply.js'),
   changes: () => import('./commands/changes.js'),
-  reset: ops,
-  rollback: ops,
-  runs: ops,
-  snapshots: ops,
   audit: () => import('./commands/audit.js'),
   store: () => import('./commands/store.js'),
   policy: () => import('./commands/policy.js'),
-  move,
-  copy: move,
-  export: move,
-  import: move,
   replay: () => import('./commands/replay.js'),
+} satisfies Record<string, LoadVerbModule>;
+
+/** The module that registers each top-level verb (see `register` in each module). */
+export const OWN_GROUP: Record<string, LoadVerbModule> = {
+  workflow: MODULES.workflow,
+  connectors: MODULES.cluster,
+  offsets: MODULES.cluster,
+  config: MODULES.cluster,
+  rewind: MODULES.ops,
+  apply: MODULES.apply,
+  changes: MODULES.changes,
+  reset: MODULES.ops,
+  rollback: MODULES.ops,
+  runs: MODULES.ops,
+  snapshots: MODULES.ops,
+  audit: MODULES.audit,
+  store: MODULES.store,
+  policy: MODULES.policy,
+  move: MODULES.move,
+  copy: MODULES.move,
+  export: MODULES.move,
+  import: MODULES.move,
+  replay: MODULES.replay,
 };
 
-/** Every verb module, in the order they register (help lists them by task, not in this order). */
+/** Every verb module (help, a typo, a flag first: every verb must be known). */
 export function allVerbModules(): Promise<VerbModule[]> {
-  return Promise.all([
-    workflow(), import('./commands/sandbox.js'), cluster(), ops(), move(),
-    import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
-    import('./commands/apply.js'), import('./commands/changes.js'), import('./commands/audit.js'),
-    import('./commands/store.js'), import('./commands/policy.js'), import('./commands/replay.js'),
-  ]);
+  return Promise.all(Object.values(MODULES).map((load): Promise<VerbModule> => load()));
 }
