@@ -16,7 +16,8 @@ const bundle = pathToFileURL(join(repoRoot, 'dist', 'bundle', 'cli', 'offsetctl.
 const child = `
 const { createRequire } = require('node:module');
 import(${JSON.stringify(bundle)}).then(async (m) => {
-  await m.main(['node', 'offsetctl', 'workflow', 'run', 'workflows/rewind-connector-offsets.arazzo.yaml', '--input', 'connector=x', '--server', 'http://127.0.0.1:1']);
+  const args = ['workflow', 'run', 'workflows/rewind-connector-offsets.arazzo.yaml', '--input', 'connector=x', '--server', 'http://127.0.0.1:1'];
+  await m.main(['node', 'offsetctl', ...args]);
   const files = Object.keys(createRequire(process.cwd() + '/').cache);
   process.stdout.write(JSON.stringify(files.map((f) => f.slice(${JSON.stringify(repoRoot.length + 1)}))));
 });`;

@@ -63,8 +63,9 @@ function scatteredImports(files: readonly Source[], allowed: readonly string[]):
 function seamStaticImports(files: readonly Source[]): string[] {
   return files.flatMap((f) => {
     const sf = parse(f);
-    return sf.statements.filter((s) => (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) || (ts.isExportDeclaration(s) && s.moduleSpecifier && !s.isTypeOnly))
-      .map((s) => `${f.path}:${lineOf(sf, s)}`);
+    const loadsCode = (s: ts.Statement): boolean =>
+      (ts.isImportDeclaration(s) && !s.importClause?.isTypeOnly) || (ts.isExportDeclaration(s) && s.moduleSpecifier !== undefined && !s.isTypeOnly);
+    return sf.statements.filter(loadsCode).map((s) => `${f.path}:${lineOf(sf, s)}`);
   });
 }
 
@@ -113,7 +114,8 @@ test('a seam file imports nothing that loads code (its edges are import() doors 
 test('no library code looks for a build\'s files beside the bundle', () => {
   const files = LIBRARIES.flatMap(sources);
   assert.ok(files.length > 150, `found only ${files.length} library files`);
-  assert.deepEqual(buildArtefactLookups(files), [], 'take a provider instead (src/arazzo/bundled.ts, src/http/bundled.ts, src/store/bundled.ts); src/cli/bundle-entry.ts hands it in');
+  const fix = 'take a provider instead (src/arazzo/bundled.ts, src/http/bundled.ts, src/store/bundled.ts); src/cli/bundle-entry.ts hands it in';
+  assert.deepEqual(buildArtefactLookups(files), [], fix);
 });
 
 test('the checks fail on small broken examples and pass the right shapes', () => {
@@ -123,18 +125,25 @@ test('the checks fail on small broken examples and pass the right shapes', () =>
   };
   const typesOnly: Source = {
     path: 'src/cli/commands/y.ts',
-    text: "type Ops = typeof import('../../ops/index.js');\nlet s: import('../../store/index.js').Store | undefined;\nexport const z = (await load.ops()).x;\n",
+    text:
+      "type Ops = typeof import('../../ops/index.js');\nlet s: import('../../store/index.js').Store | undefined;\n" +
+      'export const z = (await load.ops()).x;\n',
   };
   const seam: Source = { path: 'src/cli/load.ts', text: "export const ops = () => import('../ops/index.js');\n" };
   assert.deepEqual(scatteredImports([scattered, typesOnly, seam], ['src/cli/load.ts']), ['src/cli/commands/x.ts:3']);
   assert.deepEqual(scatteredImports([seam], []), ['src/cli/load.ts:1']);
 
-  const leakySeam: Source = { path: 'src/cli/load.ts', text: "import type { Command } from 'commander';\nimport { join } from 'node:path';\nexport * from './x.js';\n" };
+  const leakySeam: Source = {
+    path: 'src/cli/load.ts',
+    text: "import type { Command } from 'commander';\nimport { join } from 'node:path';\nexport * from './x.js';\n",
+  };
   assert.deepEqual(seamStaticImports([leakySeam, seam]), ['src/cli/load.ts:2', 'src/cli/load.ts:3']);
 
   const lookup: Source = {
     path: 'src/http/client.ts',
-    text: "// the CLI's build bundles undici into one file (a comment may say so)\nconst u = requireCjs('./undici-bundle.cjs');\nconst p = join(root, 'dist/bundle/cli');\nconst ok = 'bundled';\n",
+    text:
+      "// the CLI's build bundles undici into one file (a comment may say so)\nconst u = requireCjs('./undici-bundle.cjs');\n" +
+      "const p = join(root, 'dist/bundle/cli');\nconst ok = 'bundled';\n",
   };
   assert.deepEqual(buildArtefactLookups([lookup]), ['src/http/client.ts:2: ./undici-bundle.cjs', 'src/http/client.ts:3: dist/bundle/cli']);
 });
