@@ -30,7 +30,8 @@ const outdir = dirname(bundleFile);
 // Chunks of an earlier build would otherwise stay behind (and ship) beside the new ones.
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { offsetctl: join(root, 'src', 'cli', 'main.ts') },
+  // The build entry hands the files packed below to the libraries (src/cli/bundle-entry.ts).
+  entryPoints: { offsetctl: join(root, 'src', 'cli', 'bundle-entry.ts') },
   outdir,
   outExtension: { '.js': '.mjs' },
   // Code splitting: every lazy import() of the sources (a command group's actions, the Arazzo
@@ -70,9 +71,12 @@ const cjsCommon = {
   banner: { js: "'use strict'; const __offsetctlImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 };
-await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'main.ts')], outfile: join(outdir, 'offsetctl.cjs') });
+await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'bundle-entry.ts')], outfile: join(outdir, 'offsetctl.cjs') });
 await build({ ...cjsCommon, entryPoints: [join(root, 'src', 'cli', 'code-cache.ts')], outfile: join(outdir, 'code-cache.cjs') });
-/** Packages the code requires on demand, each bundled into one CommonJS file beside the chunks. */
+/**
+ * Packages the code requires on demand, each bundled into one CommonJS file beside the chunks. The
+ * libraries never look for these files: src/cli/bundle-entry.ts (the entry above) hands each one in.
+ */
 const bundleCjs = (file, contents) =>
   build({
     stdin: { contents, resolveDir: root, sourcefile: file, loader: 'js' },

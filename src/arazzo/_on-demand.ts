@@ -3,6 +3,7 @@
 // alone costs more start-up than the whole runner. Each package ships a CommonJS entry, so a
 // plain `require` keeps the criteria and request-body code synchronous.
 import { createRequire } from 'node:module';
+import { bundledEngineParts, type AjvProvider } from './bundled.js';
 
 type Fontoxpath = typeof import('fontoxpath');
 type Slimdom = typeof import('slimdom');
@@ -18,46 +19,41 @@ let slimdom: Slimdom | undefined;
 let jsonPathPlus: JsonPathPlus | undefined;
 let rfc9535: Rfc9535 | undefined;
 let rfc9535Parse: Rfc9535Parse | undefined;
-let ajvBundle: AjvBundle | null | undefined;
+let ajvBundle: AjvProvider | null | undefined;
 let yaml: Yaml | undefined;
 
 /**
  * ajv is about a hundred CommonJS files: resolving, reading and compiling them one by one is
- * most of its start-up cost. The CLI's build (scripts/build.mjs) bundles ajv, its 2020-12 entry
- * and ajv-formats into one CommonJS file beside the CLI's chunks; the engine uses it when it
- * is there (a packaged CLI) and the packages themselves otherwise (tsc's output, tests).
+ * most of its start-up cost. A packed copy handed in (src/arazzo/bundled.ts: the CLI's build
+ * bundles ajv, its 2020-12 entry and ajv-formats into one file) is used when there is one; the
+ * packages themselves otherwise (tsc's output, tests, the engine's own package).
  */
-interface AjvBundle {
-  ajv(): unknown;
-  ajv2020(): unknown;
-  formats(): unknown;
+function bundledAjv(): AjvProvider | undefined {
+  if (ajvBundle === undefined) ajvBundle = tryProvider(bundledEngineParts().ajv) ?? null;
+  return ajvBundle ?? undefined;
 }
 
-function bundledAjv(): AjvBundle | undefined {
-  if (ajvBundle === undefined) {
-    try {
-      ajvBundle = requireCjs('./ajv-bundle.cjs') as AjvBundle;
-    } catch {
-      ajvBundle = null;
-    }
+/** A handed-in provider's result; a provider that fails only costs speed (the package is used). */
+function tryProvider<T>(provider: (() => T) | undefined): T | undefined {
+  if (provider === undefined) return undefined;
+  try {
+    return provider();
+  } catch {
+    return undefined;
   }
-  return ajvBundle ?? undefined;
 }
 
 let precompiledInputs: Record<string, () => unknown> | null | undefined;
 
 /**
  * The shipped workflows' inputs validators, compiled by ajv at build time (standalone code,
- * scripts/inputs-validators.mjs) and keyed by the sha256 of the schema's JSON: present beside the
- * CLI's chunks only. Absent (tsc's output, tests) or without the key, the schema is compiled.
+ * scripts/inputs-validators.mjs) and keyed by the sha256 of the schema's JSON, when handed in
+ * (src/arazzo/bundled.ts; the CLI's build does). None (tsc's output, tests) or without the key,
+ * the schema is compiled.
  */
 export function loadPrecompiledInputs(key: string): unknown {
   if (precompiledInputs === undefined) {
-    try {
-      precompiledInputs = requireCjs('./inputs-validators.cjs') as Record<string, () => unknown>;
-    } catch {
-      precompiledInputs = null;
-    }
+    precompiledInputs = tryProvider(bundledEngineParts().inputsValidators) ?? null;
   }
   return Object.hasOwn(precompiledInputs ?? {}, key) ? precompiledInputs![key]!() : undefined;
 }
@@ -78,17 +74,13 @@ export function loadAjvFormats(): unknown {
 }
 
 /**
- * The `yaml` package, bundled into one CommonJS file by the CLI's build (like ajv), loaded when a
+ * The `yaml` package (a packed copy when one was handed in, like ajv), loaded when a
  * document is really parsed: a rewind whose workflow and OpenAPI description come from the
  * document cache never loads it (~260 KB of code to compile on every command otherwise).
  */
 export function loadYaml(): Yaml {
   if (yaml === undefined) {
-    try {
-      yaml = requireCjs('./yaml-bundle.cjs') as Yaml;
-    } catch {
-      yaml = requireCjs('yaml') as Yaml;
-    }
+    yaml = (tryProvider(bundledEngineParts().yaml) as Yaml | undefined) ?? (requireCjs('yaml') as Yaml);
   }
   return yaml;
 }

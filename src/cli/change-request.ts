@@ -9,6 +9,7 @@ import type { MoveRun } from '../ops/move/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
 import { currentIO } from './io.js';
+import * as load from './load.js';
 
 /**
  * Why these plans need someone else's approval, or undefined: the context that applies (or one
@@ -21,7 +22,7 @@ export async function approvalReason(
   plans: ReadonlyArray<Pick<Plan, 'clusterKey' | 'connector' | 'operation' | 'runId'>>,
 ): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const p of plans) {
     if (p.runId !== undefined) continue;
     const rule = await approvalRule(store, { clusterKey: p.clusterKey, connector: p.connector, action: p.operation });
@@ -38,7 +39,7 @@ export async function requestInstead(
   selection?: string,
   reason?: string,
 ): Promise<void> {
-  const { requestChange, savePlan } = await import('../ops/changes/index.js');
+  const { requestChange, savePlan } = await load.opsChanges();
   const saved = Array.isArray(plans)
     ? savePlan(plans as Plan[], { plannedBy: await storeActor(ctx.store), ...(selection ? { selection } : {}) })
     : (plans as SavedPlan);
@@ -54,7 +55,7 @@ export async function moveApprovalReason(
   plan: Pick<MovePlanFacts, 'connector' | 'targetName' | 'from' | 'to'> & { operation: string },
 ): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const [clusterKey, connector] of [
     [plan.from.key, plan.connector],
     [plan.to.key, plan.targetName],
@@ -75,7 +76,7 @@ export async function requestMoveInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, moveRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, moveRequestDoc } = await load.opsChanges();
   const doc = await moveRequestDoc(plan, { from: ctx.http, to: to.http }, choices, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -137,7 +138,7 @@ export async function requestUndoInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, moveUndoRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, moveUndoRequestDoc } = await load.opsChanges();
   const doc = await moveUndoRequestDoc(facts, { from: ctx.http, to: to.http }, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -147,7 +148,7 @@ export async function requestUndoInstead(
 /** Why an import needs approval (the context, or the target cluster's policy for one of its connectors), or undefined. */
 export async function importApprovalReason(conn: Connection, store: OpsContext['store'], plan: ImportPlanFacts): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const item of plan.items) {
     const rule = await approvalRule(store, { clusterKey: plan.to.key, connector: item.connector, action: 'import' });
     if (rule) return `the team's policy: ${describePolicy(rule)}`;
@@ -165,7 +166,7 @@ export async function requestImportInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, importRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, importRequestDoc } = await load.opsChanges();
   const doc = await importRequestDoc(plan, ctx.http, backup, choices, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -174,7 +175,7 @@ export async function requestImportInstead(
 
 /** The cluster a URL reaches, as its key (`kafka:<id>`): what a consistent export's policy and request name. */
 export async function clusterKeyOf(http: OpsContext['http'], url: string): Promise<string> {
-  const { clusterIdentity, WorkerRoot } = await import('../ops/cluster/index.js');
+  const { clusterIdentity, WorkerRoot } = await load.opsCluster();
   return (await clusterIdentity(new WorkerRoot(http, url))).key;
 }
 
@@ -191,7 +192,7 @@ export async function requestExportInstead(
   info: (text: string) => unknown,
 ): Promise<boolean> {
   const key = await clusterKeyOf(ctx.http, ctx.url);
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   let reason: string | undefined = conn.approval === 'required' ? 'context' : undefined;
   for (const connector of connectors) {
     if (reason !== undefined) break;
@@ -199,7 +200,7 @@ export async function requestExportInstead(
     if (rule) reason = `the team's policy: ${describePolicy(rule)}`;
   }
   if (reason === undefined) return false;
-  const { requestChange, exportRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, exportRequestDoc } = await load.opsChanges();
   const doc = await exportRequestDoc({ url: ctx.url, key }, ctx.http, connectors, includeSecrets, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -223,11 +224,11 @@ export async function requestImportUndoInstead(
   imported: import('../store/index.js').RunRecord,
   info: (text: string) => unknown,
 ): Promise<boolean> {
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   const rule = await approvalRule(ctx.store, { clusterKey: imported.clusterKey, connector: imported.connector, action: 'rollback' });
   const reason = rule ? `the team's policy: ${describePolicy(rule)}` : conn.approval === 'required' ? 'context' : undefined;
   if (reason === undefined) return false;
-  const { requestChange, importUndoRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, importUndoRequestDoc } = await load.opsChanges();
   const doc = importUndoRequestDoc(imported, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -246,10 +247,10 @@ export async function requestAbandonInstead(
   reason: string,
   info: (text: string) => unknown,
 ): Promise<boolean> {
-  const { approvalRule, describePolicy } = await import('../ops/audit/index.js');
+  const { approvalRule, describePolicy } = await load.opsAudit();
   const rule = await approvalRule(ctx.store, { clusterKey: run.clusterKey, connector: run.connector, action: 'abandon' });
   if (!rule) return false;
-  const { requestChange, abandonRequestDoc } = await import('../ops/changes/index.js');
+  const { requestChange, abandonRequestDoc } = await load.opsChanges();
   const doc = abandonRequestDoc(run, reason, { plannedBy: await storeActor(ctx.store) });
   const by = conn.governedBy?.[0] ?? conn.contextName;
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });

@@ -13,6 +13,7 @@ import type { StoreChoice } from '../store/index.js';
 import type { Connection } from './connection.js';
 import type { KafkaFlags } from './kafka-settings.js';
 import { currentIO } from './io.js';
+import * as load from './load.js';
 
 /** The team store as a marker may show it: scheme, host, port and database; never the user, a password or parameters. */
 export function storeWithoutSecrets(store: string): string {
@@ -33,20 +34,20 @@ export async function refuseIfGovernedElsewhere(
 ): Promise<void> {
   // A team store (the store module's isTeamStore, inlined: loading it would load SQLite's binding).
   if (conn.store.store !== undefined && conn.store.store !== '' && conn.store.store !== 'sqlite') return;
-  const { resolveKafkaAccess } = await import('./kafka-settings.js');
+  const { resolveKafkaAccess } = await load.kafkaSettings();
   const access = resolveKafkaAccess(flags, conn.context, env);
   if (!access.bootstrap) return;
-  const { clusterIdentity, WorkerRoot } = await import('../ops/cluster/index.js');
+  const { clusterIdentity, WorkerRoot } = await load.opsCluster();
   const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url));
   if (!identity.kafkaClusterId) return; // the worker did not say which cluster: the change itself will fail or go on as before
   let marker: GovernanceMarker | undefined;
   try {
     const settings: KafkaSettings = await access.settingsFor(access.bootstrap);
-    const markers = await (await import('../kafka/governance-marker.js')).readGovernanceMarkers(settings);
+    const markers = await (await load.kafkaGovernanceMarker()).readGovernanceMarkers(settings);
     const mine = [...markers.values()].filter((m) => m.clusterKey === identity.key);
     if (mine.length > 0) {
       // Several Connect clusters share a Kafka cluster: the marker of the one whose members meet this URL's.
-      const { connectMembers, sameConnectCluster } = await import('../ops/cluster/index.js');
+      const { connectMembers, sameConnectCluster } = await load.opsCluster();
       const members = await connectMembers(conn.http, conn.url);
       marker = mine.find((m) => sameConnectCluster(m.members, members));
     }

@@ -11,6 +11,7 @@
 // timeout. A context whose cluster cannot be reached is named in a warning.
 import type { HttpSender } from '../http/client.js';
 import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
+import * as load from './load.js';
 
 export interface Governance {
   /** The contexts that govern the URL's cluster (same Kafka cluster id), by name. */
@@ -34,7 +35,7 @@ export async function governingContexts(
 ): Promise<Governance> {
   const candidates = Object.entries(config.contexts).filter(([, ctx]) => governs(ctx));
   if (candidates.length === 0) return { contexts: [], unreachable: [] };
-  const { clusterIdentity, connectMembers, WorkerRoot } = await import('../ops/cluster/index.js');
+  const { clusterIdentity, connectMembers, WorkerRoot } = await load.opsCluster();
   const seen = async (target: string, ctx: ConnectionContext | undefined): Promise<Seen | undefined> => {
     const cached = cache?.get(target);
     if (cached) return { key: cached.key, members: new Set(cached.members) };

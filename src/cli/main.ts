@@ -1,6 +1,7 @@
 // Entry point. Only this module catches errors, prints them and sets the exit status.
-// Command groups register their options eagerly but import their implementations lazily,
-// so `offsetctl --version` loads almost nothing.
+// Command groups register their options eagerly and load their implementations through the
+// lazy-loading seam (verbs.ts: a verb's module; load.ts: one door per library), so
+// `offsetctl --version` loads almost nothing.
 import { setFlagsFromString } from 'node:v8';
 import type { Command as CommandType, Help as HelpType, Option as OptionType } from 'commander';
 import { prepareArgs } from './argv.js';
@@ -9,6 +10,9 @@ import { exitStatusFor, formatError, ReportedFailure } from './exit-status.js';
 import { disableColor, useColor } from './render/color.js';
 import { startupV8Flags } from './v8-flags.js';
 import { currentIO, isProcessIO, withIO, type CliIO } from './io.js';
+import { allVerbModules, OWN_GROUP } from './verbs.js';
+import * as load from './load.js';
+import { withOwnSecrets } from '../http/redact.js';
 
 /**
  * Runs `offsetctl <argv.slice(2)>`. The launcher gives no IO: the command uses the process's own
@@ -25,10 +29,8 @@ export async function main(argv: string[], io?: CliIO): Promise<number> {
   }
   // A run of its own: the secrets it registers are masked in its output only, and the document
   // cache it sets up is put away after it (module state another in-process run must not see).
-  // (Loaded here, not at the top: the launcher's start-up never pays for them.)
-  const [{ withOwnSecrets }, { setActiveDocumentCache }, { useDocumentCache }] = await Promise.all([
-    import('../http/redact.js'), import('./document-cache.js'), import('../ops/workflows/document-cache.js'),
-  ]);
+  // (The caches load here, not at the top: the launcher's start-up never pays for them.)
+  const [{ setActiveDocumentCache }, { useDocumentCache }] = await Promise.all([load.documentCache(), load.opsDocumentCache()]);
   try {
     await withIO(io, () => withOwnSecrets(run));
   } finally {
@@ -51,13 +53,13 @@ async function runCommand(argv: string[], io: CliIO): Promise<void> {
   // Only the commands that load Arazzo/OpenAPI documents pay for setting up the cache.
   if (DOCUMENT_COMMANDS.has(args[0] ?? '') && io.env.OFFSETCTL_NO_DOCUMENT_CACHE !== '1') {
     const [{ documentCache, setActiveDocumentCache, stateDirFromArgs }, { resolveStateDir }, { useDocumentCache }] = await Promise.all([
-      import('./document-cache.js'), import('./connection.js'), import('../ops/workflows/document-cache.js'),
+      load.documentCache(), load.connection(), load.opsDocumentCache(),
     ]);
     const cache = documentCache(resolveStateDir(stateDirFromArgs(args)));
     setActiveDocumentCache(cache);
     useDocumentCache(cache);
   }
-  const { Command, CommanderError, Help } = await import('commander');
+  const { Command, CommanderError, Help } = await load.commander();
   const program = new Command('offsetctl')
     .description('Safe Kafka Connect offset operations, run as Arazzo 1.0.1 workflows')
     .version(readVersion())
@@ -79,14 +81,7 @@ async function runCommand(argv: string[], io: CliIO): Promise<void> {
   // console registrations); anything else (help, typos, a flag first) registers every group so
   // help and "unknown command" see them all.
   const own = OWN_GROUP[args[0] ?? ''];
-  const groups = own !== undefined && !args.includes('--help') && !args.includes('-h')
-    ? [await own()]
-    : await Promise.all([
-      import('./commands/workflow.js'), import('./commands/sandbox.js'), import('./commands/cluster.js'), import('./commands/ops.js'), import('./commands/move.js'),
-      import('./commands/ui.js'), import('./commands/lifecycle.js'), import('./commands/version.js'), import('./commands/completion.js'),
-      import('./commands/apply.js'), import('./commands/changes.js'), import('./commands/audit.js'),
-      import('./commands/store.js'), import('./commands/policy.js'), import('./commands/replay.js'),
-    ]);
+  const groups = own !== undefined && !args.includes('--help') && !args.includes('-h') ? [await own()] : await allVerbModules();
   for (const group of groups) group.register(program);
   if (groups.length > 1) groupVerbsByTask(program, Help);
   configureUsageErrors(program);
@@ -121,29 +116,6 @@ async function runCommand(argv: string[], io: CliIO): Promise<void> {
     io.stderr.write(`${message}\n`);
   }
 }
-
-/** The command group that registers each top-level verb (see `register` in each module). */
-export const OWN_GROUP: Record<string, () => Promise<{ register(program: CommandType): void }>> = {
-  workflow: () => import('./commands/workflow.js'),
-  connectors: () => import('./commands/cluster.js'),
-  offsets: () => import('./commands/cluster.js'),
-  config: () => import('./commands/cluster.js'),
-  rewind: () => import('./commands/ops.js'),
-  apply: () => import('./commands/apply.js'),
-  changes: () => import('./commands/changes.js'),
-  reset: () => import('./commands/ops.js'),
-  rollback: () => import('./commands/ops.js'),
-  runs: () => import('./commands/ops.js'),
-  snapshots: () => import('./commands/ops.js'),
-  audit: () => import('./commands/audit.js'),
-  store: () => import('./commands/store.js'),
-  policy: () => import('./commands/policy.js'),
-  move: () => import('./commands/move.js'),
-  copy: () => import('./commands/move.js'),
-  export: () => import('./commands/move.js'),
-  import: () => import('./commands/move.js'),
-  replay: () => import('./commands/replay.js'),
-};
 
 const DOCUMENT_COMMANDS = new Set(['workflow', 'rewind', 'reset', 'rollback', 'runs', 'ui', 'apply', 'changes', 'move', 'copy', 'export', 'import', 'replay']);
 

@@ -1,10 +1,10 @@
-// A known verb registers only the command group main.ts maps it to (fast start). A verb mapped to
+// A known verb registers only the command group verbs.ts maps it to (fast start). A verb mapped to
 // a group that does not register it would be "unknown command"; this checks every mapping.
 // Real parts: none (the code under test, in this process).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Command } from 'commander';
-import { OWN_GROUP } from './main.js';
+import { OWN_GROUP } from './verbs.js';
 
 test('every verb with its own group is registered by that group', async () => {
   for (const [verb, load] of Object.entries(OWN_GROUP)) {

@@ -9,6 +9,7 @@ import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
 import type { KafkaFlags } from './kafka-settings.js';
 import { currentIO } from './io.js';
+import * as load from './load.js';
 
 export interface SourceDbOptions {
   sourceDb?: string;
@@ -34,7 +35,7 @@ export async function profileOptionsFor(
     ...(opts.allowForward ? { allowForward: true } : {}),
     // Read only by a profile that needs the cluster (an Iceberg sink's control topic), so a bad
     // Kafka setting does not fail a change of any other connector.
-    kafka: async () => (await import('./kafka-settings.js')).preflightKafkaSettings(opts as KafkaFlags, context),
+    kafka: async () => (await load.kafkaSettings()).preflightKafkaSettings(opts as KafkaFlags, context),
   };
 }
 
@@ -44,7 +45,7 @@ function contextSourceDb(context: ConnectionContext | undefined, connector: stri
 }
 
 async function sourceDbSettings(url: string, where: string): Promise<SourceDbSettings> {
-  const { pgSettings, loadPg } = await (await import('../store/index.js')).postgresDriver();
+  const { pgSettings, loadPg } = await (await load.store()).postgresDriver();
   let settings: SourceDbSettings;
   try {
     settings = pgSettings(url, { env: currentIO().env });

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
 import { splitRequestUrl } from './_request-target.js';
+import { bundledUndici } from './bundled.js';
 
 // The methods HTTP and OpenAPI name (OpenAPI 3.2 adds QUERY), sent upper-case however they are
 // written; any other method (an OpenAPI 3.2 additionalOperations key) goes out exactly as written,
@@ -89,13 +90,13 @@ let transport: Transport | undefined;
 function loadTransport(): Transport {
   if (transport) return transport;
   try {
-    // The CLI's build puts both into one CommonJS file beside its chunks (scripts/build.mjs);
-    // tsc's output and the tests use the package itself.
-    const bundled = requireCjs('./undici-bundle.cjs') as { Agent?: unknown; request?: unknown };
-    if (typeof bundled.Agent === 'function' && typeof bundled.request === 'function')
+    // A packed undici handed in (src/http/bundled.ts: the CLI's build entry hands in the one file
+    // it bundled); tsc's output and the tests hand in nothing and use the package itself.
+    const bundled = bundledUndici()?.();
+    if (typeof bundled?.Agent === 'function' && typeof bundled.request === 'function')
       return (transport = { Agent: bundled.Agent as typeof Agent, request: bundled.request as DispatchRequest });
   } catch {
-    // not the bundle: load the package's own files below
+    // a provider that fails: load the package's own files below
   }
   try {
     const agent = requireCjs('undici/lib/dispatcher/agent') as unknown;

@@ -27,12 +27,13 @@ export function openStore(stateDir: string, options: StoreOptions = {}): Store {
   return openSqliteStore(stateDir, options);
 }
 export type { PgPool, PgSettings } from './postgres/index.js';
+import * as load from './load.js';
 
 /**
  * The team store's reading of a libpq URL and its driver, loaded on first use: ops' connector
  * profiles read a Debezium source's replication slot with them (src/ops/profiles/source-db.ts).
  */
 export async function postgresDriver(): Promise<Pick<typeof import('./postgres/index.js'), 'pgSettings' | 'loadPg'>> {
-  const { pgSettings, loadPg } = await import('./postgres/index.js');
+  const { pgSettings, loadPg } = await load.postgresBackend();
   return { pgSettings, loadPg };
 }

@@ -4,6 +4,7 @@
 import { StoreError } from './errors.js';
 import { openSqliteStore } from './sqlite/index.js';
 import type { Store, StoreOptions } from './types.js';
+import * as load from './load.js';
 
 export interface StoreChoice {
   /** A postgres:// URL, or undefined/`sqlite` for the state folder's file. */
@@ -25,7 +26,7 @@ export async function openChosenStore(choice: StoreChoice, options: StoreOptions
     return openSqliteStore(choice.stateDir, options);
   }
   const url = choice.store!;
-  const { isPostgresUrl, openPostgresStore, redactUrl } = await import('./postgres/index.js');
+  const { isPostgresUrl, openPostgresStore, redactUrl } = await load.postgresBackend();
   if (!isPostgresUrl(url)) {
     throw new StoreError('E_STORE_USAGE', `--store: ${JSON.stringify(redactUrl(url))} is not a store: write postgres://USER@HOST:PORT/DATABASE for a team store, or leave it out for the state folder's SQLite file`);
   }

@@ -12,6 +12,7 @@ import { clusterIdentity, WorkerRoot } from '../ops/cluster/index.js';
 import type { ConnectorInfo } from '../ops/connect/index.js';
 import { positionScope } from '../ops/positions/index.js';
 import { OpsError } from '../ops/errors.js';
+import * as load from './load.js';
 
 export interface LogPosition {
   logStart: number;
@@ -57,7 +58,7 @@ export async function readLogPositions(conn: { url: string; http: HttpSender }, 
   let timer: NodeJS.Timeout | undefined;
   try {
     const settings = await access.settingsFor(servers);
-    const { KafkaAdmin } = await import('../kafka/admin.js');
+    const { KafkaAdmin } = await load.kafkaAdmin();
     const opened = new KafkaAdmin(settings, 'offsetctl-ui');
     admin = opened;
     const overridden = Boolean(info.config['consumer.override.bootstrap.servers']?.trim()) && !access.bootstrapFromFlag;

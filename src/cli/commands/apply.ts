@@ -8,10 +8,11 @@ import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../s
 import type { Command } from 'commander';
 import type { CheckedPlan, OpsContext, Plan, SavedPlan } from '../../ops/index.js';
 import { OpsError } from '../../ops/errors.js';
-import { addConnectionOptions, type Connection } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addConnectionOptions, type Connection, resolveConnection } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags, preflightKafkaSettings } from '../kafka-settings.js';
 import { limitFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export interface ApplyOptions extends ChangeOptions, LimitOptions, KafkaFlags, SourceDbOptions {
   maxAge?: string;
@@ -47,10 +48,10 @@ export function register(program: Command): void {
 async function applyFile(file: string, opts: ApplyOptions): Promise<void> {
   if (opts.planOut !== undefined) throw new OpsError('E_USAGE', '--plan-out makes a plan; `apply` applies one', { field: 'plan-out' });
   const maxAgeMs = await maxAge(opts.maxAge);
-  const { readSavedPlanFile } = await import('../plan-file.js');
+  const { readSavedPlanFile } = await load.planFile();
   const saved = await readSavedPlanFile(file);
   if (saved.plans.length > 1) return applyBatchFile(file, saved, opts, maxAgeMs);
-  const { runChange } = await import('./ops.js');
+  const { runChange } = await load.opsCommands();
   let checked: CheckedPlan | undefined;
   await runChange(opts, { action: saved.operation, connector: saved.plans[0]!.connector }, async (ops, ctx, conn) => {
     checked = await check(ops, ctx, conn, saved, opts, maxAgeMs);
@@ -65,7 +66,6 @@ async function applyFile(file: string, opts: ApplyOptions): Promise<void> {
 }
 
 async function check(ops: typeof import('../../ops/index.js'), ctx: OpsContext, conn: Connection, saved: SavedPlan, opts: ApplyOptions, maxAgeMs: number): Promise<CheckedPlan> {
-  const { preflightKafkaSettings } = await import('../kafka-settings.js');
   const kafka = await preflightKafkaSettings(opts, conn.context);
   const limits = ops.resolveLimits(limitFlags(opts), currentIO().env);
   const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
@@ -73,9 +73,9 @@ async function check(ops: typeof import('../../ops/index.js'), ctx: OpsContext, 
 }
 
 async function maxAge(text: string | undefined): Promise<number> {
-  const { DEFAULT_MAX_AGE_MS } = await import('../../ops/changes/index.js');
+  const { DEFAULT_MAX_AGE_MS } = await load.opsChanges();
   if (text === undefined) return DEFAULT_MAX_AGE_MS;
-  const { parseAge } = await import('../../store/index.js');
+  const { parseAge } = await load.store();
   const ms = parseAge(text);
   if (ms === undefined || ms <= 0) throw new OpsError('E_USAGE', `--max-age ${text} is not an age: give a whole number with m, h, d or w, like --max-age 12h`, { field: 'max-age' });
   return ms;
@@ -83,15 +83,15 @@ async function maxAge(text: string | undefined): Promise<number> {
 
 /** Who planned it and when. */
 export async function showPlanned(checked: CheckedPlan, file: string, info: (text: string) => unknown): Promise<void> {
-  const { plannedLine } = await import('../../present/index.js');
-  const { ago } = await import('../../ops/changes/index.js');
+  const { plannedLine } = await load.present();
+  const { ago } = await load.opsChanges();
   info(`Saved plan ${file}: ${plannedLine(checked.saved, ago(Math.max(0, checked.ageMs)))}`);
 }
 
 /** The table of offsets that moved since planning (the diff is against the offsets now), and what else changed. */
 export async function showMoved(checked: CheckedPlan, info: (text: string) => unknown): Promise<void> {
-  const { movementTable } = await import('../../present/index.js');
-  const { renderTable } = await import('../render/table.js');
+  const { movementTable } = await load.present();
+  const { renderTable } = await load.renderTable();
   for (const c of checked.connectors) for (const note of c.notes) info(`note: ${note}`);
   const moved = movementTable(checked.connectors);
   if (moved.rows.length === 0) {
@@ -105,10 +105,10 @@ export async function showMoved(checked: CheckedPlan, info: (text: string) => un
 /** Moved offsets that change the plan: asked at a terminal without --yes; otherwise only --accept-moved-offsets passes. */
 export async function acceptMoved(checked: CheckedPlan, opts: ApplyOptions): Promise<void> {
   if (!checked.changesMeaning || opts.acceptMovedOffsets) return;
-  const { movedRefusal } = await import('../../ops/changes/index.js');
+  const { movedRefusal } = await load.opsChanges();
   const how = '--accept-moved-offsets, or a yes at a terminal without --yes';
   if (opts.yes || currentIO().stdin.isTTY !== true) throw movedRefusal(checked, how);
-  const { confirm } = await import('../confirm.js');
+  const { confirm } = await load.confirm();
   try {
     await confirm('The starting offsets moved in a way that changes this plan (see CHANGES THE PLAN above). Apply it to the offsets as they are now?');
   } catch {
@@ -118,7 +118,7 @@ export async function acceptMoved(checked: CheckedPlan, opts: ApplyOptions): Pro
 
 /** A saved plan of many connectors: checked as one (any refusal refuses all), asked once, applied under one batch id. */
 async function applyBatchFile(file: string, saved: SavedPlan, opts: ApplyOptions, maxAgeMs: number): Promise<void> {
-  const ops = await import('../../ops/index.js');
+  const ops = await load.ops();
   await withChangeConnection(opts, saved.clusterUrl, async (conn, ctx, out) => {
     const checked = await check(ops, ctx, conn, saved, opts, maxAgeMs);
     await applyChecked(conn, ctx, checked, opts, out, { header: () => showPlanned(checked, file, out) });
@@ -127,7 +127,6 @@ async function applyBatchFile(file: string, saved: SavedPlan, opts: ApplyOptions
 
 /** The connection (else the plan's own URL) and the store, for a command that applies reviewed plans. */
 export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: string, body: (conn: Connection, ctx: OpsContext, out: (text: string) => void) => Promise<void>): Promise<void> {
-  const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
     conn = await resolveConnection(opts);
@@ -137,11 +136,11 @@ export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: stri
   }
   const json = conn.output === 'json';
   const out = (text: string): void => void (json ? currentIO().stderr : currentIO().stdout).write(`${text}\n`);
-  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  await (await load.governanceCheck()).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await conn.http.close();
     throw err;
   });
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   try {
     await body(conn, { url: conn.url, http: conn.http, store }, out);
@@ -160,9 +159,9 @@ export interface CheckedApply {
 
 /** A checked plan of any number of connectors, shown, asked about and applied under one batch id. */
 export async function applyChecked(conn: Connection, ctx: OpsContext, checked: CheckedPlan, opts: ApplyOptions, out: (text: string) => void, how: CheckedApply): Promise<void> {
-  const batch = await import('../../ops/batch/index.js');
-  const ops = await import('../../ops/index.js');
-  const cli = await import('./batch.js');
+  const batch = await load.opsBatch();
+  const ops = await load.ops();
+  const cli = await load.batch();
   const json = conn.output === 'json';
   const saved = checked.saved;
   const concurrency = batch.parseConcurrency(opts.concurrency);
@@ -182,7 +181,7 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
     else out(why);
     return;
   }
-  const { approvalReason, requestInstead } = await import('../change-request.js');
+  const { approvalReason, requestInstead } = await load.changeRequest();
   const reason = how.requestId === undefined ? await approvalReason(conn, ctx.store, todo) : undefined;
   if (reason !== undefined) {
     // Four-eyes: the saved plan, as it is, becomes a request someone else approves.
@@ -190,9 +189,9 @@ export async function applyChecked(conn: Connection, ctx: OpsContext, checked: C
     return;
   }
   await acceptMoved(checked, opts);
-  const { confirm } = await import('../confirm.js');
+  const { confirm } = await load.confirm();
   await confirm(`Apply the ${how.requestId ? `approved change request ${how.requestId}` : `saved ${saved.operation}`} of ${todo.length} connector(s)? Each is stopped while its offsets change (snapshot first), then put back as planned.`, { yes: opts.yes === true });
-  const { confirmForwardTargets } = await import('../render/forward-targets.js');
+  const { confirmForwardTargets } = await load.renderForwardTargets();
   await confirmForwardTargets(todo.flatMap((p) => p.forwardTargets), { allowForward: opts.allowForward === true, yes: opts.yes === true });
   await how.applying?.start();
   const rows = await cli.applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(reviewed, todo, batchId, options));

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export function registerVerify(audit: Command): void {
   addConnectionOptions(
@@ -15,9 +16,9 @@ export function registerVerify(audit: Command): void {
 }
 
 async function verifyAudit(opts: ConnectionOptions): Promise<void> {
-  const { verifyStoreAudit } = await import('../../store/index.js');
-  const { openHistory } = await import('./history-actions.js');
-  const { stdout } = await import('./say.js');
+  const { verifyStoreAudit } = await load.store();
+  const { openHistory } = await load.historyActions();
+  const { stdout } = await load.say();
   const { store, json } = await openHistory(opts);
   try {
     const report = await verifyStoreAudit(store);

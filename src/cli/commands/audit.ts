@@ -7,6 +7,8 @@ import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { registerVerify } from './audit-verify.js';
 import { currentIO } from '../io.js';
+import { OpsError } from '../../ops/errors.js';
+import * as load from '../load.js';
 
 interface AuditOptions extends ConnectionOptions {
   connector?: string;
@@ -29,10 +31,9 @@ export function register(program: Command): void {
 }
 
 async function listAudit(opts: AuditOptions): Promise<void> {
-  const { OpsError } = await import('../../ops/errors.js');
-  const { parseAge } = await import('../../store/index.js');
-  const { openHistory } = await import('./history-actions.js');
-  const { stdout } = await import('./say.js');
+  const { parseAge } = await load.store();
+  const { openHistory } = await load.historyActions();
+  const { stdout } = await load.say();
   let since: Date | undefined;
   if (opts.since !== undefined) {
     const age = parseAge(opts.since);
@@ -53,8 +54,8 @@ async function listAudit(opts: AuditOptions): Promise<void> {
       return;
     }
     if (entries.length === 0) return void stdout(`no audit entries in ${store.location}${opts.connector ? ` for ${opts.connector}` : ''}\n`);
-    const { renderTable } = await import('../render/table.js');
-    const { auditDetail } = await import('../render/audit.js');
+    const { renderTable } = await load.renderTable();
+    const { auditDetail } = await load.renderAudit();
     stdout(`${renderTable(
       ['TIME', 'USER', 'ACTION', 'OUTCOME', 'CONNECTOR', 'RUN', 'DETAIL'],
       entries.map((e) => [e.at, e.actor.user, e.action, e.outcome, e.connector ?? '', e.runId ?? '', auditDetail(e)]),

@@ -10,6 +10,8 @@ import type { Connection, ConnectionOptions } from '../connection.js';
 import type { PositionOptions } from './rewind-positions.js';
 import { resumeAfterFrom } from './change-flags.js';
 import { currentIO } from '../io.js';
+import { OpsError } from '../../ops/errors.js';
+import * as load from '../load.js';
 
 export interface BatchCliOptions extends ConnectionOptions {
   yes?: boolean;
@@ -31,12 +33,11 @@ export function isBatch(names: readonly string[], opts: BatchCliOptions): boolea
 }
 
 export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names: string[], opts: BatchCliOptions): Promise<void> {
-  const { resolveConnection } = await import('../connection.js');
-  const { OpsError } = await import('../../ops/errors.js');
-  const batch = await import('../../ops/batch/index.js');
-  const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
-  const batchOps = await import('../../ops/batch/index.js');
-  const { listConnectorNames } = await import('../../ops/index.js');
+  const { resolveConnection } = await load.connection();
+  const batch = await load.opsBatch();
+  const { checkSelection, selectConnectors } = await load.opsBatch();
+  const batchOps = await load.opsBatch();
+  const { listConnectorNames } = await load.ops();
 
   // Selection mistakes that need no cluster are refused before stdin or the cluster is read.
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
@@ -46,11 +47,11 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   if (opts.snapshot !== undefined) {
     throw new OpsError('E_USAGE', '--snapshot names one connector\'s snapshot: with several connectors each is rolled back to its own latest snapshot; drop --snapshot or name one connector', { field: 'snapshot' });
   }
-  const { wantsPosition, positionTargetsFor } = await import('./rewind-positions.js');
+  const { wantsPosition, positionTargetsFor } = await load.rewindPositions();
   const byPosition = operation === 'rewind' && (await wantsPosition(opts as PositionOptions));
   const offsetsFor = operation === 'rewind' && !byPosition ? await readBatchOffsets(opts.offsets) : undefined;
   const conn = await resolveConnection(opts);
-  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  await (await load.governanceCheck()).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await conn.http.close();
     throw err;
   });
@@ -65,7 +66,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
         return { offsets: positions.offsets, positions };
       }
       : offsetsFor ? async (connector: string) => ({ offsets: offsetsFor(connector) }) : undefined;
-    const { profileOptionsFor } = await import('../source-db.js');
+    const { profileOptionsFor } = await load.sourceDb();
     const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions & { allowForward?: boolean }, conn.context, connector);
     const ops = batchOps.changeOps(ctx, { operation, resumeAfter, profileFor, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
     const batchId = batch.newBatchId();
@@ -75,7 +76,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
     } catch (err) {
       // The whole batch refused in pre-flight: one entry for it in the audit trail.
-      const { auditRefusal } = await import('../../ops/audit/index.js');
+      const { auditRefusal } = await load.opsAudit();
       const face = await faceOptions(conn, ctx.store);
       if (face.audit) await auditRefusal(ctx, face.audit, { action: operation }, err).catch(() => undefined);
       throw err;
@@ -86,14 +87,14 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     // Only a batch that is applied now is recorded under its id (runs --batch finds it); a dry run,
     // a plan file or a change request shows none, so nobody looks up an id that was never stored.
     const todoNow = planned.plans.filter((p) => !p.nothingToChange);
-    const { approvalReason } = await import('../change-request.js');
+    const { approvalReason } = await load.changeRequest();
     // Where the context or the team store's policy requires approval, the batch becomes a request.
     const reason = !opts.dryRun && opts.planOut === undefined && todoNow.length > 0 ? await approvalReason(conn, ctx.store, todoNow) : undefined;
     const appliedNow = !opts.dryRun && opts.planOut === undefined && reason === undefined;
     out(await planTable(planned.plans, planned.skipped, operation, conn.url, appliedNow ? batchId : undefined));
     if (opts.planOut !== undefined) {
       // One saved plan for the whole batch: reviewed, then applied as one (`offsetctl apply`).
-      const { writeSavedPlan } = await import('../plan-file.js');
+      const { writeSavedPlan } = await load.planFile();
       const todo = planned.plans.filter((p) => !p.nothingToChange);
       if (todo.length === 0) throw new OpsError('E_PREFLIGHT', `none of the ${planned.plans.length} connector(s) has anything to change: no plan was written`, { field: 'plan-out' });
       const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
@@ -102,7 +103,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     }
     if (reason !== undefined) {
       // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
-      const { requestInstead } = await import('../change-request.js');
+      const { requestInstead } = await load.changeRequest();
       const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
       await requestInstead(conn, ctx, todoNow, out, chosen, reason);
       return;
@@ -112,7 +113,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       else out('dry run: nothing was changed');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     const after = resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : 'put back to the state it had';
     await confirm(`${capitalize(operation)} ${planned.plans.length} connector(s)? Each is stopped while its offsets change (snapshot first), then ${after}.`, { yes: opts.yes === true });
 
@@ -126,7 +127,7 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
 
 /** The store for the whole batch (plans of rollbacks read snapshots from it) beside the connection. */
 async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; close: () => Promise<void> }> {
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   return {
     ctx: { url: conn.url, http: conn.http, store },
@@ -139,8 +140,8 @@ async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; cl
 
 /** The integration tests' hooks (OFFSETCTL_TEST_*), as for a single change, and the OS (and database) user for the audit trail. */
 export async function faceOptions(conn: Connection, store: OpsContext['store']): Promise<BatchFaceOptions> {
-  const { testHooksFromEnv } = await import('../test-hooks.js');
-  const { cliActorFor } = await import('../actor.js');
+  const { testHooksFromEnv } = await load.testHooks();
+  const { cliActorFor } = await load.actor();
   const beforeStep = testHooksFromEnv();
   return { ...(beforeStep ? { beforeStep } : {}), audit: { actor: await cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) } };
 }
@@ -151,11 +152,10 @@ export async function faceOptions(conn: Connection, store: OpsContext['store']):
  * with the targets fixed when the batch was planned.
  */
 export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promise<void> {
-  const { resolveConnection } = await import('../connection.js');
-  const { OpsError } = await import('../../ops/errors.js');
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
-  const batch = await import('../../ops/batch/index.js');
-  const batchOps = await import('../../ops/batch/index.js');
+  const { resolveConnection } = await load.connection();
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
+  const batch = await load.opsBatch();
+  const batchOps = await load.opsBatch();
   const concurrency = batch.parseConcurrency(opts.concurrency);
 
   const store = await openCommandStore(await historyStoreChoice(opts));
@@ -191,13 +191,13 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
     const resuming = [...runIds.keys()];
     const planned = await batch.planBatch(resumeOps, resuming, { concurrency });
     // The members that never started: planned now, as the batch asked, with its targets.
-    const { profileOptionsFor } = await import('../source-db.js');
+    const { profileOptionsFor } = await load.sourceDb();
     const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions, conn.context, connector);
     const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(batchOps, batch, ctx, recorded, unstarted, concurrency, face, profileFor);
     if (resuming.length > 0) out(`Resuming ${resuming.length} interrupted run(s) of batch ${batchId}: ${resuming.join(', ')}`);
     if (fresh) {
       out(`Starting ${unstarted.length} member(s) of batch ${batchId} that never started (${recorded!.operation}): ${unstarted.map((m) => m.connector).join(', ')}`);
-      const { confirm } = await import('../confirm.js');
+      const { confirm } = await load.confirm();
       await confirm(`${capitalize(recorded!.operation)} ${unstarted.length} connector(s) of batch ${batchId} that never started?`, { yes: opts.yes === true });
     }
     const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, async (options) => [
@@ -253,9 +253,8 @@ export async function applyWithCancel(
 
 /** Reads --offsets once: a per-connector document {"connectors": {"<name>": <offsets>}}, or one offsets document for all. */
 async function readBatchOffsets(file: string | undefined): Promise<(connector: string) => unknown> {
-  const { OpsError } = await import('../../ops/errors.js');
   if (file === undefined) throw new OpsError('E_USAGE', 'rewind needs --offsets <file|->', { field: 'offsets' });
-  const { readOffsetsInput } = await import('../offsets-input.js');
+  const { readOffsetsInput } = await load.offsetsInput();
   const doc = await readOffsetsInput(file);
   const perConnector = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && 'connectors' in doc
     ? (doc as { connectors: unknown }).connectors : undefined;
@@ -274,7 +273,7 @@ async function readBatchOffsets(file: string | undefined): Promise<(connector: s
 export async function planTable(
   plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string | undefined,
 ): Promise<string> {
-  const { renderTable } = await import('../render/table.js');
+  const { renderTable } = await load.renderTable();
   const rows = plans.map((p) => [
     p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),
     String(p.diff.counts.unchanged), p.warnings.length > 0 ? p.warnings.join('; ') : '',
@@ -293,12 +292,12 @@ function planSummary(p: Plan): Record<string, unknown> {
 
 export async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
   // unchanged (nothing to change) is done, like one such reset exiting 0.
-  const { incompleteCount } = await import('../../ops/batch/index.js');
+  const { incompleteCount } = await load.opsBatch();
   const incomplete = incompleteCount(summary);
   if (json) {
     currentIO().stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    const { renderTable } = await import('../render/table.js');
+    const { renderTable } = await load.renderTable();
     const table = '\n' + renderTable(
       ['CONNECTOR', 'RESULT', 'FINAL STATE', 'RUN', 'SNAPSHOT', 'DETAIL'],
       summary.connectors.map((r) => [r.connector, r.status, r.finalState, r.runId ?? '', r.snapshotId ?? '', detail(r)]),

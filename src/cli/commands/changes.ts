@@ -7,8 +7,9 @@ import type { Command } from 'commander';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { addKafkaOptions } from '../kafka-settings.js';
 import { withLimitFlags } from './change-flags.js';
+import * as load from '../load.js';
 
-const actions = () => import('./changes-actions.js');
+const actions = load.changesActions;
 
 export function register(program: Command): void {
   const changes = program

@@ -3,8 +3,9 @@
 import { Option, type Command } from 'commander';
 import { addConnectionOptions } from '../connection.js';
 import { addKafkaOptions } from '../kafka-settings.js';
+import * as load from '../load.js';
 
-const actions = () => import('./cluster-actions.js');
+const actions = load.clusterActions;
 
 export function register(program: Command): void {
   addConnectionOptions(

@@ -4,6 +4,7 @@
 // hidden; at most 2 s, silent on any failure).
 import type { Command, Option } from 'commander';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export function register(program: Command): void {
   program
@@ -29,8 +30,8 @@ Examples:
     .action(async (what: string) => {
       if (what !== 'connectors') return;
       try {
-        const { resolveConnection } = await import('../connection.js');
-        const { listConnectorNames } = await import('../../ops/connect/index.js');
+        const { resolveConnection } = await load.connection();
+        const { listConnectorNames } = await load.opsConnect();
         const c = await resolveConnection({ timeout: 2000 });
         try {
           currentIO().stdout.write(`${(await listConnectorNames(c.http, c.url)).join('\n')}\n`);

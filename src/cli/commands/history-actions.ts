@@ -3,14 +3,15 @@
 import type { ConnectionOptions } from '../connection.js';
 import type { RunRecord, SnapshotRecord, Store } from '../../store/index.js';
 import { OpsError } from '../../ops/errors.js';
-import { describeActor } from '../../store/index.js';
+import { describeActor, parseAge, snapshotsToPrune } from '../../store/index.js';
 import { stdout } from './say.js';
 import { journalLines } from '../render/journal.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
-  const { registerCredentials } = await import('../connection.js');
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([import('../history-store.js'), import('../store-choice.js')]);
+  const { registerCredentials } = await load.connection();
+  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   await registerCredentials(opts);
   const output = opts.output ?? 'text';
   return { store: await openCommandStore(await historyStoreChoice(opts)), json: output === 'json' };
@@ -28,7 +29,7 @@ export async function listSnapshots(connector: string | undefined, opts: Connect
       return { ...snapshotSummary(s), ...(actor ? { by: actor } : {}) };
     });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await import('../render/table.js');
+    const { renderTable } = await load.renderTable();
     stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'BY', 'RUN', 'CLUSTER'],
       list.map((s) => [
@@ -82,7 +83,7 @@ export async function listRuns(opts: ConnectionOptions & { connector?: string; b
     }
     if (opts.batch && list.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${opts.batch} in ${store.location}`, { field: 'batch' });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await import('../render/table.js');
+    const { renderTable } = await load.renderTable();
     stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'BY', 'LAST STEP', 'CONNECTOR STATE'],
       list.map((r) => [r.id ?? '-', r.connector, r.operation, r.status, r.startedAt ?? '-', r.actor ? `${r.actor.user}@${r.actor.host}` : '-', r.lastStep ?? '', r.connectorState ?? '']),
@@ -113,7 +114,6 @@ export interface PruneOptions extends ConnectionOptions {
 
 /** `snapshots prune`: the store decides nothing; src/store/prune.ts selects, deleteSnapshots deletes. */
 export async function pruneSnapshots(connector: string | undefined, opts: PruneOptions): Promise<void> {
-  const { parseAge, snapshotsToPrune } = await import('../../store/index.js');
   if (opts.keep === undefined && opts.olderThan === undefined) {
     throw new OpsError('E_USAGE', 'snapshots prune needs --keep <n> or --older-than <age> (or both); nothing was deleted', { field: 'keep' });
   }

@@ -11,6 +11,7 @@ import type { ApplyOptions } from './apply.js';
 import { auditRefused, openFace } from './move-face.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export async function applyImportRequest(
   id: string,
@@ -25,9 +26,9 @@ export async function applyImportRequest(
       { field: 'backup' },
     );
   }
-  const ops = await import('../../ops/index.js');
-  const move = await import('../../ops/move/index.js');
-  const { importPlanned, parseDocument, readSecrets, readText } = await import('./move-backup.js');
+  const ops = await load.ops();
+  const move = await load.opsMove();
+  const { importPlanned, parseDocument, readSecrets, readText } = await load.moveBackup();
   const backup = move.parseBackup(await parseDocument(await readText(opts.backup), opts.backup, 'a file written by `offsetctl export`'));
   const secrets = await readSecrets(opts.secretsFile);
   const face = await openFace(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl }, undefined);
@@ -35,7 +36,7 @@ export async function applyImportRequest(
   const out = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
     const { doc } = await ops.approvedImport(face.ctx, id);
-    const { preflightKafkaSettings } = await import('../kafka-settings.js');
+    const { preflightKafkaSettings } = await load.kafkaSettings();
     const kafka = await preflightKafkaSettings(opts, face.source.context);
     const c = doc.choices;
     const plan = await move.planImport(face.ctx, {
@@ -49,7 +50,7 @@ export async function applyImportRequest(
       limits: ops.resolveLimits({}, currentIO().env),
     });
     await ops.checkImportRequest(doc, backup, plan, face.ctx.http);
-    const { requestHeading } = await import('../../present/index.js');
+    const { requestHeading } = await load.present();
     out(requestHeading(request));
     for (const i of plan.items)
       out(
@@ -61,11 +62,11 @@ export async function applyImportRequest(
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url} (approved change request ${id})?`, { yes: opts.yes === true });
     const started = await ops.startApplying(face.ctx, id);
     warnUnaudited(started);
-    const batch = await import('../../ops/batch/index.js');
+    const batch = await load.opsBatch();
     try {
       await importPlanned(face, plan, batch.parseConcurrency(opts.concurrency), json, id);
     } catch (err) {

@@ -7,14 +7,15 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
+import * as load from '../load.js';
 
 export async function applyImportUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await import('../../ops/index.js');
-  const move = await import('../../ops/move/index.js');
-  const { clusterIdentity, lookupKeys, WorkerRoot } = await import('../../ops/cluster/index.js');
-  const { resolveConnection } = await import('../connection.js');
+  const ops = await load.ops();
+  const move = await load.opsMove();
+  const { clusterIdentity, lookupKeys, WorkerRoot } = await load.opsCluster();
+  const { resolveConnection } = await load.connection();
   const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl });
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   const ctx = { url: conn.url, http: conn.http, store };
   const audit = await cliAuditScope(conn, store);
@@ -25,14 +26,14 @@ export async function applyImportUndoRequest(id: string, request: ChangeRequestR
     const keys = lookupKeys(await clusterIdentity(new WorkerRoot(conn.http, conn.url)));
     const imported = keys.includes(doc.clusterKey) ? await move.importToUndo(ctx, keys, doc.connector) : undefined;
     ops.checkImportUndoRequest(doc, imported);
-    const { requestHeading } = await import('../../present/index.js');
+    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(`Roll back run ${imported!.id} (import of ${doc.connector} on ${conn.url}): ${doc.connector} will be deleted (stopped first, its offsets kept in a snapshot).`);
     if (opts.dryRun) {
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(`Delete ${doc.connector}, which that import created (approved change request ${id})?`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.rollbackImportAudited>>;

@@ -4,11 +4,12 @@
 import type { Command } from 'commander';
 import type { LifecycleVerb, LifecycleWait } from '../../ops/lifecycle/index.js';
 import { OpsError } from '../../ops/errors.js';
-import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, type Connection, type ConnectionOptions, resolveConnection } from '../connection.js';
 import type { ProfileReport } from '../../ops/profiles/index.js';
 import { stderr, stdout } from './say.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 const VERBS: Array<{ verb: LifecycleVerb; description: string; examples: string[] }> = [
   { verb: 'stop', description: 'stop a connector (PUT /stop: tasks shut down, offsets can be changed) and wait until it is STOPPED', examples: ['offsetctl stop my-source', 'offsetctl stop my-source --context prod -o json'] },
@@ -46,12 +47,11 @@ export function register(program: Command): void {
 async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFlags): Promise<void> {
   const timeoutS = Number(opts.timeoutS ?? '120');
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw new OpsError('E_USAGE', `--timeout-s ${JSON.stringify(opts.timeoutS)}: expected a positive number of seconds`, { field: 'timeout-s' });
-  const { resolveConnection } = await import('../connection.js');
-  const { changeStateAudited } = await import('../../ops/audit/index.js');
-  const { openCommandStore } = await import('../store-choice.js');
-  const verifyMs = opts.verify !== undefined ? (await import('./verify-after.js')).durationMs(opts.verify) : undefined;
+  const { changeStateAudited } = await load.opsAudit();
+  const { openCommandStore } = await load.storeChoice();
+  const verifyMs = opts.verify !== undefined ? (await load.verifyAfter()).durationMs(opts.verify) : undefined;
   const c = await resolveConnection(opts);
-  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(c, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  await (await load.governanceCheck()).refuseIfGovernedElsewhere(c, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await c.http.close();
     throw err;
   });
@@ -64,16 +64,16 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
     await c.http.close();
     throw err;
   }
-  const scope = { actor: await (await import('../actor.js')).cliActorFor(store), ...(c.contextName ? { context: c.contextName } : {}) };
+  const scope = { actor: await (await load.actor()).cliActorFor(store), ...(c.contextName ? { context: c.contextName } : {}) };
   const progress = waitPrinter(connector);
   let mark: import('../../ops/verify/index.js').RecordMark | undefined;
   try {
     const profile = verb === 'stop' || verb === 'resume' ? await profileCheck(c, connector, verb, opts) : undefined;
     // What "moving" is measured from: the offsets as the connector is resumed.
-    const ops = verifyMs !== undefined ? await import('../../ops/index.js') : undefined;
+    const ops = verifyMs !== undefined ? await load.ops() : undefined;
     const resumedAt = ops ? ops.offsetEntries(await ops.getOffsets(c.http, c.url, connector)) : [];
     // A source's topics marked before the resume is sent: what comes after is what it wrote once running.
-    const verifying = verifyMs !== undefined ? await import('./verify-after.js') : undefined;
+    const verifying = verifyMs !== undefined ? await load.verifyAfter() : undefined;
     const info = (text: string): void => { (c.output === 'json' ? stderr : stdout)(`${text}\n`); };
     mark = verifying ? await verifying.markBeforeChange({ url: c.url, http: c.http }, c, connector, opts, info) : undefined;
     const result = await changeStateAudited({ url: c.url, http: c.http, store }, scope, connector, verb, {
@@ -95,7 +95,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
       ? `connector ${connector} is already ${result.state}; nothing sent\n`
       : `connector ${connector}: ${result.before} → ${result.state}${tasks} in ${secs} s (${result.attempts} status read${result.attempts === 1 ? '' : 's'})\n`);
     if (verifyMs !== undefined) {
-      await (await import('./verify-after.js')).verifyResumed({ url: c.url, http: c.http }, c, connector, resumedAt, verifyMs, opts, mark);
+      await (await load.verifyAfter()).verifyResumed({ url: c.url, http: c.http }, c, connector, resumedAt, verifyMs, opts, mark);
     }
   } catch (err) {
     progress.done();
@@ -113,7 +113,7 @@ async function runVerb(verb: LifecycleVerb, connector: string, opts: LifecycleFl
  * is sent, and a refusal (exit 2) sends nothing. Kafka's own plugins and unknown ones add nothing.
  */
 async function profileCheck(c: Connection, connector: string, verb: 'stop' | 'resume', opts: LifecycleFlags): Promise<ProfileReport | undefined> {
-  const ops = await import('../../ops/index.js');
+  const ops = await load.ops();
   const info = await ops.getConnectorInfo(c.http, c.url, connector);
   const name = ops.profileFor(info.config).name;
   if (name === 'kafka' || name === 'generic') return undefined;

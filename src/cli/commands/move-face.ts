@@ -2,13 +2,14 @@
 // move-recovery.ts): the two connections (the usual one and --to), Ctrl-C as a cancel with the
 // test hooks and progress lines, and how an outcome is printed.
 import type { Connection, ConnectionOptions } from '../connection.js';
-import { ReportedFailure } from '../exit-status.js';
+import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 import { stderr, stdout } from './say.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 /** `--to <context|url>`: a context name, else worker URL(s); the state folder and output are the command's. */
 export async function resolveTarget(to: string, opts: ConnectionOptions): Promise<Connection> {
-  const { resolveConnection } = await import('../connection.js');
+  const { resolveConnection } = await load.connection();
   const shared = { ...(opts.stateDir ? { stateDir: opts.stateDir } : {}), ...(opts.output ? { output: opts.output } : {}), ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) };
   if (/^https?:\/\//i.test(to)) return resolveConnection({ ...shared, url: to }, { ...currentIO().env, OFFSETCTL_URL: '' });
   return resolveConnection({ ...shared, context: to });
@@ -26,7 +27,7 @@ export interface MoveFace {
 
 /** The audit scope of a command: the OS user on this host (and on a team store the database login), and the context it used. */
 export async function cliAuditScope(conn: Connection, store: Pick<import('../../store/index.js').Store, 'describe'>): Promise<import('../../ops/index.js').AuditScope> {
-  return { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
+  return { actor: await (await load.actor()).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
 }
 
 /**
@@ -34,13 +35,13 @@ export async function cliAuditScope(conn: Connection, store: Pick<import('../../
  * as runChange does for the other changes; one the run already wrote is not written twice.
  */
 export async function auditRefused(face: Pick<MoveFace, 'ctx' | 'audit'>, what: { action: string; connector?: string }, err: unknown): Promise<void> {
-  const [{ exitStatusFor }, ops] = await Promise.all([import('../exit-status.js'), import('../../ops/index.js')]);
+  const ops = await load.ops();
   if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) await ops.auditRefusal(face.ctx, face.audit, what, err).catch(() => undefined);
 }
 
 /** `changes`: false for what only reads (a plain export): no governance marker is read for it (governance-check.ts). */
 export async function openFace(opts: ConnectionOptions, to: string | undefined, fallbackUrl?: string, changes = true): Promise<MoveFace> {
-  const { resolveConnection } = await import('../connection.js');
+  const { resolveConnection } = await load.connection();
   let source: Connection;
   try {
     source = await resolveConnection(opts);
@@ -48,12 +49,12 @@ export async function openFace(opts: ConnectionOptions, to: string | undefined, 
     if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
     source = await resolveConnection({ ...opts, url: fallbackUrl });
   }
-  if (changes) await (await import('../governance-check.js')).refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  if (changes) await (await load.governanceCheck()).refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await source.http.close();
     throw err;
   });
   const target = to === undefined ? source : await resolveTarget(to, opts);
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(source.store);
   return {
     source, target, ctx: { url: source.url, http: source.http, store }, to: { url: target.url, http: target.http }, audit: await cliAuditScope(source, store),
@@ -71,8 +72,8 @@ export async function applyWithSignals<T>(apply: (signal: AbortSignal, beforeSte
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const { testHooksFromEnv } = await import('../test-hooks.js');
-  const { progressPrinter } = await import('./progress.js');
+  const { testHooksFromEnv } = await load.testHooks();
+  const { progressPrinter } = await load.progress();
   try {
     // The printer reads the engine's events and ops' own; a move's extra events pass it by.
     return await apply(controller.signal, testHooksFromEnv(), progressPrinter(info) as (event: { type: string }) => void);

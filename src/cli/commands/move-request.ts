@@ -10,16 +10,17 @@ import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-f
 import { describePlan, question, verifyOption } from './move.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export async function applyMoveRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await import('../../ops/index.js');
+  const ops = await load.ops();
   const stored = ops.requestedMove(request);
   const face = await openFace(opts.url || opts.context ? opts : { ...opts, url: stored.from.url }, stored.to.url);
   const json = face.source.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
     const { doc } = await ops.approvedMove(face.ctx, id);
-    const move = await import('../../ops/move/index.js');
+    const move = await load.opsMove();
     const plan = await move.planMove(face.ctx, face.to, {
       connector: doc.connector,
       mode: doc.operation === 'copy' ? 'copy' : 'move',
@@ -27,10 +28,10 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       limits: ops.resolveLimits({}, currentIO().env),
       // A Debezium source's slot (the move waits for it to be let go): read through the context's
       // source-db, as `move` reads it; a request keeps no login.
-      ...(doc.operation === 'copy' ? {} : { profile: await (await import('../source-db.js')).profileOptionsFor({}, face.source.context, doc.connector) }),
+      ...(doc.operation === 'copy' ? {} : { profile: await (await load.sourceDb()).profileOptionsFor({}, face.source.context, doc.connector) }),
     });
     await ops.checkMoveRequest(doc, plan, { from: face.ctx.http, to: face.to.http });
-    const { requestHeading } = await import('../../present/index.js');
+    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(describePlan(plan));
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
@@ -38,7 +39,7 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(`${question(plan)} (approved change request ${id})`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(face.ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveAudited>>;

@@ -8,15 +8,16 @@ import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
 import { connectionFor } from './move-recovery.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
+import * as load from '../load.js';
 
 export async function applyMoveUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await import('../../ops/index.js');
-  const move = await import('../../ops/move/index.js');
-  const { undoFacts } = await import('../change-request.js');
+  const ops = await load.ops();
+  const move = await load.opsMove();
+  const { undoFacts } = await load.changeRequest();
   const stored = ops.requestedMove(request);
-  const { resolveConnection } = await import('../connection.js');
+  const { resolveConnection } = await load.connection();
   const own = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: stored.from.url });
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(own.store);
   const from = await connectionFor(stored.from.url, own, opts);
   const to = await connectionFor(stored.to.url, own, opts);
@@ -29,7 +30,7 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     const moved = await move.moveToUndo(store, [doc.from.key], doc.connector);
     await ops.checkMoveUndoRequest(doc, moved ? undoFacts(moved) : undefined, { from: from.http, to: to.http });
     const plan = await move.planMoveRollback(ctx, to, moved!);
-    const { requestHeading } = await import('../../present/index.js');
+    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(
       `Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}): ${plan.connector} will run again on ${plan.fromUrl} with its offsets, ` +
@@ -40,7 +41,7 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(`Undo the ${plan.operation} of ${plan.connector} (approved change request ${id})?`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveRollbackAudited>>;

@@ -8,11 +8,12 @@ import { Option, type Command } from 'commander';
 import type { MovePlan, MoveOutcome } from '../../ops/move/index.js';
 import { OpsError } from '../../ops/errors.js';
 import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addKafkaOptions, type KafkaFlags, preflightKafkaSettings, parseBootstrap } from '../kafka-settings.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
 import { stderr, stdout } from './say.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 interface MoveCliOptions extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   slotWait?: string;
@@ -74,7 +75,7 @@ export function register(program: Command): void {
     .option('--include-secrets', 'keep literal secrets (PASSWORD-typed values) in the file; by default they are left out and the import asks for them')
     .option('--yes', 'with --consistent: do not ask for confirmation (scripts)')
     .description('write a backup of connectors (configuration, state, type, plugin and version, offsets, Kafka cluster id, read time) as YAML on stdout (JSON with -o json)'))
-    .action(async (names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }) => (await import('./move-backup.js')).runExport(names, opts));
+    .action(async (names: string[], opts: ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean }) => (await load.moveBackup()).runExport(names, opts));
 
   addKafkaOptions(addConnectionOptions(program
     .command('import')
@@ -90,7 +91,7 @@ export function register(program: Command): void {
     .option('--dry-run', 'run the pre-flight checks, change nothing')
     .description('create the connectors of a backup on a cluster: pre-flight all first, each created STOPPED, its offsets written and verified, then put in its exported state')))
     .addHelpText('after', EXIT_HELP)
-    .action(async (file: string, opts: ImportCliOptions) => (await import('./move-backup.js')).runImport(file, opts));
+    .action(async (file: string, opts: ImportCliOptions) => (await load.moveBackup()).runImport(file, opts));
 }
 
 type ImportCliOptions = ConnectionOptions & KafkaFlags & {
@@ -113,7 +114,6 @@ async function translateRequest(opts: MoveCliOptions, source: Connection, target
     if (opts.fromBootstrap !== undefined) throw new OpsError('E_USAGE', '--from-bootstrap checks the offsets --translate-offsets translates: give --translate-offsets <alias> too, or leave --from-bootstrap out', { field: 'from-bootstrap' });
     return undefined;
   }
-  const { preflightKafkaSettings, parseBootstrap } = await import('../kafka-settings.js');
   // The checkpoints are on the target's Kafka cluster: --bootstrap, else the target context's.
   const kafka = await preflightKafkaSettings(opts, target.context, { ...currentIO().env, OFFSETCTL_BOOTSTRAP: currentIO().env.OFFSETCTL_BOOTSTRAP ?? '' });
   if (!kafka) throw new OpsError('E_USAGE', `--translate-offsets reads MirrorMaker 2's checkpoints from the target's Kafka cluster: give its bootstrap servers with --bootstrap <host:port> (or set the target context's bootstrap)`, { field: 'bootstrap' });
@@ -135,8 +135,8 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
   const json = face.source.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
-    const move = await import('../../ops/move/index.js');
-    const { resolveLimits } = await import('../../ops/offsets/index.js');
+    const move = await load.opsMove();
+    const { resolveLimits } = await load.opsOffsets();
     const translate = await translateRequest(opts, face.source, face.target);
     const choices = moveChoices(opts);
     const limits = resolveLimits({}, currentIO().env);
@@ -151,7 +151,7 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
       else stdout('dry run: nothing was changed\n');
       return;
     }
-    const { moveApprovalReason, requestMoveInstead } = await import('../change-request.js');
+    const { moveApprovalReason, requestMoveInstead } = await load.changeRequest();
     const reason = await moveApprovalReason(face.source, face.ctx.store, plan);
     if (reason !== undefined) {
       // Four-eyes: the move as shown becomes a request; `changes apply` plans it again and checks it.
@@ -162,9 +162,9 @@ async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOp
       await requestMoveInstead(face.source, face.ctx, face.to, plan, choices, info, reason);
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(question(plan), { yes: opts.yes === true });
-    const { killAfterSendFromEnv } = await import('../test-hooks.js');
+    const { killAfterSendFromEnv } = await load.testHooks();
     const to = { url: face.to.url, http: killAfterSendFromEnv(face.to.http) };
     const outcome = await applyWithSignals((signal, beforeStep, onEvent) => move.applyMoveAudited(face.ctx, to, plan, face.audit, {
       signal, onEvent, ...(beforeStep ? { beforeStep } : {}), ...verifyOption(), ...(translateTimeoutMs(opts) !== undefined ? { translateTimeoutMs: translateTimeoutMs(opts)! } : {}),
@@ -244,11 +244,11 @@ export function planJson(plan: MovePlan): Record<string, unknown> {
 
 /** `move --selector/--all` or several names: every connector pre-flighted, one confirmation, concurrent runs. */
 async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
-  const batch = await import('../../ops/batch/index.js');
-  const { checkSelection, selectConnectors } = await import('../../ops/batch/index.js');
-  const { listConnectorNames } = await import('../../ops/index.js');
-  const move = await import('../../ops/move/index.js');
-  const { applyWithCancel, printSummary, progressLine } = await import('./batch.js');
+  const batch = await load.opsBatch();
+  const { checkSelection, selectConnectors } = await load.opsBatch();
+  const { listConnectorNames } = await load.ops();
+  const move = await load.opsMove();
+  const { applyWithCancel, printSummary, progressLine } = await load.batch();
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
   checkSelection(selection);
   if (opts.translateOffsets !== undefined) throw new OpsError('E_USAGE', '--translate-offsets moves one sink at a time: name one connector', { field: 'translate-offsets' });
@@ -257,7 +257,7 @@ async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
   const json = face.source.output === 'json';
   try {
     const connectors = selectConnectors(await listConnectorNames(face.ctx.http, face.ctx.url), selection);
-    const { testHooksFromEnv } = await import('../test-hooks.js');
+    const { testHooksFromEnv } = await load.testHooks();
     const beforeStep = testHooksFromEnv();
     type Planned = MovePlan & { diff: { counts: { unchanged: number; changed: number; added: number; removed: number } }; nothingToChange: false };
     const ops: import('../../ops/batch/index.js').ConnectorOps<Planned> = {
@@ -273,7 +273,7 @@ async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
         return { ...outcome, ...(outcome.undo ? { recovery: { succeeded: outcome.undo.succeeded } } : {}) } as never;
       },
       state: async (connector) => {
-        const { getConnectorInfo } = await import('../../ops/index.js');
+        const { getConnectorInfo } = await load.ops();
         return (await getConnectorInfo(face.ctx.http, face.ctx.url, connector).catch(() => getConnectorInfo(face.to.http, face.to.url, connector))).state;
       },
     };
@@ -294,7 +294,7 @@ async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {
       else out('dry run: nothing was changed');
       return;
     }
-    const { confirm } = await import('../confirm.js');
+    const { confirm } = await load.confirm();
     await confirm(`Move ${planned.plans.length} connector(s) to ${face.to.url}? Each is stopped here (snapshot first) and runs there only once it is gone here.`, { yes: opts.yes === true });
     const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
     await printSummary(batch.summarize(batchId, 'move', connectors, [...rows, ...planned.skipped]), json);

@@ -7,15 +7,17 @@ import type { AuditScope, OperationOutcome, OpsContext, Plan } from '../../ops/i
 import { OpsError } from '../../ops/errors.js';
 import { stdout, stderr } from './say.js';
 import { progressPrinter } from './progress.js';
-import { ReportedFailure } from '../exit-status.js';
-import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
+import { ReportedFailure, exitStatusFor } from '../exit-status.js';
+import { addConnectionOptions, type Connection, type ConnectionOptions, resolveConnection } from '../connection.js';
 import { isBatch, type BatchCliOptions } from './batch.js';
 import { limitFlags, resumeAfterFrom, withChangeFlags, withLimitFlags, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { addPositionOptions, wantsPosition, type PositionOptions } from './rewind-positions.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { withVerifyFlags } from './verify-after.js';
-import { addKafkaOptions } from '../kafka-settings.js';
+import { addKafkaOptions, preflightKafkaSettings } from '../kafka-settings.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
+import { useColor } from '../render/color.js';
 
 const EXIT_HELP = '\nExit status: 0 done, 1 the run failed (the message says which state the connector is in), 2 refused before anything changed.';
 
@@ -33,15 +35,15 @@ export function register(program: Command): void {
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions & SourceDbOptions, cmd: Command) => {
       // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (src/cli/commands/replay.ts).
       const asReplay = opts as { timeColumn?: string };
-      if (asReplay.timeColumn !== undefined) return (await import('./replay.js')).rewindAsReplay(names, cmd.optsWithGlobals());
+      if (asReplay.timeColumn !== undefined) return (await load.replay()).rewindAsReplay(names, cmd.optsWithGlobals());
       // --offsets is required unless a position says where to go: a usage error like commander's own.
-      if (opts.offsets === undefined && !(await import('../../ops/positions/index.js')).hasPosition(opts)) {
+      if (opts.offsets === undefined && !(await load.opsPositions()).hasPosition(opts)) {
         cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
       }
       // A batch takes --offsets (one document, or one per connector) or a position, which every
       // connector gets its own targets for (issue 20, point 13).
-      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-        return (await import('./batch.js')).runBatch('rewind', names, opts);
+      if ((await load.verifyAfter()).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await load.batch()).runBatch('rewind', names, opts);
       }
       const connector = names[0]!;
       await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
@@ -51,17 +53,16 @@ export function register(program: Command): void {
         if (await wantsPosition(opts)) {
           // Positions (issue 8): target offsets computed from Kafka instead of read from a file;
           // the per-partition table travels in the plan (plan.positions).
-          const positions = await (await import('./rewind-positions.js')).positionTargetsFor(conn, connector, opts);
+          const positions = await (await load.rewindPositions()).positionTargetsFor(conn, connector, opts);
           return ops.planRewind(ctx, { connector, offsets: positions.offsets, resumeAfter, limits, positions, profile });
         }
         // The sink pre-flight's broker checks use the same Kafka settings as positions: --bootstrap,
         // else OFFSETCTL_BOOTSTRAP, else the context's, with their security settings.
-        const { preflightKafkaSettings } = await import('../kafka-settings.js');
         const kafka = await preflightKafkaSettings(opts, conn.context);
         // The size limit is checked before the file is read, and stdin is cut off past it.
         const offsetsArg = opts.offsets as string;
-        const { readOffsetsInput } = await import('../offsets-input.js');
-        const { boundedStdin, checkInputSize } = await import('../offsets-limits.js');
+        const { readOffsetsInput } = await load.offsetsInput();
+        const { boundedStdin, checkInputSize } = await load.offsetsLimits();
         await checkInputSize(offsetsArg, limits);
         const offsets = offsetsArg === '-' ? await readOffsetsInput('-', boundedStdin(limits)) : await readOffsetsInput(offsetsArg);
         return ops.planRewind(ctx, { connector, offsets, resumeAfter, limits, profile, ...(kafka ? { kafka } : {}) });
@@ -75,8 +76,8 @@ export function register(program: Command): void {
       .description('delete every offset of a connector (a snapshot is kept for rollback)'),
   ))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & BatchCliOptions & SourceDbOptions) => {
-      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-        return (await import('./batch.js')).runBatch('reset', names, opts);
+      if ((await load.verifyAfter()).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await load.batch()).runBatch('reset', names, opts);
       }
       const connector = names[0]!;
       await runChange(opts, { action: 'reset', connector }, async (ops, ctx, conn) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts), profile: await profileOptionsFor(opts, conn.context, connector) }));
@@ -91,12 +92,12 @@ export function register(program: Command): void {
       .description('restore a snapshot exactly (partitions not in it are removed) and the state the connector had when it was taken; after a move, copy or import: undo it'),
   )))))).addHelpText('after', EXIT_HELP)
     .action(async (names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & SourceDbOptions & { snapshot?: string }) => {
-      if ((await import('./verify-after.js')).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-        return (await import('./batch.js')).runBatch('rollback', names, opts);
+      if ((await load.verifyAfter()).checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
+        return (await load.batch()).runBatch('rollback', names, opts);
       }
       const connector = names[0]!;
       // A connector whose run to undo is a move, copy or import is put back by its own path.
-      if (await (await import('./move-recovery.js')).rollbackMoved(connector, opts)) return;
+      if (await (await load.moveRecovery()).rollbackMoved(connector, opts)) return;
       await runChange(opts, { action: 'rollback', connector }, async (ops, ctx, conn) => {
         const after = resumeAfterFrom(opts);
         const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
@@ -111,14 +112,14 @@ export function register(program: Command): void {
       .command('snapshots')
       .argument('[connector]', 'only this connector')
       .description('list stored snapshots, newest first (JSON: an array of {"id", "connector", "clusterUrl", "type", "stateBefore", "partitions", "takenAt", "runId"})'),
-  ).action(async (connector: string | undefined, opts: ConnectionOptions) => (await import('./history-actions.js')).listSnapshots(connector, opts));
-  addShowCommand(snapshots, 'snapshot id', 'show a snapshot with its offsets (JSON: the snapshot with "offsets")', async (id, opts) => (await import('./history-actions.js')).showSnapshot(id, opts));
+  ).action(async (connector: string | undefined, opts: ConnectionOptions) => (await load.historyActions()).listSnapshots(connector, opts));
+  addShowCommand(snapshots, 'snapshot id', 'show a snapshot with its offsets (JSON: the snapshot with "offsets")', async (id, opts) => (await load.historyActions()).showSnapshot(id, opts));
   addConnectionOptions(snapshots.command('prune').argument('[connector]', 'only this connector')
     .option('--keep <n>', 'keep the N newest snapshots of each connector')
     .option('--older-than <age>', 'prune only snapshots older than this: 30d, 12h, 90m, 2w')
     .option('--dry-run', 'list what would be pruned, delete nothing')
     .description('delete old snapshots (at least one of --keep / --older-than; both: a snapshot must be beyond the N newest and older than the age); a running run\'s snapshot is always kept'))
-    .action(async (connector: string | undefined, _opts: ConnectionOptions, cmd: Command) => (await import('./history-actions.js')).pruneSnapshots(connector, cmd.optsWithGlobals()));
+    .action(async (connector: string | undefined, _opts: ConnectionOptions, cmd: Command) => (await load.historyActions()).pruneSnapshots(connector, cmd.optsWithGlobals()));
 
   const runs = addConnectionOptions(
     program
@@ -127,20 +128,20 @@ export function register(program: Command): void {
       .option('--batch <id>', 'only the runs of this batch')
       .option('--limit <n>', 'only the N newest runs (default 1000)')
       .description('list runs, newest first (JSON: an array of {"id", "connector", "operation", "status", "clusterUrl", "startedAt", ...})'),
-  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await import('./history-actions.js')).listRuns(opts));
+  ).action(async (opts: ConnectionOptions & { connector?: string; batch?: string; limit?: string }) => (await load.historyActions()).listRuns(opts));
   addConnectionOptions(runs.command('show').argument('<id>', 'run id').description('show a run: its steps and journal')
     .option('--evidence', 'the run\'s evidence as JSON: plan and snapshot digests, approvals, lock holder, audit entries with their chain digests'))
     .action(async (id: string, _opts: ConnectionOptions, cmd: Command) => {
       const opts = withParentOptions(cmd) as ConnectionOptions & { evidence?: boolean };
-      if (opts.evidence) return (await import('./run-evidence.js')).showRunEvidence(id, opts);
-      return (await import('./history-actions.js')).showRun(id, opts);
+      if (opts.evidence) return (await load.runEvidence()).showRunEvidence(id, opts);
+      return (await load.historyActions()).showRun(id, opts);
     });
   addConnectionOptions(runs.command('abandon').argument('<id>', 'run id')
     .option('--reason <text>', 'why the run is abandoned (required; recorded with the run and who abandoned it)')
     .option('--yes', 'do not ask for confirmation (scripts)')
     .description('give up an interrupted run without changing any offset: shows the connector\'s live state, records who and why, frees its lock'))
     .addHelpText('after', EXIT_HELP)
-    .action(async (id: string, _own: unknown, cmd: Command) => (await import('./abandon.js')).abandonCommand(id, withParentOptions(cmd)));
+    .action(async (id: string, _own: unknown, cmd: Command) => (await load.abandon()).abandonCommand(id, withParentOptions(cmd)));
   addConnectionOptions(withSourceDbFlags(runs.command('resume').argument('[id]', 'run id'))
     .option('--yes', 'do not ask for confirmation (scripts)')
     .option('--dry-run', 'show what the run would still change, change nothing')
@@ -157,11 +158,11 @@ export function register(program: Command): void {
       }
       // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
       const batchId = own.batch ?? (opts as { batch?: string }).batch;
-      if (batchId !== undefined) return (await import('./batch.js')).resumeBatch(batchId, { ...own, ...opts });
+      if (batchId !== undefined) return (await load.batch()).resumeBatch(batchId, { ...own, ...opts });
       if (id === undefined) throw new OpsError('E_USAGE', 'runs resume needs a run id (`offsetctl runs` lists them), or --batch <id>', { field: 'id' });
-      if (await (await import('./move-recovery.js')).resumeMovedRun(id, { ...opts, ...own })) return;
+      if (await (await load.moveRecovery()).resumeMovedRun(id, { ...opts, ...own })) return;
       // The run knows its cluster: --url is only needed to override it.
-      const { openHistory, refusal } = await import('./history-actions.js');
+      const { openHistory, refusal } = await load.historyActions();
       const { store } = await openHistory(opts);
       let clusterUrl: string;
       let connector: string;
@@ -215,7 +216,6 @@ export interface ChangeFace {
  * and any refusal once the store is open go into the audit trail under the OS user.
  */
 export async function runChange(opts: ChangeOptions, what: { action: string; connector: string }, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string, face: ChangeFace = {}): Promise<void> {
-  const { resolveConnection } = await import('../connection.js');
   let conn: Connection;
   try {
     conn = await resolveConnection(opts);
@@ -227,21 +227,21 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
   const json = conn.output === 'json';
   // Human lines go to stdout in text mode; with --output json stdout carries only the result.
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const color = !json && (await import('../render/color.js')).useColor(currentIO().stdout);
-  const ops = await import('../../ops/index.js');
+  const color = !json && useColor(currentIO().stdout);
+  const ops = await load.ops();
   // `runs resume` finishes a change already begun (as policies do not gate it): a connector it left stopped must not stay so.
-  if (what.action !== 'resume') await (await import('../governance-check.js')).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  if (what.action !== 'resume') await (await load.governanceCheck()).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await conn.http.close();
     throw err;
   });
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   // The Kafka cluster, when known: a source's lock narrows to its Connect cluster (ops/cluster/connect-group.ts). A bad
   // Kafka flag is refused where the plan reads it; here it only leaves the lock on the wider key.
-  const kafka = await (await import('../kafka-settings.js')).preflightKafkaSettings(opts as import('../kafka-settings.js').KafkaFlags, conn.context).catch(() => undefined);
+  const kafka = await (await load.kafkaSettings()).preflightKafkaSettings(opts as import('../kafka-settings.js').KafkaFlags, conn.context).catch(() => undefined);
   const ctx: OpsContext = { url: conn.url, http: conn.http, store, ...(kafka ? { kafkaCluster: kafka } : {}) };
   // On a team store the database login is who acts (the identity PostgreSQL authenticated), as in a change request's history.
-  const audit = { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
+  const audit = { actor: await (await load.actor()).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
   let plan: Plan | undefined;
   let mark: import('../../ops/verify/index.js').RecordMark | undefined;
   try {
@@ -249,17 +249,17 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
     await face.before?.(plan, info);
     // Taking over someone's run (a dead holder's, on the team store maybe another operator's): say whose.
     const takenOver = plan.operation === 'resume' ? plan.runId : plan.supersedes?.runId;
-    const takeover = takenOver ? [await (await import('../render/takeover.js')).takeoverLine(store, takenOver, plan.operation === 'resume' ? 'resume' : 'supersede')] : [];
-    const { showPlan, showOutcome } = await import('./change-output.js');
+    const takeover = takenOver ? [await (await load.renderTakeover()).takeoverLine(store, takenOver, plan.operation === 'resume' ? 'resume' : 'supersede')] : [];
+    const { showPlan, showOutcome } = await load.changeOutput();
     await showPlan(plan, { json, color, answeredBy: conn.answeringWorker(), afterHeading: takeover });
     await face.after?.(plan, info);
     if (opts.planOut !== undefined && !plan.nothingToChange) {
       // A saved plan: the whole pre-flight ran; nothing changes until `offsetctl apply <file>`.
-      const { writeSavedPlan } = await import('../plan-file.js');
+      const { writeSavedPlan } = await load.planFile();
       info(await writeSavedPlan(opts.planOut, [plan], store));
       return;
     }
-    const { approvalReason, requestInstead } = await import('../change-request.js');
+    const { approvalReason, requestInstead } = await load.changeRequest();
     const reason = face.reviewed?.requestId === undefined && !opts.dryRun && !plan.nothingToChange ? await approvalReason(conn, store, [plan]) : undefined;
     if (reason !== undefined) {
       // Four-eyes: the change becomes a request someone else approves; nothing changes now.
@@ -273,27 +273,26 @@ export async function runChange(opts: ChangeOptions, what: { action: string; con
     } else if (opts.dryRun) {
       outcome = ops.dryRunOutcome(plan);
     } else {
-      const { planQuestion } = await import('../render/ops-plan.js');
-      const { confirmForwardTargets } = await import('../render/forward-targets.js');
-      const { confirm } = await import('../confirm.js');
+      const { planQuestion } = await load.renderOpsPlan();
+      const { confirmForwardTargets } = await load.renderForwardTargets();
+      const { confirm } = await load.confirm();
       await face.beforeConfirm?.(plan);
       await confirm(planQuestion(plan), { yes: opts.yes === true });
       await confirmForwardTargets(plan.forwardTargets, { allowForward: opts.allowForward === true, yes: opts.yes === true });
       await face.applying?.start();
       // --verify: a source's topics are marked before the run stops and resumes it (the records after the mark are new).
-      mark = await (await import('./verify-after.js')).markBeforeChange(ctx, conn, plan.connector, opts, info);
+      mark = await (await load.verifyAfter()).markBeforeChange(ctx, conn, plan.connector, opts, info);
       outcome = await applyWithSignals(ops, ctx, plan, audit, info, face.reviewed);
       await face.applying?.finish(outcome);
     }
     await showOutcome(plan, outcome, { json, color });
     // --verify: once it runs again, does it move? (with --rollback-on-failure, undone when not)
-    if (outcome.status === 'succeeded') await (await import('./verify-after.js')).verifyAfter(ops, ctx, conn, plan, outcome, opts, audit, info, mark);
+    if (outcome.status === 'succeeded') await (await load.verifyAfter()).verifyAfter(ops, ctx, conn, plan, outcome, opts, audit, info, mark);
     // With --output json the outcome on stdout is the whole account; in text, main prints the message.
     if (outcome.status === 'failed') throw new ReportedFailure('E_RUN_FAILED', json ? '' : outcome.message);
   } catch (err) {
     // A refusal before the run (pre-flight, no confirmation) is audited here; applyAudited
     // audits the ones it meets itself (another run holds the connector).
-    const { exitStatusFor } = await import('../exit-status.js');
     if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) {
       await ops.auditRefusal(ctx, audit, { ...what, ...(plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {}) }, err).catch(() => undefined);
     }
@@ -316,7 +315,7 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
   let leaving = false;
   // The second Ctrl-C halts the run's own requests and store calls (src/cli/halt.ts); the account
   // is made with the ungated ones.
-  const { Halt } = await import('../halt.js');
+  const { Halt } = await load.halt();
   const halt = new Halt();
   const onSignal = (): void => {
     if (!controller.signal.aborted) {
@@ -331,7 +330,7 @@ async function applyWithSignals(ops: OpsModule, ctx: OpsContext, plan: Plan, aud
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const { testHooksFromEnv, killAfterSendFromEnv } = await import('../test-hooks.js');
+  const { testHooksFromEnv, killAfterSendFromEnv } = await load.testHooks();
   const beforeStep = testHooksFromEnv();
   const progress = progressPrinter(info);
   try {
@@ -354,7 +353,7 @@ async function leaveInterrupted(ops: OpsModule, ctx: OpsContext, plan: Plan, run
   const c = plan.connector;
   // A request or store write already under way ends first, so the state and the run read below include it.
   await halt.settled(3000);
-  const { secondSignalDelayFromEnv } = await import('../test-hooks.js');
+  const { secondSignalDelayFromEnv } = await load.testHooks();
   await secondSignalDelayFromEnv();
   const state = await Promise.race([
     ops.getConnectorInfo(ctx.http, ctx.url, c).then((i) => `${c} is ${i.state}${i.state === 'STOPPED' && plan.stateBefore !== 'STOPPED' ? ` (it was ${plan.stateBefore} before)` : ''}`, (err: unknown) => `the state of ${c} could not be read (${(err as Error).message})`),

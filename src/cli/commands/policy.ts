@@ -2,9 +2,11 @@
 // cluster, kept in the team store, binding every operator and console on it (ops/audit/policy.ts).
 // Only the team's admin role may set one (the database refuses the others); each is audited.
 import type { Command } from 'commander';
-import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags, resolveKafkaAccess } from '../kafka-settings.js';
 import { currentIO } from '../io.js';
+import { OpsError } from '../../ops/errors.js';
+import * as load from '../load.js';
 
 interface PolicyFlags extends ConnectionOptions, KafkaFlags {
   requireApproval?: boolean;
@@ -27,8 +29,7 @@ export function register(program: Command): void {
 }
 
 async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
-  const { OpsError } = await import('../../ops/errors.js');
-  const { POLICY_ACTIONS, describePolicy, setPolicyAudited } = await import('../../ops/audit/index.js');
+  const { POLICY_ACTIONS, describePolicy, setPolicyAudited } = await load.opsAudit();
   if (opts.requireApproval === undefined) throw new OpsError('E_USAGE', 'say what the policy is: --require-approval or --no-require-approval', { field: 'require-approval' });
   if (opts.connectors !== undefined) {
     try {
@@ -42,26 +43,25 @@ async function setPolicy(context: string, opts: PolicyFlags): Promise<void> {
   if (actions?.length === 0 || unknown.length > 0) {
     throw new OpsError('E_USAGE', `--actions: ${unknown.length > 0 ? `unknown ${unknown.join(', ')}` : 'empty'}; name some of ${POLICY_ACTIONS.join(', ')}`, { field: 'actions' });
   }
-  const { resolveConnection } = await import('../connection.js');
   const conn = await resolveConnection({ ...opts, context });
-  const { isTeamStore } = await import('../../store/index.js');
+  const { isTeamStore } = await load.store();
   if (!isTeamStore(conn.store)) {
     await conn.http.close();
     throw new OpsError('E_USAGE', `context ${context} has no team store: policies live in the team store, where they bind every operator (offsetctl config set-context ${context} --store postgres://…)`, { field: 'context' });
   }
-  const { clusterIdentity, WorkerRoot } = await import('../../ops/cluster/index.js');
+  const { clusterIdentity, WorkerRoot } = await load.opsCluster();
   const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url), { members: true });
   await conn.http.close();
   if (!identity.kafkaClusterId) throw new OpsError('E_UNREACHABLE', `context ${context}: ${conn.url} did not say which cluster it is (GET /): nothing was set`, { field: 'context' });
-  const { openCommandStore } = await import('../store-choice.js');
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   try {
-    const actor = await (await import('../actor.js')).cliActorFor(store);
+    const actor = await (await load.actor()).cliActorFor(store);
     const set = await setPolicyAudited(store, actor, {
       clusterKey: identity.key, clusterUrl: conn.url, context, requireApproval: opts.requireApproval,
       ...(opts.connectors !== undefined ? { connectors: opts.connectors } : {}), ...(actions ? { actions } : {}),
     });
-    const { stdout, stderr } = await import('./say.js');
+    const { stdout, stderr } = await load.say();
     stdout(conn.output === 'json' ? `${JSON.stringify(set, null, 2)}\n` : `policy ${set.id} in ${store.location}: ${describePolicy(set)}; set by ${set.setBy.user}\n`);
     // The marker in Kafka tells an offsetctl with no team store that this one governs the cluster.
     const marked = await markGoverned(opts, conn, store, identity.key, identity.members ?? [], set.setBy.dbUser ?? set.setBy.user, describePolicy);
@@ -83,7 +83,6 @@ async function markGoverned(
   opts: PolicyFlags, conn: import('../connection.js').Connection, store: import('../../store/index.js').Store,
   clusterKey: string, members: string[], by: string, describe: (p: import('../../store/index.js').PolicyRecord) => string,
 ): Promise<{ text: string; failed: boolean } | undefined> {
-  const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
   if (!access.bootstrap) {
     return {
@@ -91,8 +90,8 @@ async function markGoverned(
       failed: false,
     };
   }
-  const { storeWithoutSecrets } = await import('../governance-check.js');
-  const { writeGovernanceMarker } = await import('../../kafka/governance-marker.js');
+  const { storeWithoutSecrets } = await load.governanceCheck();
+  const { writeGovernanceMarker } = await load.kafkaGovernanceMarker();
   const policies = (await store.listPolicies({ clusterKeys: [clusterKey] })).filter((p) => p.requireApproval).map(describe);
   try {
     // The last policy removed, the marker goes too (a tombstone): the cluster has no rules left to tell of.
@@ -107,14 +106,14 @@ async function markGoverned(
 }
 
 async function showPolicies(opts: ConnectionOptions): Promise<void> {
-  const { openHistory } = await import('./history-actions.js');
-  const { stdout } = await import('./say.js');
+  const { openHistory } = await load.historyActions();
+  const { stdout } = await load.say();
   const { store, json } = await openHistory(opts);
   try {
     const list = await store.listPolicies();
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
     if (list.length === 0) return void stdout(`no policies in ${store.location}\n`);
-    const { renderTable } = await import('../render/table.js');
+    const { renderTable } = await load.renderTable();
     stdout(`${renderTable(['CLUSTER', 'CONNECTORS', 'ACTIONS', 'APPROVAL', 'CONTEXT', 'SET BY', 'SET AT'],
       list.map((p) => [p.clusterKey, p.connectors ?? '(all)', (p.actions ?? ['(offset changes)']).join(','), p.requireApproval ? 'required' : 'not required', p.context ?? '', p.setBy.user, p.setAt]))}\n`);
   } finally {

@@ -3,11 +3,13 @@
 // shown, --dry-run, the confirmation (or --yes), the outcome; refusals are audited like a change's.
 import type { Command } from 'commander';
 import { OpsError } from '../../ops/errors.js';
-import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addConnectionOptions, type ConnectionOptions, resolveConnection } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags, resolveKafkaAccess } from '../kafka-settings.js';
 import { stderr, stdout } from './say.js';
 import { profileOptionsFor, withSourceDbFlags, type SourceDbOptions } from '../source-db.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
+import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 
 interface ReplayFlags extends ConnectionOptions, KafkaFlags, SourceDbOptions {
   table?: string;
@@ -55,17 +57,15 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
     const field = opts.toTime === undefined ? 'to-time' : 'time-column';
     throw new OpsError('E_USAGE', '--to-time and --time-column go together: the time, and the table\'s column it is compared with', { field });
   }
-  const { resolveConnection } = await import('../connection.js');
-  const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const conn = await resolveConnection(opts);
   const json = conn.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const replay = await import('../../ops/replay/index.js');
-  const audit = await import('../../ops/audit/index.js');
-  const { openCommandStore } = await import('../store-choice.js');
+  const replay = await load.opsReplay();
+  const audit = await load.opsAudit();
+  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   const ctx = { url: conn.url, http: conn.http, store };
-  const scope = { actor: await (await import('../actor.js')).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
+  const scope = { actor: await (await load.actor()).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
   let plan: Awaited<ReturnType<typeof replay.planReplay>> | undefined;
   try {
     const access = resolveKafkaAccess(opts, conn.context);
@@ -89,7 +89,7 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
     if (opts.dryRun) {
       outcome = replay.dryRunReplay(plan);
     } else {
-      const { confirm } = await import('../confirm.js');
+      const { confirm } = await load.confirm();
       await confirm(`Send execute-snapshot for ${plan.table}${plan.filter ? ` where ${plan.filter}` : ''} to ${plan.connector}?`, { yes: opts.yes === true });
       const bootstrap = access.bootstrap ?? plan.signalBootstrap ?? [];
       const kafka = bootstrap.length > 0 ? await access.settingsFor(bootstrap) : undefined;
@@ -99,11 +99,9 @@ async function replayCommand(connector: string, opts: ReplayFlags): Promise<void
     if (json) stdout(`${JSON.stringify({ ...outcome, plan: { facts: plan.facts, signal: plan.signal } }, null, 2)}\n`);
     else info(outcome.message);
     if (outcome.status === 'failed') {
-      const { ReportedFailure } = await import('../exit-status.js');
       throw new ReportedFailure('E_RUN_FAILED', '');
     }
   } catch (err) {
-    const { exitStatusFor } = await import('../exit-status.js');
     if (exitStatusFor(err) === 2 && !audit.wasAudited(err)) {
       const where = plan ? { clusterUrl: plan.clusterUrl, clusterKey: plan.clusterKey } : {};
       await audit.auditRefusal(ctx, scope, { action: 'replay', connector, ...where }, err).catch(() => undefined);

@@ -5,8 +5,9 @@ import type { Command } from 'commander';
 import type { PositionFlags, PositionTargets } from '../../ops/positions/index.js';
 import { OpsError } from '../../ops/errors.js';
 import type { Connection } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addKafkaOptions, type KafkaFlags, resolveKafkaAccess } from '../kafka-settings.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 export const POSITION_HELP = `
 Positions (instead of --offsets): every partition of every topic the connector consumes
@@ -38,7 +39,7 @@ export type PositionOptions = PositionFlags & KafkaFlags & { offsets?: string };
  * positions room loads here, in the action, not when `rewind` registers its flags.
  */
 export async function wantsPosition(opts: PositionOptions): Promise<boolean> {
-  return opts.offsets === undefined || (await import('../../ops/positions/index.js')).hasPosition(opts);
+  return opts.offsets === undefined || (await load.opsPositions()).hasPosition(opts);
 }
 
 /**
@@ -47,9 +48,8 @@ export async function wantsPosition(opts: PositionOptions): Promise<boolean> {
  * The caller hands the result to planRewind; nothing is printed here. Refusals exit 2.
  */
 export async function positionTargetsFor(conn: Connection, connector: string, opts: PositionOptions): Promise<PositionTargets> {
-  const { hasPosition, parsePosition, positionTargets } = await import('../../ops/index.js');
+  const { hasPosition, parsePosition, positionTargets } = await load.ops();
   if (opts.offsets !== undefined && hasPosition(opts)) throw new OpsError('E_USAGE', '--offsets and a position (--to-time, --to-earliest, ...) contradict each other: give one', { field: 'offsets' });
-  const { resolveKafkaAccess } = await import('../kafka-settings.js');
   const access = resolveKafkaAccess(opts, conn.context);
   const position = parsePosition(opts, currentIO().now());
   return positionTargets(conn, connector, position, access);

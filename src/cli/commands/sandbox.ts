@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { SandboxStatus } from '../../sandbox/index.js';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
 
 interface DirOption {
   dir?: string;
@@ -61,7 +62,7 @@ export function register(program: Command): void {
     .addOption(outputOption())
     .action(async (opts: DirOption & { workers: number; clusters?: number; lanes?: number; otherKafka?: boolean; brokerPort?: number; connectPort?: number;
       output: string; kafkaVersion?: string; postgres?: boolean; postgresPort?: number; plugin: string[]; cdcPostgres?: boolean }, command: Command) => {
-      const { sandboxUp, resolveSandboxDir, sandboxCommand } = await import('../../sandbox/index.js');
+      const { sandboxUp, resolveSandboxDir, sandboxCommand } = await load.sandbox();
       const result = await sandboxUp({
         // A default --workers must not count as asked for: it decides the size of an added cluster only when given.
         ...(command.getOptionValueSource('workers') === 'default' ? {} : { workers: opts.workers }),
@@ -78,7 +79,7 @@ export function register(program: Command): void {
       });
       // A team store started before (`up --postgres`) and still running is part of the sandbox: said
       // again by every `up` (adding a cluster, say), not only the one that started it.
-      const { teamStoreOfUp } = await import('../../sandbox/index.js');
+      const { teamStoreOfUp } = await load.sandbox();
       const start = opts.postgres === true || opts.postgresPort !== undefined;
       const team = await teamStoreOfUp(resolveSandboxDir(opts.dir), { start, ...(opts.postgresPort ? { port: opts.postgresPort } : {}), migrate: migrateTeamStore });
       if (opts.output === 'json') {
@@ -101,10 +102,10 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder')
     .addOption(outputOption())
     .action(async (opts: DirOption & { output: string }) => {
-      const { sandboxStatus, sandboxCommand, resolveSandboxDir } = await import('../../sandbox/index.js');
+      const { sandboxStatus, sandboxCommand, resolveSandboxDir } = await load.sandbox();
       // The folder from this command's environment (OFFSETCTL_SANDBOX_DIR, XDG_CACHE_HOME), not the process's (io.ts).
       const status = await sandboxStatus({ dir: resolveSandboxDir(opts.dir, currentIO().env) });
-      const team = (await import('../../sandbox/index.js')).teamStoreStatus(status.dir);
+      const team = (await load.sandbox()).teamStoreStatus(status.dir);
       if (opts.output === 'json') {
         // The team store as the text shows it: null when the sandbox has none.
         const teamStore = team ? { running: team.running, urls: team.urls, pgpass: team.pgpass } : null;
@@ -135,8 +136,8 @@ export function register(program: Command): void {
     .option('--dir <dir>', 'sandbox folder')
     .option('--cluster <name>', 'stop only an added cluster: second, lane-2 …, or other (with its Kafka broker)')
     .action(async (opts: DirOption & { cluster?: string }) => {
-      const { sandboxDown, resolveSandboxDir } = await import('../../sandbox/index.js');
-      const { teamStoreDown } = await import('../../sandbox/index.js');
+      const { sandboxDown, resolveSandboxDir } = await load.sandbox();
+      const { teamStoreDown } = await load.sandbox();
       // Stopping one added Connect cluster leaves the team store running, like the rest.
       if (!opts.cluster && teamStoreDown(resolveSandboxDir(opts.dir))) progress('team store (PostgreSQL) stopped');
       const result = await sandboxDown({ progress, ...(opts.dir ? { dir: opts.dir } : {}), ...(opts.cluster ? { cluster: opts.cluster } : {}) });
@@ -152,7 +153,7 @@ export function register(program: Command): void {
     .option('-n, --lines <n>', 'lines per log', positiveInt('--lines'), 50)
     .option('-f, --follow', 'keep printing new lines until interrupted')
     .action(async (role: string | undefined, opts: DirOption & { lines: number; follow?: boolean }) => {
-      const { sandboxLogs } = await import('../../sandbox/index.js');
+      const { sandboxLogs } = await load.sandbox();
       await sandboxLogs({ lines: opts.lines, follow: opts.follow === true, ...(role ? { role } : {}), ...(opts.dir ? { dir: opts.dir } : {}) });
     });
 
@@ -163,18 +164,18 @@ export function register(program: Command): void {
     .option('--cdc', 'instead: a Debezium table replayed (`offsetctl replay`), on a sandbox up with --plugin debezium-postgres --cdc-postgres')
     .action(async (opts: DirOption & { cdc?: boolean }) => {
       if (opts.cdc) {
-        const { runCdcDemo } = await import('../../sandbox/index.js');
+        const { runCdcDemo } = await load.sandbox();
         await runCdcDemo({ write: (text) => currentIO().stdout.write(text), ...(opts.dir ? { dir: opts.dir } : {}) });
         return;
       }
-      const { runSandboxDemo } = await import('../../sandbox/index.js');
+      const { runSandboxDemo } = await load.sandbox();
       await runSandboxDemo({ write: (text) => currentIO().stdout.write(text), progress, ...(opts.dir ? { dir: opts.dir } : {}) });
     });
 }
 
 /** The sandbox team store's schema, migrated as its admin login (operators may not create tables). */
 async function migrateTeamStore(adminUrl: string, pgpass: string): Promise<void> {
-  const { openChosenStore } = await import('../../store/index.js');
+  const { openChosenStore } = await load.store();
   // The admin's password is in the sandbox's pgpass file, read the way libpq reads one; the
   // operator's own PGPASSWORD must not be tried for it. Both are put back afterwards.
   const saved = { file: process.env['PGPASSFILE'], password: process.env['PGPASSWORD'] };

@@ -13,9 +13,11 @@ import type { Command } from 'commander';
 import type { HttpSender } from '../../http/client.js';
 import type { KafkaAccess } from '../../kafka/connection.js';
 import type { ProfileOptions } from '../../ops/profiles/index.js';
-import { addConnectionOptions, type Connection, type ConnectionOptions } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
+import { addConnectionOptions, type Connection, type ConnectionOptions, resolveConnection, resolveStateDir } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags, resolveKafkaAccess, KAFKA_FIELDS } from '../kafka-settings.js';
 import { currentIO, fromCwd } from '../io.js';
+import { OpsError } from '../../ops/errors.js';
+import * as load from '../load.js';
 
 interface UiOptions extends ConnectionOptions, KafkaFlags {
   listen?: string;
@@ -48,9 +50,8 @@ interface Served {
 }
 
 async function runUi(opts: UiOptions): Promise<void> {
-  const { OpsError } = await import('../../ops/errors.js');
-  const { parseListen, startConsole } = await import('../../web/index.js');
-  const { openCommandStore } = await import('../store-choice.js');
+  const { parseListen, startConsole } = await load.web();
+  const { openCommandStore } = await load.storeChoice();
   const served = opts.config ? await fromServiceConfig({ ...opts, config: opts.config }) : await fromConnection(opts);
   const service = served.service;
   const listen = parseListen(opts.listen ?? service?.listen ?? DEFAULT_LISTEN);
@@ -58,9 +59,9 @@ async function runUi(opts: UiOptions): Promise<void> {
   const tlsKey = opts.tlsKey ?? service?.tls?.key;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new OpsError('E_USAGE', '--tls-cert and --tls-key go together: pass both', { field: tlsCert ? 'tls-key' : 'tls-cert' });
   const store = await openCommandStore(served.store);
-  const { cliActor } = await import('../actor.js');
+  const { cliActor } = await load.actor();
   const me = cliActor();
-  const { testHooksFromEnv } = await import('../test-hooks.js');
+  const { testHooksFromEnv } = await load.testHooks();
   const beforeStep = testHooksFromEnv();
   const drainSeconds = secondsFromEnv('OFFSETCTL_UI_DRAIN_SECONDS', OpsError);
   const recoverySeconds = secondsFromEnv('OFFSETCTL_UI_RECOVERY_SECONDS', OpsError);
@@ -111,10 +112,8 @@ function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.
 
 /** One person's console: the connection of the command line, and the config file's other contexts. */
 async function fromConnection(opts: UiOptions): Promise<Served> {
-  const { resolveConnection } = await import('../connection.js');
-  const { configPath, loadConfig } = await import('../config-file.js');
+  const { configPath, loadConfig } = await load.configFile();
   const initial = await resolveConnection(opts, currentIO().env, { pooled: true });
-  const { resolveKafkaAccess, KAFKA_FIELDS } = await import('../kafka-settings.js');
   // Kafka access (log positions, sink positions) as `rewind` resolves it: --bootstrap and the
   // --kafka-* flags, else OFFSETCTL_BOOTSTRAP, else the context's. The flags and the variable go
   // with the starting connection only; a context switched to in the console brings its own.
@@ -122,7 +121,7 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
   const initialKafka = resolveKafkaAccess(opts, initial.context);
   // A console is a face that changes things: with no team store but a bootstrap, a cluster a team
   // store governs (the marker in Kafka, governance-check.ts) is refused before it serves.
-  await (await import('../governance-check.js')).refuseIfGovernedElsewhere(initial, opts);
+  await (await load.governanceCheck()).refuseIfGovernedElsewhere(initial, opts);
   const { OFFSETCTL_BOOTSTRAP: _b, ...envOfContexts } = currentIO().env;
   const kafkaOf = (conn: Connection): KafkaAccess => resolveKafkaAccess({}, conn.context, envOfContexts);
   // Other contexts are resolved on first use and kept; their credentials stay on the server.
@@ -158,12 +157,9 @@ async function fromConnection(opts: UiOptions): Promise<Served> {
  * with its message, not the first user's page), and only those contexts can be reached.
  */
 async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<Served> {
-  const { OpsError } = await import('../../ops/errors.js');
-  const { parse } = await import('../config-yaml.js');
-  const { parseContexts } = await import('../config-file.js');
-  const { resolveConnection, resolveStateDir } = await import('../connection.js');
-  const { resolveKafkaAccess } = await import('../kafka-settings.js');
-  const { parseServiceConfig } = await import('../../web/index.js');
+  const { parse } = await load.configYaml();
+  const { parseContexts } = await load.configFile();
+  const { parseServiceConfig } = await load.web();
   // The file decides what the service reaches: flags that name a cluster would add one beside it.
   for (const flag of ['url', 'context', 'bootstrap', 'user', 'tokenEnv', 'tokenFile', 'passwordEnv', 'passwordFile'] as const) {
     if (opts[flag] !== undefined) throw new OpsError('E_USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} cannot be combined with --config: the console's contexts and their credentials come from ${opts.config}`, { field: flag });
@@ -190,16 +186,16 @@ async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<
   const initialName = service.defaultContext ?? names[0]!;
   const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, currentIO().env)]));
   const initial = connections.get(initialName)!;
-  const { storeChoice } = await import('../store-choice.js');
+  const { storeChoice } = await load.storeChoice();
   // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
   const store = storeChoice(opts, { ...(service.store ? { store: service.store } : {}), ...(service.storePasswordEnv ? { storePasswordEnv: service.storePasswordEnv } : {}) }, stateDir);
   // Contexts found by identity (console-governance.ts): one cluster's contexts share its store and rules.
-  const { consoleRules } = await import('../console-governance.js');
-  const { identityCache } = await import('../identity-cache.js');
+  const { consoleRules } = await load.consoleGovernance();
+  const { identityCache } = await load.identityCache();
   const ruled = await consoleRules([...connections].map(([name, conn]) => ({ name, url: conn.url, http: conn.http, context: conn.context! })), store.store, identityCache(stateDir));
   for (const name of ruled.unreachable) currentIO().stderr.write(`warning: context ${name}: ${connections.get(name)!.url} did not say which cluster it is: the rules of contexts reaching the same cluster could not be applied to it\n`);
   for (const name of ruled.approval) connections.get(name)!.approval = 'required';
-  const { refuseIfGovernedElsewhere } = await import('../governance-check.js');
+  const { refuseIfGovernedElsewhere } = await load.governanceCheck();
   for (const conn of connections.values()) await refuseIfGovernedElsewhere({ ...conn, store }, {});
   return {
     label: names.map((n) => `${n} (${connections.get(n)!.url})`).join(', '),
@@ -228,7 +224,7 @@ type ProfileOf = (connector: string) => Promise<ProfileOptions>;
  * process's PGPASSWORD or .pgpass, never from the file or the connector), its Kafka settings.
  */
 function profileOf(conn: Connection): ProfileOf {
-  return async (connector) => (await import('../source-db.js')).profileOptionsFor({}, conn.context, connector);
+  return async (connector) => (await load.sourceDb()).profileOptionsFor({}, conn.context, connector);
 }
 
 /**

@@ -12,6 +12,8 @@ import type { ProfileOptions } from '../../ops/profiles/index.js';
 import type { RecordMark } from '../../ops/verify/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { stderr, stdout } from './say.js';
+import * as load from '../load.js';
+import { ReportedFailure } from '../exit-status.js';
 
 export interface VerifyFlags extends SourceDbOptions {
   verify?: string;
@@ -63,7 +65,7 @@ export async function markBeforeChange(
   if (opts.verify === undefined) return undefined;
   const kafka = await verifyKafka((await profileOptionsFor(opts, conn.context, connector)).kafka, info);
   if (!kafka) return undefined;
-  const { markOutputs } = await import('../../ops/verify/index.js');
+  const { markOutputs } = await load.opsVerify();
   try {
     return await markOutputs(ctx, connector, kafka);
   } catch (err) {
@@ -83,7 +85,7 @@ export async function verifyAfter(
     info(`verify: ${plan.connector} is ${outcome.connectorState ?? 'in an unknown state'} after the ${plan.operation}, as it was before: nothing to watch`);
     return;
   }
-  const { watchMoving } = await import('../../ops/verify/index.js');
+  const { watchMoving } = await load.opsVerify();
   const profile = await profileOptionsFor(opts, conn.context, plan.connector);
   info(`verify: watching ${plan.connector} for up to ${ms / 1000} s`);
   const kafka = await verifyKafka(profile.kafka, info);
@@ -96,7 +98,6 @@ export async function verifyAfter(
     info(`verify: passed — ${seen.reason}`);
     return;
   }
-  const { ReportedFailure } = await import('../exit-status.js');
   if (!opts.rollbackOnFailure || !outcome.snapshotId) {
     const undo = outcome.snapshotId ? ` Undo it with \`offsetctl rollback ${plan.connector} --snapshot ${outcome.snapshotId}\`.` : '';
     throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. The ${plan.operation} stays as it is.${undo}`);
@@ -117,7 +118,7 @@ export async function verifyAfter(
 export async function verifyResumed(
   ctx: Pick<OpsContext, 'url' | 'http'>, conn: Connection, connector: string, resumedAt: OffsetEntry[], ms: number, opts: VerifyFlags, mark?: RecordMark,
 ): Promise<void> {
-  const { watchMoving } = await import('../../ops/verify/index.js');
+  const { watchMoving } = await load.opsVerify();
   const profile = await profileOptionsFor(opts, conn.context, connector);
   const info = (text: string): void => { (conn.output === 'json' ? stderr : stdout)(`${text}\n`); };
   info(`verify: watching ${connector} for up to ${ms / 1000} s`);
@@ -131,7 +132,6 @@ export async function verifyResumed(
     info(`verify: passed — ${seen.reason}`);
     return;
   }
-  const { ReportedFailure } = await import('../exit-status.js');
   throw new ReportedFailure('E_RUN_FAILED', `verify: failed — ${seen.reason}. Its offsets were not changed; \`offsetctl stop ${connector}\` stops it.`);
 }
 

@@ -2,6 +2,8 @@
 // Kafka version the sandbox runs by default (src/sandbox/kafka-versions.ts, through the sandbox's door).
 import { Option, type Command } from 'commander';
 import { currentIO } from '../io.js';
+import * as load from '../load.js';
+import { readVersion } from '../package-version.js';
 
 export function register(program: Command): void {
   program
@@ -10,9 +12,8 @@ export function register(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
     .addHelpText('after', '\nExamples:\n  offsetctl version\n  offsetctl version -o json | jq -r .node')
     .action(async (opts: { output: 'text' | 'json' }) => {
-      const { readVersion } = await import('../package-version.js');
-      const { DEFAULT_KAFKA_VERSION } = await import('../../sandbox/index.js');
-      const { sqliteDriver } = await import('../../store/index.js');
+      const { DEFAULT_KAFKA_VERSION } = await load.sandbox();
+      const { sqliteDriver } = await load.store();
       // The release `sandbox up` runs unless told otherwise (--kafka-version).
       const kafka = DEFAULT_KAFKA_VERSION;
       let sqlite: string;

@@ -10,10 +10,11 @@ import { refusalResult, renderJson } from '../render/json.js';
 import { renderJunit } from '../render/junit.js';
 import { renderDiagnosticsText, renderPlanText } from '../render/plan.js';
 import { createTextProgress, renderTextSummary } from '../render/text.js';
-import { ReportedFailure } from '../exit-status.js';
+import { ReportedFailure, formatError } from '../exit-status.js';
 import { documentReadOptions } from '../document-cache.js';
 import { advisedError, advisedResult } from '../flag-advice.js';
 import { currentIO, fromCwd } from '../io.js';
+import * as load from '../load.js';
 
 class UsageError extends Error {
   readonly code = 'E_USAGE';
@@ -134,11 +135,11 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     const { registry, warnings } = await openDocument(file, opts);
     for (const w of warnings) currentIO().stderr.write(`warning [${w.code}]: ${w.message}\n`);
     // undici is loaded only by the command that sends requests (validate and plan never do).
-    const { HttpClient } = await import('../../http/client.js');
+    const { HttpClient } = await load.httpClient();
     const http = new HttpClient();
     // The Kafka client is loaded only for documents with AsyncAPI sources.
-    const messages = registry.asyncapi.size > 0 ? (await import('../../kafka/messaging.js')).createKafkaTransport({ settings: security }) : undefined;
-    const { runWorkflow } = await import('../../arazzo/runner/index.js');
+    const messages = registry.asyncapi.size > 0 ? (await load.kafkaMessaging()).createKafkaTransport({ settings: security }) : undefined;
+    const { runWorkflow } = await load.arazzoRunner();
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
     process.once('SIGINT', onSigint);
@@ -222,7 +223,6 @@ export async function validateFiles(files: string[], opts: SourceArgs & { output
 
 /** A file that could not be checked, among several: its error as the CLI prints one, on stderr. */
 export async function reportFileError(file: string, error: unknown): Promise<void> {
-  const { formatError } = await import('../exit-status.js');
   currentIO().stderr.write(`${file}: ${formatError(error, { flagAdvice: 'workflow' })}\n`);
 }
 
@@ -236,7 +236,7 @@ export function manyFilesFailed(failed: Array<{ file: string; error: unknown }>,
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json']);
   const inputs = await collectInputs(opts);
-  const { planWorkflow } = await import('../../arazzo/runner/index.js');
+  const { planWorkflow } = await load.arazzoRunner();
   const planFor = async (args: SourceArgs) => {
     const { registry } = await openDocument(file, args);
     return planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });

@@ -2,11 +2,12 @@
 // findings, then the generic rules and Kafka Connect's. Exit 1 when a finding is an error, 2 when
 // the document cannot be read at all.
 import { readFile, writeFile } from 'node:fs/promises';
-import { lintDocument, GENERIC_RULES, type LintFinding } from '../../arazzo/lint/index.js';
+import { lintDocument, GENERIC_RULES, type LintFinding, jsonPathComparisonFixes } from '../../arazzo/lint/index.js';
 import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
 import { manyFilesFailed, openDocument, reportFileError } from './workflow-actions.js';
 import { currentIO, fromCwd } from '../io.js';
+import * as load from '../load.js';
 
 const out = (text: string): void => void currentIO().stdout.write(text);
 
@@ -18,9 +19,8 @@ async function fixFile(file: string): Promise<number> {
   const text = await readFile(fromCwd(file), 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`), { code: 'E_DOCUMENT_READ' });
   });
-  const { loadYaml } = await import('../../arazzo/yaml.js');
-  const { jsonPathComparisonFixes } = await import('../../arazzo/lint/index.js');
-  const { applyEdits, criterionFixEdits } = await import('./workflow-fix.js');
+  const { loadYaml } = await load.arazzoYaml();
+  const { applyEdits, criterionFixEdits } = await load.workflowFix();
   const doc = loadYaml().parseDocument(text, { keepSourceTokens: true });
   if (doc.errors.length > 0) return 0; // the lint below reports the parse error with its position
   const fixes = jsonPathComparisonFixes(doc.toJS());

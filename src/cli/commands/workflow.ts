@@ -2,6 +2,7 @@
 // with it the engine) is imported only when one of these commands actually runs.
 import type { Command } from 'commander';
 import { addKafkaSecurityOptions } from '../kafka-settings.js';
+import * as load from '../load.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -31,7 +32,7 @@ export function register(program: Command): void {
     .option('--max-steps <n>', 'step executions allowed in one run (endless-loop guard)', '10000')
     .option('--concurrency <n>', 'Arazzo 1.1: steps of a dependsOn workflow that may run at once', '4')
     .action(async (file: string, opts: Record<string, unknown>) => {
-      const impl = await import('./workflow-actions.js');
+      const impl = await load.workflowActions();
       await impl.runCommand(file, opts);
     });
 
@@ -40,7 +41,7 @@ export function register(program: Command): void {
     .description('check workflow documents and the operations they reference (several files: one report each; JSON: an array)'))
     .option('-o, --output <format>', 'text or json', 'text')
     .action(async (files: string[], opts: Record<string, unknown>) => {
-      const impl = await import('./workflow-actions.js');
+      const impl = await load.workflowActions();
       if (files.length === 1) await impl.validateCommand(files[0]!, opts);
       else await impl.validateFiles(files, opts);
     });
@@ -50,7 +51,7 @@ export function register(program: Command): void {
     .option('--format <format>', 'text or json', 'text')
     .option('--fix', 'first rewrite, in place, what needs no person: jsonpath criteria written as comparisons become the simple conditions they mean')
     .action(async (files: string[], opts: Record<string, unknown>) => {
-      const impl = await import('./workflow-lint.js');
+      const impl = await load.workflowLint();
       if (files.length === 1) await impl.lintCommand(files[0]!, opts);
       else await impl.lintFiles(files, opts);
     });
@@ -61,14 +62,14 @@ export function register(program: Command): void {
     .option('--output-file <path>', 'write the upgraded document there instead of over <file>')
     .option('--dry-run', 'print the upgraded document instead of writing it')
     .action(async (file: string, opts: Record<string, unknown>) => {
-      const impl = await import('./workflow-upgrade.js');
+      const impl = await load.workflowUpgrade();
       await impl.upgradeCommand(file, opts);
     });
 
   withInputOptions(withSourceOptions(workflow.command('plan <file>').description('show the steps, operations and requests a run would make, without sending anything')))
     .option('-o, --output <format>', 'text or json', 'text')
     .action(async (file: string, opts: Record<string, unknown>) => {
-      const impl = await import('./workflow-actions.js');
+      const impl = await load.workflowActions();
       await impl.planCommand(file, opts);
     });
 }

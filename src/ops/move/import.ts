@@ -4,7 +4,7 @@
 // before any is created: the plugin and version there, the configuration valid there (Connect's
 // own validation), the name free (or --replace), its secrets given, and a sink's offsets
 // belonging to that cluster's Kafka cluster. `rollback` of an import deletes what it created.
-import { lockKeyOf } from '../plan/index.js';
+import { lockKeyOf, resumePointFor } from '../plan/index.js';
 import type { RunEvent } from '../../arazzo/index.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { runWorkflow } from '../../arazzo/index.js';
@@ -175,7 +175,6 @@ export async function applyImportResume(ctx: OpsContext, runId: string, options:
   }
   const run = await ctx.store.takeOverRun(runId);
   const workflow = await loadImportWorkflow(ctx.url);
-  const { resumePointFor } = await import('../plan/index.js');
   const resume = resumePointFor(workflow, await ctx.store.stepsOf(runId));
   const inputs = { ...stored.inputs, config, replaceExisting: true };
   return executeImport(ctx, run, (stored.context.connectorType ?? 'source') as 'source' | 'sink', inputs, secretValues(config, ctxImport?.secretKeys ?? []), ctxImport?.replaces ?? false, resume, options);

@@ -13,6 +13,7 @@ import { OpsError } from '../errors.js';
 import type { OffsetEntry } from '../offsets/index.js';
 import { describePosition, planPositions, type PartitionFacts, type Position, type PositionPlan } from './positions.js';
 import { sinkTopics } from './sink-topics.js';
+import * as load from '../load.js';
 
 export interface PositionTargets {
   connector: string;
@@ -240,7 +241,7 @@ async function workerClusterId(conn: TargetsConnection): Promise<string> {
 
 /** The Kafka client loads only once a connector really needs it (its import costs ~0.5 s of CPU). */
 async function openAdmin(settings: KafkaSettings, clientId?: string): Promise<KafkaAdmin> {
-  const { KafkaAdmin } = await import('../../kafka/admin.js');
+  const { KafkaAdmin } = await load.kafkaAdmin();
   return new KafkaAdmin(settings, clientId);
 }
 

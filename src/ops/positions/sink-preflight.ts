@@ -8,6 +8,7 @@ import type { TopicPartitions } from '../../kafka/admin.js';
 import type { KafkaSettings } from '../../kafka/connection.js';
 import { OpsError } from '../errors.js';
 import type { OffsetEntry } from '../offsets/index.js';
+import * as load from '../load.js';
 
 export interface SinkTopics {
   /** From the `topics` config (comma-separated). */
@@ -90,7 +91,7 @@ export async function checkSinkTargets(args: {
  */
 async function readTopicPartitions(settings: KafkaSettings, topics: string[]): Promise<Map<string, TopicPartitions>> {
   if (topics.length === 0) return new Map();
-  const { KafkaAdmin } = await import('../../kafka/admin.js');
+  const { KafkaAdmin } = await load.kafkaAdmin();
   const admin = new KafkaAdmin(settings, 'offsetctl-preflight');
   try {
     return await admin.topicPartitions(topics);

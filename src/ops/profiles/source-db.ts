@@ -7,6 +7,7 @@
 import type { PgPool, PgSettings } from '../../store/index.js';
 import { OpsError } from '../errors.js';
 import { parseLsn, type Lsn } from './lsn.js';
+import * as load from '../load.js';
 
 /** The face's connection settings: the URL read the way libpq reads it, the password from PGPASSWORD or .pgpass (never from a connector's config). */
 export type SourceDbSettings = PgSettings;
@@ -76,7 +77,7 @@ export async function capturedRowChanges(settings: SourceDbSettings, includeList
 
 /** One read-only session for `read`; an unreachable database or a refused login is E_PREFLIGHT (exit 2). */
 async function withSourceDb<T>(settings: SourceDbSettings, read: (pool: PgPool) => Promise<T>): Promise<T> {
-  const { loadPg } = await (await import('../../store/index.js')).postgresDriver();
+  const { loadPg } = await (await load.store()).postgresDriver();
   const { Pool } = loadPg();
   const pool = new Pool({
     host: settings.host, port: settings.port, user: settings.user, database: settings.database,

@@ -4,9 +4,10 @@
 // same condition with its own login; this only tells the operator how many rows that will be.
 import type { PgSettings } from '../../store/index.js';
 import { OpsError } from '../errors.js';
+import * as load from '../load.js';
 
 export async function countReplayRows(settings: PgSettings, table: string, filter: string | undefined): Promise<number> {
-  const { loadPg } = await (await import('../../store/index.js')).postgresDriver();
+  const { loadPg } = await (await load.store()).postgresDriver();
   const { Pool } = loadPg();
   const pool = new Pool({
     host: settings.host, port: settings.port, user: settings.user, database: settings.database,

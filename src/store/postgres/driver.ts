@@ -1,7 +1,8 @@
 // node-postgres (`pg`), loaded only when a team store is opened: SQLite commands never parse it.
-// The CLI's build bundles it into one CommonJS file beside its chunks (scripts/build.mjs);
-// tsc's output and the tests load the package itself.
+// A packed copy is used when one is handed in (src/store/bundled.ts: the CLI's build entry hands in
+// the file scripts/build.mjs bundled); tsc's output and the tests load the packages themselves.
 import { createRequire } from 'node:module';
+import { bundledPg } from '../bundled.js';
 
 const requireCjs = createRequire(import.meta.url);
 
@@ -47,10 +48,10 @@ export function loadPg(): PgModule {
   if (loaded) return loaded;
   let pg: PgPackage | undefined;
   try {
-    const bundled = requireCjs('./pg-bundle.cjs') as Partial<PgPackage>;
-    if (typeof bundled.Pool === 'function' && typeof bundled.Client === 'function' && typeof bundled.pgpass === 'function') pg = bundled as PgPackage;
+    const bundled = bundledPg()?.();
+    if (typeof bundled?.Pool === 'function' && typeof bundled.Client === 'function' && typeof bundled.pgpass === 'function') pg = bundled as PgPackage;
   } catch {
-    // not the bundle: the packages below
+    // a provider that fails: the packages below
   }
   pg ??= { ...(requireCjs('pg') as Pick<PgPackage, 'Pool' | 'Client'>), pgpass: requireCjs('pgpass') as PgPass };
   return (loaded = { Pool: poolEndingFailedConnects(pg), pgpass: pg.pgpass });

@@ -13,6 +13,7 @@ import { sessionHash, token, type Identity } from './sessions.js';
 import type { OidcConfig } from './service-config.js';
 import type { SharedConsoleState } from '../ops-bridge.js';
 import { isLoopbackHost } from './service-config.js';
+import * as load from '../load.js';
 
 const FLOW_TTL_MS = 10 * 60_000;
 /** How far the provider's clock may be ahead of ours (openid-client's own tolerance for exp). */
@@ -191,7 +192,7 @@ export class OidcSignIn {
       throw new SignInError(`the logout token was refused: ${why}`, 'invalid-logout-token');
     };
     if (!meta.jwks_uri) refuse('the identity provider publishes no key set (jwks_uri)');
-    const jose = await import('jose');
+    const jose = await load.jose();
     this.#jwks ??= jose.createRemoteJWKSet(new URL(meta.jwks_uri!));
     let claims: Record<string, unknown>;
     try {
@@ -217,7 +218,7 @@ export class OidcSignIn {
   #discover(): Promise<{ lib: typeof Oidc; config: Oidc.Configuration }> {
     if (!this.#client) {
       this.#client = (async () => {
-        const lib = await import('openid-client');
+        const lib = await load.openidClient();
         const c = this.#config;
         const auth = c.clientSecret ? lib.ClientSecretBasic(c.clientSecret) : lib.None();
         // Plain http only for a provider on loopback (service-config.ts refuses it elsewhere).
