@@ -8,6 +8,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { OpsError } from '../ops/errors.js';
 import { checkKafkaFields, KAFKA_FILE_KEYS, KAFKA_PATH_FIELDS, type KafkaContextFields } from './kafka-settings.js';
 import { currentIO, fromCwd } from './io.js';
+import * as load from './load.js';
 
 export type AuthKind = 'none' | 'basic' | 'bearer';
 
@@ -86,7 +87,7 @@ export async function loadConfig(path: string = configPath()): Promise<Offsetctl
   }
   let raw: unknown;
   // yaml (~260 KB) loads only when there is a file to read: without one, `connectors --url` never pays for it.
-  const { parse } = await import('./config-yaml.js');
+  const { parse } = await load.configYaml();
   try {
     raw = parse(text);
   } catch (err) {
@@ -109,7 +110,7 @@ export async function saveConfig(config: OffsetctlConfig, path: string = configP
   doc.contexts = contexts;
   const header = '# offsetctl contexts. Secrets are referenced (password-env, password-file, token-env,\n# token-file), never stored here. Edit with `offsetctl config set-context`.\n';
   const tmp = `${path}.${process.pid}.tmp`;
-  const { stringify } = await import('./config-yaml.js');
+  const { stringify } = await load.configYaml();
   await writeFile(tmp, header + stringify(doc), { mode: 0o600 });
   await rename(tmp, path);
 }

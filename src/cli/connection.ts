@@ -17,6 +17,7 @@ import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext, OffsetctlConfig } from './config-file.js';
 import type { StoreChoice } from '../store/index.js';
 import { type ConnectSender, currentIO, fromCwd, type SenderOptions } from './io.js';
+import * as load from './load.js';
 
 export type OutputFormat = 'text' | 'json';
 
@@ -93,7 +94,7 @@ export function addConnectionOptions(cmd: Command): Command {
  * sends many requests at once (the web console): undici's pool.
  */
 export async function standardSender({ pooled, ...options }: SenderOptions): Promise<ConnectSender> {
-  return pooled ? new (await import('../http/client.js')).HttpClient(options) : new (await import('../http/node-client.js')).NodeHttpClient(options);
+  return pooled ? new (await load.httpClient()).HttpClient(options) : new (await load.httpNodeClient()).NodeHttpClient(options);
 }
 
 /**
@@ -106,19 +107,19 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   if (output !== 'text' && output !== 'json') throw new OpsError('E_USAGE', `--output: must be text or json (got ${JSON.stringify(output)})`, { field: 'output' });
 
   // Loaded here rather than at the top so that registering commands stays cheap (`--help`).
-  const { configPath, findContext, loadConfig } = await import('./config-file.js');
+  const { configPath, findContext, loadConfig } = await load.configFile();
   // The web console's service config brings its own contexts (`offsetctl ui --config`).
   const path = how.config?.path ?? configPath(env);
-  const load = async (): Promise<OffsetctlConfig> => how.config?.config ?? loadConfig(path);
+  const readConfig = async (): Promise<OffsetctlConfig> => how.config?.config ?? loadConfig(path);
   let ctx: ConnectionContext | undefined;
   let contextName: string | undefined;
   let rawUrl: string | undefined;
   if (opts.context) {
-    ctx = findContext(await load(), opts.context, path);
+    ctx = findContext(await readConfig(), opts.context, path);
     contextName = opts.context;
     rawUrl = opts.url || ctx.url;
   } else {
-    const config = await load();
+    const config = await readConfig();
     const explicitUrl = opts.url || env.OFFSETCTL_URL;
     const name = config.currentContext;
     // A dangling current-context matters only when it is what names the cluster.
@@ -144,18 +145,18 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   // The IO's sender when a test hands one in (a recording one, one to a broken worker), else ours.
   const client = await (currentIO().httpSender ?? standardSender)(clientOptions);
   const reachable = urls.length > 1
-    ? new (await import('../http/failover.js')).FailoverClient(client, urls, (from, to, why) => currentIO().stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
+    ? new (await load.httpFailover()).FailoverClient(client, urls, (from, to, why) => currentIO().stderr.write(`warning: Kafka Connect worker ${from} unreachable (${why}); trying ${to}\n`))
     : client;
   // A worker answering 500 because the leader it forwards to died: asked again once the group has
   // a new leader (a PATCH/DELETE of offsets only after reading back that it did not apply).
-  const http = new (await import('../http/forward-retry.js')).ForwardRetryClient(reachable, { onRetry: (line) => currentIO().stderr.write(`warning: ${line}\n`) });
+  const http = new (await load.httpForwardRetry()).ForwardRetryClient(reachable, { onRetry: (line) => currentIO().stderr.write(`warning: ${line}\n`) });
   const stateDir = resolveStateDir(opts.stateDir, env);
-  const { storeChoice } = await import('./store-choice.js');
+  const { storeChoice } = await load.storeChoice();
   // The console's service config (how.config) matches its contexts by identity among themselves
   // once they are all resolved (console-governance.ts, from commands/ui.ts).
   const ruled = how.config
     ? { ...(ctx?.approval === 'required' ? { approval: 'required' as const } : {}), governedBy: [] }
-    : await governedChoice({ url, ctx, contextName, config: await load(), http: reachable, env, explicitStore: opts.store, stateDir });
+    : await governedChoice({ url, ctx, contextName, config: await readConfig(), http: reachable, env, explicitStore: opts.store, stateDir });
   const store = storeChoice(opts, ruled.storeContext ?? ctx, stateDir, env);
   const answeringWorker = urls.length > 1 ? () => (reachable as FailoverClient).current : () => url;
   return {
@@ -174,7 +175,7 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
 async function governedChoice(
   at: { url: string; ctx: ConnectionContext | undefined; contextName: string | undefined; config: OffsetctlConfig; http: HttpSender; env: NodeJS.ProcessEnv; explicitStore: string | undefined; stateDir: string },
 ): Promise<{ storeContext?: Pick<ConnectionContext, 'store' | 'storePasswordEnv'>; approval?: 'required'; governedBy: string[] }> {
-  const { governs, governingContexts } = await import('./governing-context.js');
+  const { governs, governingContexts } = await load.governingContext();
   const own = at.ctx?.approval === 'required' ? { approval: 'required' as const } : {};
   const others = Object.entries(at.config.contexts).filter(([name, c]) => name !== at.contextName && governs(c));
   if (others.length === 0) return { ...own, governedBy: [] };
@@ -185,7 +186,7 @@ async function governedChoice(
     return (currentIO().httpSender ?? standardSender)({ ...(auth ? { auth } : {}), tls: await resolveTls({}, c), timeoutMs: 3000, pooled: false });
   };
   // Kept per URL for a minute in the state folder (identity-cache.ts): each command is its own process.
-  const cache = (await import('./identity-cache.js')).identityCache(at.stateDir, at.env);
+  const cache = (await load.identityCache()).identityCache(at.stateDir, at.env);
   const found = await governingContexts(at.url, { ...at.config, contexts: Object.fromEntries(others) }, senderFor, cache);
   for (const name of found.unreachable) currentIO().stderr.write(`warning: context ${name} governs a cluster (team store or approval) but its URL did not answer: if it is this cluster, its rules were not checked\n`);
   if (found.contexts.length === 0) return { ...own, governedBy: [] };

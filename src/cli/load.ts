@@ -11,6 +11,9 @@
 export const arazzoRunner = () => import('../arazzo/runner/index.js');
 export const arazzoYaml = () => import('../arazzo/yaml.js');
 export const httpClient = () => import('../http/client.js');
+export const httpFailover = () => import('../http/failover.js');
+export const httpForwardRetry = () => import('../http/forward-retry.js');
+export const httpNodeClient = () => import('../http/node-client.js');
 export const kafkaGovernanceMarker = () => import('../kafka/governance-marker.js');
 export const kafkaMessaging = () => import('../kafka/messaging.js');
 export const opsAudit = () => import('../ops/audit/index.js');
@@ -73,6 +76,7 @@ export const confirm = () => import('./confirm.js');
 export const connection = () => import('./connection.js');
 export const consoleGovernance = () => import('./console-governance.js');
 export const documentCache = () => import('./document-cache.js');
+export const governingContext = () => import('./governing-context.js');
 export const governanceCheck = () => import('./governance-check.js');
 export const halt = () => import('./halt.js');
 export const historyStore = () => import('./history-store.js');

@@ -10,6 +10,8 @@ import type { StoreChoice } from '../store/index.js';
 import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
 import { currentIO } from './io.js';
+import { readVersion } from './package-version.js';
+import * as load from './load.js';
 
 export interface StoreFlags {
   store?: string;
@@ -55,6 +57,6 @@ export async function openCommandStore(choice: StoreChoice, options: { migrate?:
 
 /** Opens the chosen store as this CLI (its version, `via: cli`); a team store is connected and its schema checked before this resolves. */
 export async function standardOpenStore(choice: StoreChoice, options: { migrate?: boolean } = {}): Promise<Store> {
-  const [{ openChosenStore }, { readVersion }] = await Promise.all([import('../store/index.js'), import('./package-version.js')]);
+  const { openChosenStore } = await load.store();
   return openChosenStore(choice, { actor: { via: 'cli', version: readVersion() }, ...options });
 }

@@ -18,12 +18,6 @@ const SEAM = ['src/cli/verbs.ts', 'src/cli/load.ts', 'src/ops/load.ts', 'src/sto
 /** import() of a module the user names on the command line (the engine's --transport): no start-up tuning. */
 const USER_MODULES = ['src/arazzo/cli.ts'];
 
-/**
- * PENDING, temporary: files another change owned while the seam was made (the CLI's IO work,
- * issue 31). Their import() calls move to src/cli/load.ts next; a file here with none left fails
- * the check below, so the list only shrinks.
- */
-const PENDING = ['src/cli/connection.ts', 'src/cli/store-choice.ts', 'src/cli/history-store.ts', 'src/cli/plan-file.ts', 'src/cli/config-file.ts'];
 
 /** Library folders: they are handed what a build packs, never look for it. */
 const LIBRARIES = ['src/arazzo', 'src/http', 'src/store', 'src/ops', 'src/kafka', 'src/connect-lint', 'src/present'];
@@ -99,11 +93,9 @@ function sources(dir: string): Source[] {
 test('import() appears only in the lazy-loading seam (src/cli/verbs.ts and the load.ts doors)', () => {
   const files = sources('src');
   assert.ok(files.length > 300, `found only ${files.length} source files`);
-  for (const seam of [...SEAM, ...USER_MODULES, ...PENDING]) assert.ok(files.some((f) => f.path === seam), `${seam} is gone: take it off the list`);
-  const scattered = scatteredImports(files, [...SEAM, ...USER_MODULES, ...PENDING]);
+  for (const seam of [...SEAM, ...USER_MODULES]) assert.ok(files.some((f) => f.path === seam), `${seam} is gone: take it off the list`);
+  const scattered = scatteredImports(files, [...SEAM, ...USER_MODULES]);
   assert.deepEqual(scattered, [], 'load it through a named door in the layer\'s load.ts (src/cli/load.ts in the CLI), or import it statically');
-  const pendingDone = PENDING.filter((p) => importCalls(files.find((f) => f.path === p)!).length === 0);
-  assert.deepEqual(pendingDone, [], 'these pending files have no import() left: take them off PENDING');
 });
 
 test('a seam file imports nothing that loads code (its edges are import() doors only)', () => {
