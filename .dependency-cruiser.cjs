@@ -22,7 +22,7 @@ const LAYERS = {
 const FACES = ['cli', 'web'];
 /** ...except here: `offsetctl ui` starts the console through the console's door. */
 const LAUNCHES = [
-  { from: 'src/cli/commands/ui.ts', to: 'src/web/index.ts' },
+  { from: 'src/cli/commands/ui-actions.ts', to: 'src/web/index.ts' },
   // The seam's door to the console (src/cli/load.ts, web), which `offsetctl ui` opens.
   { from: 'src/cli/load.ts', to: 'src/web/index.ts' },
 ];

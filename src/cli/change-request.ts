@@ -9,7 +9,9 @@ import type { MoveRun } from '../ops/move/index.js';
 import type { Connection } from './connection.js';
 import { storeActor } from './plan-file.js';
 import { currentIO } from './io.js';
-import * as load from './load.js';
+import { approvalRule, describePolicy } from '../ops/audit/index.js';
+import { abandonRequestDoc, exportRequestDoc, importRequestDoc, importUndoRequestDoc, moveRequestDoc, moveUndoRequestDoc, requestChange, savePlan } from '../ops/changes/index.js';
+import { WorkerRoot, clusterIdentity } from '../ops/cluster/index.js';
 
 /**
  * Why these plans need someone else's approval, or undefined: the context that applies (or one
@@ -22,7 +24,6 @@ export async function approvalReason(
   plans: ReadonlyArray<Pick<Plan, 'clusterKey' | 'connector' | 'operation' | 'runId'>>,
 ): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const p of plans) {
     if (p.runId !== undefined) continue;
     const rule = await approvalRule(store, { clusterKey: p.clusterKey, connector: p.connector, action: p.operation });
@@ -39,7 +40,6 @@ export async function requestInstead(
   selection?: string,
   reason?: string,
 ): Promise<void> {
-  const { requestChange, savePlan } = await load.opsChanges();
   const saved = Array.isArray(plans)
     ? savePlan(plans as Plan[], { plannedBy: await storeActor(ctx.store), ...(selection ? { selection } : {}) })
     : (plans as SavedPlan);
@@ -55,7 +55,6 @@ export async function moveApprovalReason(
   plan: Pick<MovePlanFacts, 'connector' | 'targetName' | 'from' | 'to'> & { operation: string },
 ): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const [clusterKey, connector] of [
     [plan.from.key, plan.connector],
     [plan.to.key, plan.targetName],
@@ -76,7 +75,6 @@ export async function requestMoveInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, moveRequestDoc } = await load.opsChanges();
   const doc = await moveRequestDoc(plan, { from: ctx.http, to: to.http }, choices, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -138,7 +136,6 @@ export async function requestUndoInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, moveUndoRequestDoc } = await load.opsChanges();
   const doc = await moveUndoRequestDoc(facts, { from: ctx.http, to: to.http }, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -148,7 +145,6 @@ export async function requestUndoInstead(
 /** Why an import needs approval (the context, or the target cluster's policy for one of its connectors), or undefined. */
 export async function importApprovalReason(conn: Connection, store: OpsContext['store'], plan: ImportPlanFacts): Promise<string | undefined> {
   if (conn.approval === 'required') return 'context';
-  const { approvalRule, describePolicy } = await load.opsAudit();
   for (const item of plan.items) {
     const rule = await approvalRule(store, { clusterKey: plan.to.key, connector: item.connector, action: 'import' });
     if (rule) return `the team's policy: ${describePolicy(rule)}`;
@@ -166,7 +162,6 @@ export async function requestImportInstead(
   info: (text: string) => unknown,
   reason: string,
 ): Promise<void> {
-  const { requestChange, importRequestDoc } = await load.opsChanges();
   const doc = await importRequestDoc(plan, ctx.http, backup, choices, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -175,7 +170,6 @@ export async function requestImportInstead(
 
 /** The cluster a URL reaches, as its key (`kafka:<id>`): what a consistent export's policy and request name. */
 export async function clusterKeyOf(http: OpsContext['http'], url: string): Promise<string> {
-  const { clusterIdentity, WorkerRoot } = await load.opsCluster();
   return (await clusterIdentity(new WorkerRoot(http, url))).key;
 }
 
@@ -192,7 +186,6 @@ export async function requestExportInstead(
   info: (text: string) => unknown,
 ): Promise<boolean> {
   const key = await clusterKeyOf(ctx.http, ctx.url);
-  const { approvalRule, describePolicy } = await load.opsAudit();
   let reason: string | undefined = conn.approval === 'required' ? 'context' : undefined;
   for (const connector of connectors) {
     if (reason !== undefined) break;
@@ -200,7 +193,6 @@ export async function requestExportInstead(
     if (rule) reason = `the team's policy: ${describePolicy(rule)}`;
   }
   if (reason === undefined) return false;
-  const { requestChange, exportRequestDoc } = await load.opsChanges();
   const doc = await exportRequestDoc({ url: ctx.url, key }, ctx.http, connectors, includeSecrets, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -224,11 +216,9 @@ export async function requestImportUndoInstead(
   imported: import('../store/index.js').RunRecord,
   info: (text: string) => unknown,
 ): Promise<boolean> {
-  const { approvalRule, describePolicy } = await load.opsAudit();
   const rule = await approvalRule(ctx.store, { clusterKey: imported.clusterKey, connector: imported.connector, action: 'rollback' });
   const reason = rule ? `the team's policy: ${describePolicy(rule)}` : conn.approval === 'required' ? 'context' : undefined;
   if (reason === undefined) return false;
-  const { requestChange, importUndoRequestDoc } = await load.opsChanges();
   const doc = importUndoRequestDoc(imported, { plannedBy: await storeActor(ctx.store) });
   const by = conn.context?.approval === 'required' ? conn.contextName : (conn.governedBy?.[0] ?? conn.contextName);
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });
@@ -247,10 +237,8 @@ export async function requestAbandonInstead(
   reason: string,
   info: (text: string) => unknown,
 ): Promise<boolean> {
-  const { approvalRule, describePolicy } = await load.opsAudit();
   const rule = await approvalRule(ctx.store, { clusterKey: run.clusterKey, connector: run.connector, action: 'abandon' });
   if (!rule) return false;
-  const { requestChange, abandonRequestDoc } = await load.opsChanges();
   const doc = abandonRequestDoc(run, reason, { plannedBy: await storeActor(ctx.store) });
   const by = conn.governedBy?.[0] ?? conn.contextName;
   const request = await requestChange(ctx, doc, { ...(by ? { contextName: by } : {}) });

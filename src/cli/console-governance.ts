@@ -13,7 +13,7 @@ import { OpsError } from '../ops/errors.js';
 import type { ConnectionContext } from './config-file.js';
 import { storeWithoutSecrets } from './governance-check.js';
 import type { IdentityCache } from './governing-context.js';
-import * as load from './load.js';
+import { WorkerRoot, clusterIdentity, connectMembers, sameConnectCluster } from '../ops/cluster/index.js';
 
 export interface ConsoleContext {
   name: string;
@@ -31,7 +31,6 @@ const teamStore = (c: Pick<ConnectionContext, 'store'>): string | undefined => (
  * names a team store that is not `consoleStore`.
  */
 export async function consoleRules(contexts: readonly ConsoleContext[], consoleStore: string | undefined, cache?: IdentityCache): Promise<{ approval: Set<string>; unreachable: string[] }> {
-  const { clusterIdentity, connectMembers, sameConnectCluster, WorkerRoot } = await load.opsCluster();
   const seen = await Promise.all(contexts.map(async (c) => {
     const cached = cache?.get(c.url);
     if (cached) return cached;

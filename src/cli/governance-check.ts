@@ -13,6 +13,8 @@ import type { StoreChoice } from '../store/index.js';
 import type { Connection } from './connection.js';
 import type { KafkaFlags } from './kafka-settings.js';
 import { currentIO } from './io.js';
+import { resolveKafkaAccess } from './kafka-settings.js';
+import { WorkerRoot, clusterIdentity, connectMembers, sameConnectCluster } from '../ops/cluster/index.js';
 import * as load from './load.js';
 
 /** The team store as a marker may show it: scheme, host, port and database; never the user, a password or parameters. */
@@ -34,10 +36,8 @@ export async function refuseIfGovernedElsewhere(
 ): Promise<void> {
   // A team store (the store module's isTeamStore, inlined: loading it would load SQLite's binding).
   if (conn.store.store !== undefined && conn.store.store !== '' && conn.store.store !== 'sqlite') return;
-  const { resolveKafkaAccess } = await load.kafkaSettings();
   const access = resolveKafkaAccess(flags, conn.context, env);
   if (!access.bootstrap) return;
-  const { clusterIdentity, WorkerRoot } = await load.opsCluster();
   const identity = await clusterIdentity(new WorkerRoot(conn.http, conn.url));
   if (!identity.kafkaClusterId) return; // the worker did not say which cluster: the change itself will fail or go on as before
   let marker: GovernanceMarker | undefined;
@@ -47,7 +47,6 @@ export async function refuseIfGovernedElsewhere(
     const mine = [...markers.values()].filter((m) => m.clusterKey === identity.key);
     if (mine.length > 0) {
       // Several Connect clusters share a Kafka cluster: the marker of the one whose members meet this URL's.
-      const { connectMembers, sameConnectCluster } = await load.opsCluster();
       const members = await connectMembers(conn.http, conn.url);
       marker = mine.find((m) => sameConnectCluster(m.members, members));
     }

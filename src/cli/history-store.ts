@@ -5,15 +5,14 @@ import type { ConnectionContext } from './config-file.js';
 import { storeChoice, type StoreFlags } from './store-choice.js';
 import type { StoreChoice } from '../store/index.js';
 import { currentIO } from './io.js';
-import * as load from './load.js';
+import { resolveStateDir } from './connection.js';
+import { configPath, findContext, loadConfig } from './config-file.js';
 
 /** The store for a command that reads history only (no Connect URL): --context or the current context may name it. */
 export async function historyStoreChoice(opts: StoreFlags, env: NodeJS.ProcessEnv = currentIO().env): Promise<StoreChoice> {
-  const { resolveStateDir } = await load.connection();
   const stateDir = resolveStateDir(opts.stateDir, env);
   let ctx: ConnectionContext | undefined;
   if (!opts.store && !env.OFFSETCTL_STORE) {
-    const { configPath, findContext, loadConfig } = await load.configFile();
     const path = configPath(env);
     const config = await loadConfig(path);
     const name = opts.context ?? config.currentContext;

@@ -10,11 +10,10 @@ import { OpsError } from '../ops/errors.js';
 import type { Store } from '../store/index.js';
 import { cliActor } from './actor.js';
 import { fromCwd } from './io.js';
-import * as load from './load.js';
+import { readSavedPlan, savePlan } from '../ops/changes/index.js';
 
 /** Writes the plans as one saved plan; resolves with the line that tells the operator what was written. */
 export async function writeSavedPlan(file: string, plans: readonly Plan[], store: Store, selection?: string): Promise<string> {
-  const { savePlan } = await load.opsChanges();
   const doc = savePlan(plans, { plannedBy: await storeActor(store), ...(selection ? { selection } : {}) });
   const text = `${JSON.stringify(doc, null, 2)}\n`;
   const target = fromCwd(file);
@@ -51,6 +50,5 @@ export async function readSavedPlanFile(file: string): Promise<SavedPlan> {
   } catch (err) {
     throw new OpsError('E_PLAN_INVALID', `${file} is not JSON (${(err as Error).message}): a plan is the file \`--plan-out\` wrote, unedited`, { field: 'plan', cause: err });
   }
-  const { readSavedPlan } = await load.opsChanges();
   return readSavedPlan(doc, file);
 }

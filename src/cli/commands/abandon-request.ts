@@ -7,22 +7,23 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { auditRefused } from './move-face.js';
 import { stdout, warnUnaudited } from './say.js';
-import * as load from '../load.js';
+import { resolveConnection } from '../connection.js';
+import { openHistory } from './history-actions.js';
+import { requestHeading } from '../../present/index.js';
+import { confirm } from '../confirm.js';
+import { cliActorFor } from '../actor.js';
+import * as ops from '../../ops/index.js';
 
 export async function applyAbandonRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await load.ops();
-  const { resolveConnection } = await load.connection();
   const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl });
-  const { openHistory } = await load.historyActions();
   const { store } = await openHistory(opts);
   const ctx = { url: conn.url, http: conn.http, store };
-  const actor = await (await load.actor()).cliActorFor(store);
+  const actor = await cliActorFor(store);
   const audit = { actor, ...(conn.contextName ? { context: conn.contextName } : {}) };
   try {
     const { doc } = await ops.approvedAbandon(ctx, id);
     const plan = await ops.planAbandon(ctx, doc.runId);
     ops.checkAbandonRequest(doc, plan.run);
-    const { requestHeading } = await load.present();
     const c = plan.run.connector;
     stdout(`${requestHeading(request)}\nRun ${plan.run.id}: ${plan.run.operation} of ${c} on ${plan.run.clusterUrl}, interrupted. ` +
       `${plan.liveText ? `${c} is ${plan.liveText} now. ` : ''}Abandoning the run changes no offsets and leaves ${c} as it is.\n`);
@@ -30,7 +31,6 @@ export async function applyAbandonRequest(id: string, request: ChangeRequestReco
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Abandon run ${plan.run.id} (approved change request ${id})?`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(ctx, id));
     const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;

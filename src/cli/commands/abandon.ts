@@ -6,7 +6,12 @@
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { OpsError } from '../../ops/errors.js';
 import { stderr, stdout } from './say.js';
-import * as load from '../load.js';
+import { openHistory, refusal } from './history-actions.js';
+import { resolveConnection } from '../connection.js';
+import { requestAbandonInstead } from '../change-request.js';
+import { confirm } from '../confirm.js';
+import { cliActorFor } from '../actor.js';
+import * as ops from '../../ops/index.js';
 
 export interface AbandonOptions extends ConnectionOptions {
   reason?: string;
@@ -20,20 +25,17 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
   // The run is abandoned in the store it was found in (the team store named by --store,
   // OFFSETCTL_STORE or the context): opening the state folder's file instead refused every run
   // of the team store ("no run … in …/offsetctl.db") and left its lock for good (issue 30).
-  const { openHistory, refusal } = await load.historyActions();
   const { store } = await openHistory(opts);
   let conn: Connection;
   try {
     const { clusterUrl } = await store.getRun(id).catch((err: unknown) => {
       throw refusal(err);
     });
-    const { resolveConnection } = await load.connection();
     conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: clusterUrl });
   } catch (err) {
     await store.close();
     throw err;
   }
-  const ops = await load.ops();
   const ctx = { url: conn.url, http: conn.http, store };
   try {
     const plan = await ops.planAbandon(ctx, id);
@@ -51,12 +53,10 @@ export async function abandonCommand(id: string, opts: AbandonOptions): Promise<
       '',
     ].join('\n'));
     // Under a policy covering `abandon`: a change request instead (someone else approves, `changes apply` abandons it).
-    const { requestAbandonInstead } = await load.changeRequest();
     if (await requestAbandonInstead(conn, ctx, run, opts.reason, (text) => (conn.output === 'json' ? stderr : stdout)(`${text}\n`))) return;
-    const { confirm } = await load.confirm();
     await confirm(`Abandon run ${run.id}?`, { yes: opts.yes === true });
     // On the team store the database login names who gave it up (as in `runs`' BY column), else the OS login.
-    const actor = await (await load.actor()).cliActorFor(store);
+    const actor = await cliActorFor(store);
     const by = actor.dbUser ? `${actor.dbUser}@${actor.host}` : actor.user;
     // Through ops' door: the team's policy is checked and the act audited (refusals too).
     const scope = { actor, ...(conn.contextName ? { context: conn.contextName } : {}) };

@@ -11,7 +11,23 @@ import type { PositionOptions } from './rewind-positions.js';
 import { resumeAfterFrom } from './change-flags.js';
 import { currentIO } from '../io.js';
 import { OpsError } from '../../ops/errors.js';
-import * as load from '../load.js';
+import { historyStoreChoice } from '../history-store.js';
+import { openCommandStore } from '../store-choice.js';
+import { resolveConnection } from '../connection.js';
+import { checkSelection, incompleteCount, selectConnectors } from '../../ops/batch/index.js';
+import { listConnectorNames } from '../../ops/index.js';
+import { positionTargetsFor, wantsPosition } from './rewind-positions.js';
+import { profileOptionsFor } from '../source-db.js';
+import { auditRefusal } from '../../ops/audit/index.js';
+import { approvalReason, requestInstead } from '../change-request.js';
+import { writeSavedPlan } from '../plan-file.js';
+import { confirm } from '../confirm.js';
+import { testHooksFromEnv } from '../test-hooks.js';
+import { cliActorFor } from '../actor.js';
+import { readOffsetsInput } from '../offsets-input.js';
+import { renderTable } from '../render/table.js';
+import { refuseIfGovernedElsewhere } from '../governance-check.js';
+import * as batch from '../../ops/batch/index.js';
 
 export interface BatchCliOptions extends ConnectionOptions {
   yes?: boolean;
@@ -33,11 +49,6 @@ export function isBatch(names: readonly string[], opts: BatchCliOptions): boolea
 }
 
 export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names: string[], opts: BatchCliOptions): Promise<void> {
-  const { resolveConnection } = await load.connection();
-  const batch = await load.opsBatch();
-  const { checkSelection, selectConnectors } = await load.opsBatch();
-  const batchOps = await load.opsBatch();
-  const { listConnectorNames } = await load.ops();
 
   // Selection mistakes that need no cluster are refused before stdin or the cluster is read.
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
@@ -47,11 +58,10 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
   if (opts.snapshot !== undefined) {
     throw new OpsError('E_USAGE', '--snapshot names one connector\'s snapshot: with several connectors each is rolled back to its own latest snapshot; drop --snapshot or name one connector', { field: 'snapshot' });
   }
-  const { wantsPosition, positionTargetsFor } = await load.rewindPositions();
   const byPosition = operation === 'rewind' && (await wantsPosition(opts as PositionOptions));
   const offsetsFor = operation === 'rewind' && !byPosition ? await readBatchOffsets(opts.offsets) : undefined;
   const conn = await resolveConnection(opts);
-  await (await load.governanceCheck()).refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  await refuseIfGovernedElsewhere(conn, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await conn.http.close();
     throw err;
   });
@@ -66,9 +76,8 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
         return { offsets: positions.offsets, positions };
       }
       : offsetsFor ? async (connector: string) => ({ offsets: offsetsFor(connector) }) : undefined;
-    const { profileOptionsFor } = await load.sourceDb();
     const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions & { allowForward?: boolean }, conn.context, connector);
-    const ops = batchOps.changeOps(ctx, { operation, resumeAfter, profileFor, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
+    const ops = batch.changeOps(ctx, { operation, resumeAfter, profileFor, ...(targetsFor ? { targetsFor } : {}) }, await faceOptions(conn, ctx.store));
     const batchId = batch.newBatchId();
     const progress = progressLine(!json && currentIO().stderr.isTTY === true);
     let planned: Awaited<ReturnType<typeof batch.planBatch<Plan>>>;
@@ -76,7 +85,6 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       planned = await batch.planBatch(ops, connectors, { concurrency, skipInvalid: opts.skipInvalid === true, onEvent: progress.onEvent });
     } catch (err) {
       // The whole batch refused in pre-flight: one entry for it in the audit trail.
-      const { auditRefusal } = await load.opsAudit();
       const face = await faceOptions(conn, ctx.store);
       if (face.audit) await auditRefusal(ctx, face.audit, { action: operation }, err).catch(() => undefined);
       throw err;
@@ -87,14 +95,12 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     // Only a batch that is applied now is recorded under its id (runs --batch finds it); a dry run,
     // a plan file or a change request shows none, so nobody looks up an id that was never stored.
     const todoNow = planned.plans.filter((p) => !p.nothingToChange);
-    const { approvalReason } = await load.changeRequest();
     // Where the context or the team store's policy requires approval, the batch becomes a request.
     const reason = !opts.dryRun && opts.planOut === undefined && todoNow.length > 0 ? await approvalReason(conn, ctx.store, todoNow) : undefined;
     const appliedNow = !opts.dryRun && opts.planOut === undefined && reason === undefined;
     out(await planTable(planned.plans, planned.skipped, operation, conn.url, appliedNow ? batchId : undefined));
     if (opts.planOut !== undefined) {
       // One saved plan for the whole batch: reviewed, then applied as one (`offsetctl apply`).
-      const { writeSavedPlan } = await load.planFile();
       const todo = planned.plans.filter((p) => !p.nothingToChange);
       if (todo.length === 0) throw new OpsError('E_PREFLIGHT', `none of the ${planned.plans.length} connector(s) has anything to change: no plan was written`, { field: 'plan-out' });
       const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
@@ -103,7 +109,6 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
     }
     if (reason !== undefined) {
       // Four-eyes: the batch becomes one request someone else approves; nothing changes now.
-      const { requestInstead } = await load.changeRequest();
       const chosen = opts.selector !== undefined ? `--selector ${opts.selector}` : opts.all ? '--all' : names.join(' ');
       await requestInstead(conn, ctx, todoNow, out, chosen, reason);
       return;
@@ -113,7 +118,6 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
       else out('dry run: nothing was changed');
       return;
     }
-    const { confirm } = await load.confirm();
     const after = resumeAfter === 'never' ? 'left STOPPED' : resumeAfter === 'always' ? 'resumed' : 'put back to the state it had';
     await confirm(`${capitalize(operation)} ${planned.plans.length} connector(s)? Each is stopped while its offsets change (snapshot first), then ${after}.`, { yes: opts.yes === true });
 
@@ -127,7 +131,6 @@ export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names
 
 /** The store for the whole batch (plans of rollbacks read snapshots from it) beside the connection. */
 async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; close: () => Promise<void> }> {
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   return {
     ctx: { url: conn.url, http: conn.http, store },
@@ -140,8 +143,6 @@ async function openBatchContext(conn: Connection): Promise<{ ctx: OpsContext; cl
 
 /** The integration tests' hooks (OFFSETCTL_TEST_*), as for a single change, and the OS (and database) user for the audit trail. */
 export async function faceOptions(conn: Connection, store: OpsContext['store']): Promise<BatchFaceOptions> {
-  const { testHooksFromEnv } = await load.testHooks();
-  const { cliActorFor } = await load.actor();
   const beforeStep = testHooksFromEnv();
   return { ...(beforeStep ? { beforeStep } : {}), audit: { actor: await cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) } };
 }
@@ -152,10 +153,6 @@ export async function faceOptions(conn: Connection, store: OpsContext['store']):
  * with the targets fixed when the batch was planned.
  */
 export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promise<void> {
-  const { resolveConnection } = await load.connection();
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
-  const batch = await load.opsBatch();
-  const batchOps = await load.opsBatch();
   const concurrency = batch.parseConcurrency(opts.concurrency);
 
   const store = await openCommandStore(await historyStoreChoice(opts));
@@ -187,17 +184,15 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
   const { ctx, close } = await openBatchContext(conn);
   try {
     const face = await faceOptions(conn, ctx.store);
-    const resumeOps = batchOps.resumeOps(ctx, (connector) => runIds.get(connector) ?? '', face);
+    const resumeOps = batch.resumeOps(ctx, (connector) => runIds.get(connector) ?? '', face);
     const resuming = [...runIds.keys()];
     const planned = await batch.planBatch(resumeOps, resuming, { concurrency });
     // The members that never started: planned now, as the batch asked, with its targets.
-    const { profileOptionsFor } = await load.sourceDb();
     const profileFor = (connector: string) => profileOptionsFor(opts as SourceDbOptions, conn.context, connector);
-    const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(batchOps, batch, ctx, recorded, unstarted, concurrency, face, profileFor);
+    const fresh = unstarted.length === 0 || !recorded ? undefined : await planUnstarted(ctx, recorded, unstarted, concurrency, face, profileFor);
     if (resuming.length > 0) out(`Resuming ${resuming.length} interrupted run(s) of batch ${batchId}: ${resuming.join(', ')}`);
     if (fresh) {
       out(`Starting ${unstarted.length} member(s) of batch ${batchId} that never started (${recorded!.operation}): ${unstarted.map((m) => m.connector).join(', ')}`);
-      const { confirm } = await load.confirm();
       await confirm(`${capitalize(recorded!.operation)} ${unstarted.length} connector(s) of batch ${batchId} that never started?`, { yes: opts.yes === true });
     }
     const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, async (options) => [
@@ -212,13 +207,13 @@ export async function resumeBatch(batchId: string, opts: BatchCliOptions): Promi
 }
 
 async function planUnstarted(
-  batchOps: typeof import('../../ops/batch/index.js'), batch: typeof import('../../ops/batch/index.js'), ctx: OpsContext,
+  ctx: OpsContext,
   recorded: import('../../store/index.js').BatchRecord, members: ReadonlyArray<import('../../store/index.js').BatchMember>, concurrency: number,
   face: Awaited<ReturnType<typeof faceOptions>>, profileFor: (connector: string) => Promise<import('../../ops/profiles/index.js').ProfileOptions>,
-): Promise<{ ops: ReturnType<typeof batchOps.changeOps>; plans: Plan[]; skipped: BatchRow[] }> {
+): Promise<{ ops: ReturnType<typeof batch.changeOps>; plans: Plan[]; skipped: BatchRow[] }> {
   const targets = new Map(members.map((m) => [m.connector, m.offsets ?? []]));
   const resumeAfter = (['auto', 'always', 'never'] as const).find((r) => r === recorded.resumeAfter) ?? 'auto';
-  const ops = batchOps.changeOps(ctx, {
+  const ops = batch.changeOps(ctx, {
     operation: recorded.operation, resumeAfter, record: false, profileFor,
     ...(recorded.operation === 'rewind' ? { targetsFor: async (connector: string) => ({ offsets: targets.get(connector) ?? [] }) } : {}),
   }, face);
@@ -254,7 +249,6 @@ export async function applyWithCancel(
 /** Reads --offsets once: a per-connector document {"connectors": {"<name>": <offsets>}}, or one offsets document for all. */
 async function readBatchOffsets(file: string | undefined): Promise<(connector: string) => unknown> {
   if (file === undefined) throw new OpsError('E_USAGE', 'rewind needs --offsets <file|->', { field: 'offsets' });
-  const { readOffsetsInput } = await load.offsetsInput();
   const doc = await readOffsetsInput(file);
   const perConnector = doc !== null && typeof doc === 'object' && !Array.isArray(doc) && 'connectors' in doc
     ? (doc as { connectors: unknown }).connectors : undefined;
@@ -273,7 +267,6 @@ async function readBatchOffsets(file: string | undefined): Promise<(connector: s
 export async function planTable(
   plans: readonly Plan[], skipped: readonly BatchRow[], operation: string, url: string, batchId: string | undefined,
 ): Promise<string> {
-  const { renderTable } = await load.renderTable();
   const rows = plans.map((p) => [
     p.connector, p.connectorType, p.stateBefore, String(p.diff.counts.changed), String(p.diff.counts.added), String(p.diff.counts.removed),
     String(p.diff.counts.unchanged), p.warnings.length > 0 ? p.warnings.join('; ') : '',
@@ -292,12 +285,10 @@ function planSummary(p: Plan): Record<string, unknown> {
 
 export async function printSummary(summary: BatchSummary, json: boolean): Promise<void> {
   // unchanged (nothing to change) is done, like one such reset exiting 0.
-  const { incompleteCount } = await load.opsBatch();
   const incomplete = incompleteCount(summary);
   if (json) {
     currentIO().stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {
-    const { renderTable } = await load.renderTable();
     const table = '\n' + renderTable(
       ['CONNECTOR', 'RESULT', 'FINAL STATE', 'RUN', 'SNAPSHOT', 'DETAIL'],
       summary.connectors.map((r) => [r.connector, r.status, r.finalState, r.runId ?? '', r.snapshotId ?? '', detail(r)]),

@@ -6,12 +6,29 @@ import { OpsError } from '../../ops/errors.js';
 import type { ConnectionOptions } from '../connection.js';
 import type { ApplyOptions } from './apply.js';
 import { currentIO } from '../io.js';
-import * as load from '../load.js';
+import { historyStoreChoice } from '../history-store.js';
+import { openCommandStore } from '../store-choice.js';
+import { renderTable } from '../render/table.js';
+import { REQUEST_COLUMNS, historyLines, requestHeading, requestRow, statusText } from '../../present/index.js';
+import { isAbandonRequest, isExportRequest, isImportRequest, isImportUndoRequest, isMoveRequest, requestedPlan, reviewChange } from '../../ops/changes/index.js';
+import { renderDiff } from '../render/diff.js';
+import { acceptMoved, applyChecked, showMoved, withChangeConnection } from './apply-actions.js';
+import { runChange } from './ops-actions.js';
+import { preflightKafkaSettings } from '../kafka-settings.js';
+import { resolveLimits } from '../../ops/index.js';
+import { limitFlags } from './change-flags.js';
+import { profileOptionsFor } from '../source-db.js';
+import { applyImportRequest } from './import-request.js';
+import { applyAbandonRequest } from './abandon-request.js';
+import { applyImportUndoRequest } from './import-undo-request.js';
+import { runExport } from './move-backup.js';
+import { applyMoveUndoRequest } from './move-undo-request.js';
+import { applyMoveRequest } from './move-request.js';
+import * as ops from '../../ops/index.js';
 
 const STATUSES = ['pending', 'approved', 'rejected', 'applying', 'applied', 'failed'] as const;
 
 async function openRequests(opts: ConnectionOptions) {
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   const store = await openCommandStore(await historyStoreChoice(opts));
   return { store, json: (opts.output ?? 'text') === 'json' };
 }
@@ -36,8 +53,6 @@ export async function listChanges(opts: ConnectionOptions & { status?: string; c
       currentIO().stdout.write(`No change requests in ${store.location}.\n`);
       return;
     }
-    const { renderTable } = await load.renderTable();
-    const { requestRow, REQUEST_COLUMNS } = await load.present();
     currentIO().stdout.write(`${renderTable(REQUEST_COLUMNS, list.map(requestRow))}\n`);
   } finally {
     await store.close();
@@ -52,11 +67,7 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
       currentIO().stdout.write(`${JSON.stringify({ ...summary(request), history: request.history, plan: request.plan }, null, 2)}\n`);
       return;
     }
-    const { requestedPlan } = await load.opsChanges();
-    const { requestHeading, historyLines } = await load.present();
-    const { renderDiff } = await load.renderDiff();
     const lines = [requestHeading(request), ...historyLines(request).map((l) => `  ${l}`)];
-    const { isAbandonRequest, isExportRequest, isImportRequest, isImportUndoRequest, isMoveRequest } = await load.opsChanges();
     if (isImportUndoRequest(request.plan)) {
       const u = request.plan;
       lines.push('', `undo of the import run ${u.undoes}: ${u.connector} deleted from ${u.clusterUrl} (${u.clusterKey}), its offsets kept in a snapshot`);
@@ -109,7 +120,6 @@ export async function showChange(id: string, opts: ConnectionOptions): Promise<v
 export async function reviewChangeCommand(id: string, decision: 'approve' | 'reject', opts: ConnectionOptions & { reason?: string }): Promise<void> {
   const { store, json } = await openRequests(opts);
   try {
-    const { reviewChange } = await load.opsChanges();
     const ctx = { url: '', http: undefined as never, store };
     const request = await reviewChange(ctx, id, decision, { ...(opts.reason !== undefined ? { reason: opts.reason } : {}) });
     const last = request.history.at(-1)!;
@@ -117,7 +127,6 @@ export async function reviewChangeCommand(id: string, decision: 'approve' | 'rej
     if (json) currentIO().stdout.write(`${JSON.stringify(summary(request), null, 2)}\n`);
     else if (decision === 'approve') currentIO().stdout.write(`Change request ${id} approved by ${last.actor.user} (requested by ${request.requestedBy.user}); apply it with \`offsetctl changes apply ${id}\` before ${request.expiresAt}.\n`);
     else {
-      const { statusText } = await load.present();
       const verb = statusText(request) === 'withdrawn' ? 'withdrawn by its requester' : 'rejected by';
       currentIO().stdout.write(`Change request ${id} ${verb} ${last.actor.user}: ${last.reason}\n`);
     }
@@ -135,20 +144,17 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
   } finally {
     await store.close();
   }
-  const ops = await load.ops();
-  if (ops.isImportRequest(request.plan)) return (await load.importRequest()).applyImportRequest(id, request, opts);
-  if (ops.isAbandonRequest(request.plan)) return (await load.abandonRequest()).applyAbandonRequest(id, request, opts);
-  if (ops.isImportUndoRequest(request.plan)) return (await load.importUndoRequest()).applyImportUndoRequest(id, request, opts);
+  if (ops.isImportRequest(request.plan)) return applyImportRequest(id, request, opts);
+  if (ops.isAbandonRequest(request.plan)) return applyAbandonRequest(id, request, opts);
+  if (ops.isImportUndoRequest(request.plan)) return applyImportUndoRequest(id, request, opts);
   if (ops.isExportRequest(request.plan)) {
     const { connectors, includeSecrets } = request.plan;
-    return (await load.moveBackup()).runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });
+    return runExport(connectors, { ...opts, consistent: true, includeSecrets }, { id, clusterUrl: request.clusterUrl });
   }
   if (ops.isMoveRequest(request.plan)) {
-    if (request.plan.operation === 'rollback') return (await load.moveUndoRequest()).applyMoveUndoRequest(id, request, opts);
-    return (await load.moveRequest()).applyMoveRequest(id, request, opts);
+    if (request.plan.operation === 'rollback') return applyMoveUndoRequest(id, request, opts);
+    return applyMoveRequest(id, request, opts);
   }
-  const { withChangeConnection, applyChecked, showMoved, acceptMoved } = await load.apply();
-  const { requestHeading } = await load.present();
   if (request.connectors.length > 1) {
     await withChangeConnection(opts, request.clusterUrl, async (conn, ctx, out) => {
       const { checked } = await ops.checkApprovedChange(ctx, id, await checkOptions(opts, conn));
@@ -159,7 +165,6 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
     });
     return;
   }
-  const { runChange } = await load.opsCommands();
   let checked: Awaited<ReturnType<typeof ops.checkApprovedChange>>['checked'] | undefined;
   let context: import('../../ops/index.js').OpsContext | undefined;
   await runChange(opts, { action: request.operation, connector: request.connectors[0]! }, async (o, ctx, conn) => {
@@ -181,11 +186,7 @@ export async function applyChange(id: string, opts: ApplyOptions & { backup?: st
 }
 
 async function checkOptions(opts: ApplyOptions, conn: import('../connection.js').Connection) {
-  const { preflightKafkaSettings } = await load.kafkaSettings();
-  const { resolveLimits } = await load.ops();
   const kafka = await preflightKafkaSettings(opts, conn.context);
-  const { limitFlags } = await load.changeFlags();
-  const { profileOptionsFor } = await load.sourceDb();
   const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
   return { limits: resolveLimits(limitFlags(opts), currentIO().env), profileFor, ...(kafka ? { kafka } : {}) };
 }

@@ -5,6 +5,7 @@
 import type { Command, Option } from 'commander';
 import { currentIO } from '../io.js';
 import * as load from '../load.js';
+import { resolveConnection } from '../connection.js';
 
 export function register(program: Command): void {
   program
@@ -30,7 +31,6 @@ Examples:
     .action(async (what: string) => {
       if (what !== 'connectors') return;
       try {
-        const { resolveConnection } = await load.connection();
         const { listConnectorNames } = await load.opsConnect();
         const c = await resolveConnection({ timeout: 2000 });
         try {

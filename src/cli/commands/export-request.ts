@@ -5,15 +5,14 @@
 // writes it, the outcome recorded on the request.
 import type { MoveFace } from './move-face.js';
 import { warnUnaudited } from './say.js';
-import * as load from '../load.js';
+import { clusterKeyOf } from '../change-request.js';
+import { confirm } from '../confirm.js';
+import * as ops from '../../ops/index.js';
 
 /** Checks the approved request against the cluster reached, asks, and marks it applying; returns true (the export goes on as requested). */
 export async function startExportRequest(face: MoveFace, id: string, yes: boolean): Promise<true> {
-  const ops = await load.ops();
   const { doc } = await ops.approvedExport(face.ctx, id);
-  const { clusterKeyOf } = await load.changeRequest();
   await ops.checkExportRequest(doc, { url: face.ctx.url, key: await clusterKeyOf(face.ctx.http, face.ctx.url) }, face.ctx.http);
-  const { confirm } = await load.confirm();
   await confirm(
     `Export ${doc.connectors.length} connector(s) consistently (approved change request ${id})? ` +
       'Each running one is stopped briefly (snapshot first) and put back.',
@@ -28,6 +27,5 @@ export async function finishExportRequest(
   id: string,
   result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string },
 ): Promise<void> {
-  const ops = await load.ops();
   warnUnaudited(await ops.finishApplying(face.ctx, id, result));
 }

@@ -7,11 +7,12 @@ import { describeActor, parseAge, snapshotsToPrune } from '../../store/index.js'
 import { stdout } from './say.js';
 import { journalLines } from '../render/journal.js';
 import { currentIO } from '../io.js';
-import * as load from '../load.js';
+import { historyStoreChoice } from '../history-store.js';
+import { openCommandStore } from '../store-choice.js';
+import { registerCredentials } from '../connection.js';
+import { renderTable } from '../render/table.js';
 
 export async function openHistory(opts: ConnectionOptions): Promise<{ store: Store; json: boolean }> {
-  const { registerCredentials } = await load.connection();
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   await registerCredentials(opts);
   const output = opts.output ?? 'text';
   return { store: await openCommandStore(await historyStoreChoice(opts)), json: output === 'json' };
@@ -29,7 +30,6 @@ export async function listSnapshots(connector: string | undefined, opts: Connect
       return { ...snapshotSummary(s), ...(actor ? { by: actor } : {}) };
     });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await load.renderTable();
     stdout(`${list.length === 0 ? `no snapshots in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'TYPE', 'STATE BEFORE', 'PARTITIONS', 'TAKEN AT', 'BY', 'RUN', 'CLUSTER'],
       list.map((s) => [
@@ -83,7 +83,6 @@ export async function listRuns(opts: ConnectionOptions & { connector?: string; b
     }
     if (opts.batch && list.length === 0) throw new OpsError('E_USAGE', `no runs of batch ${opts.batch} in ${store.location}`, { field: 'batch' });
     if (json) return void stdout(`${JSON.stringify(list, null, 2)}\n`);
-    const { renderTable } = await load.renderTable();
     stdout(`${list.length === 0 ? `no runs in ${store.location}` : renderTable(
       ['ID', 'CONNECTOR', 'OPERATION', 'STATUS', 'STARTED', 'BY', 'LAST STEP', 'CONNECTOR STATE'],
       list.map((r) => [r.id ?? '-', r.connector, r.operation, r.status, r.startedAt ?? '-', r.actor ? `${r.actor.user}@${r.actor.host}` : '-', r.lastStep ?? '', r.connectorState ?? '']),

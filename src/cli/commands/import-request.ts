@@ -11,7 +11,13 @@ import type { ApplyOptions } from './apply.js';
 import { auditRefused, openFace } from './move-face.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
-import * as load from '../load.js';
+import { importPlanned, parseDocument, readSecrets, readText } from './move-backup.js';
+import { preflightKafkaSettings } from '../kafka-settings.js';
+import { requestHeading } from '../../present/index.js';
+import { confirm } from '../confirm.js';
+import * as ops from '../../ops/index.js';
+import * as move from '../../ops/move/index.js';
+import * as batch from '../../ops/batch/index.js';
 
 export async function applyImportRequest(
   id: string,
@@ -26,9 +32,6 @@ export async function applyImportRequest(
       { field: 'backup' },
     );
   }
-  const ops = await load.ops();
-  const move = await load.opsMove();
-  const { importPlanned, parseDocument, readSecrets, readText } = await load.moveBackup();
   const backup = move.parseBackup(await parseDocument(await readText(opts.backup), opts.backup, 'a file written by `offsetctl export`'));
   const secrets = await readSecrets(opts.secretsFile);
   const face = await openFace(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl }, undefined);
@@ -36,7 +39,6 @@ export async function applyImportRequest(
   const out = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
     const { doc } = await ops.approvedImport(face.ctx, id);
-    const { preflightKafkaSettings } = await load.kafkaSettings();
     const kafka = await preflightKafkaSettings(opts, face.source.context);
     const c = doc.choices;
     const plan = await move.planImport(face.ctx, {
@@ -50,7 +52,6 @@ export async function applyImportRequest(
       limits: ops.resolveLimits({}, currentIO().env),
     });
     await ops.checkImportRequest(doc, backup, plan, face.ctx.http);
-    const { requestHeading } = await load.present();
     out(requestHeading(request));
     for (const i of plan.items)
       out(
@@ -62,11 +63,9 @@ export async function applyImportRequest(
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url} (approved change request ${id})?`, { yes: opts.yes === true });
     const started = await ops.startApplying(face.ctx, id);
     warnUnaudited(started);
-    const batch = await load.opsBatch();
     try {
       await importPlanned(face, plan, batch.parseConcurrency(opts.concurrency), json, id);
     } catch (err) {

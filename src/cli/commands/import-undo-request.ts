@@ -7,15 +7,16 @@ import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
-import * as load from '../load.js';
+import { WorkerRoot, clusterIdentity, lookupKeys } from '../../ops/cluster/index.js';
+import { resolveConnection } from '../connection.js';
+import { openCommandStore } from '../store-choice.js';
+import { requestHeading } from '../../present/index.js';
+import { confirm } from '../confirm.js';
+import * as ops from '../../ops/index.js';
+import * as move from '../../ops/move/index.js';
 
 export async function applyImportUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await load.ops();
-  const move = await load.opsMove();
-  const { clusterIdentity, lookupKeys, WorkerRoot } = await load.opsCluster();
-  const { resolveConnection } = await load.connection();
   const conn = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: request.clusterUrl });
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   const ctx = { url: conn.url, http: conn.http, store };
   const audit = await cliAuditScope(conn, store);
@@ -26,14 +27,12 @@ export async function applyImportUndoRequest(id: string, request: ChangeRequestR
     const keys = lookupKeys(await clusterIdentity(new WorkerRoot(conn.http, conn.url)));
     const imported = keys.includes(doc.clusterKey) ? await move.importToUndo(ctx, keys, doc.connector) : undefined;
     ops.checkImportUndoRequest(doc, imported);
-    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(`Roll back run ${imported!.id} (import of ${doc.connector} on ${conn.url}): ${doc.connector} will be deleted (stopped first, its offsets kept in a snapshot).`);
     if (opts.dryRun) {
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Delete ${doc.connector}, which that import created (approved change request ${id})?`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.rollbackImportAudited>>;

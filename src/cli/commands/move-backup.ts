@@ -9,48 +9,54 @@ import { stderr, stdout, warnUnaudited } from './say.js';
 import type { ImportPlan } from '../../ops/move/index.js';
 import { applyWithSignals, auditRefused, openFace, type MoveFace } from './move-face.js';
 import { currentIO, fromCwd } from '../io.js';
-import * as load from '../load.js';
+import { checkSelection, newBatchId, selectConnectors } from '../../ops/batch/index.js';
+import { getConnectorInfo, listConnectorNames } from '../../ops/index.js';
+import { importApprovalReason, requestExportInstead, requestImportInstead } from '../change-request.js';
+import { confirm } from '../confirm.js';
+import { finishExportRequest, startExportRequest } from './export-request.js';
+import { askSecret, canAsk } from '../ask-secret.js';
+import { resolveLimits } from '../../ops/offsets/index.js';
+import { preflightKafkaSettings } from '../kafka-settings.js';
+import { testHooksFromEnv } from '../test-hooks.js';
+import { applyWithCancel, printSummary } from './batch.js';
+import { parse, stringify } from '../config-yaml.js';
+import * as move from '../../ops/move/index.js';
+import * as batch from '../../ops/batch/index.js';
+import * as ops from '../../ops/index.js';
 
 type ExportCliOptions = ConnectionOptions & { selector?: string; all?: boolean; consistent?: boolean; includeSecrets?: boolean; yes?: boolean };
 
 /** `export`; `request`: an approved consistent export being applied (`changes apply`), its connectors and choice of secrets as requested. */
 export async function runExport(names: string[], opts: ExportCliOptions, request?: { id: string; clusterUrl: string }): Promise<void> {
-  const { checkSelection, selectConnectors } = await load.opsBatch();
   const selection = { names, ...(opts.selector !== undefined ? { selector: opts.selector } : {}), ...(opts.all ? { all: true } : {}) };
   checkSelection(selection);
   // A plain export only reads; --consistent stops connectors: a change.
   const face = await openFace(request && !opts.url && !opts.context ? { ...opts, url: request.clusterUrl } : opts, undefined, undefined, opts.consistent === true);
   const json = face.source.output === 'json';
   try {
-    const { listConnectorNames } = await load.ops();
     const connectors = selectConnectors(await listConnectorNames(face.ctx.http, face.ctx.url), selection);
     if (opts.consistent) {
-      const applying = request ? await (await load.exportRequest()).startExportRequest(face, request.id, opts.yes === true) : undefined;
+      const applying = request ? await startExportRequest(face, request.id, opts.yes === true) : undefined;
       if (!applying) {
-        const { requestExportInstead } = await load.changeRequest();
         if (await requestExportInstead(face.source, face.ctx, connectors, opts.includeSecrets === true, (text) => stderr(`${text}\n`))) return;
-        const { confirm } = await load.confirm();
         await confirm(`Export ${connectors.length} connector(s) consistently? Each running one is stopped briefly (snapshot first) and put back.`, { yes: opts.yes === true });
       }
     }
-    const move = await load.opsMove();
-    const { newBatchId } = await load.opsBatch();
     const batchId = newBatchId();
     const info = (text: string): unknown => stderr(`${text}\n`);
     const result = await applyWithSignals((signal, beforeStep, onEvent) => move.exportConnectors(face.ctx, { connectors, ...(opts.includeSecrets ? { includeSecrets: true } : {}), ...(opts.consistent ? { consistent: true } : {}) }, { signal, onEvent, batchId, audit: face.audit, ...(beforeStep ? { beforeStep } : {}), ...(request ? { requestId: request.id } : {}) }), info)
       .catch(async (err: unknown) => {
-        const { finishExportRequest } = await load.exportRequest();
         if (request) await finishExportRequest(face, request.id, { succeeded: false, runIds: [], message: (err as Error).message });
         throw err;
       });
     for (const w of result.warnings) stderr(`warning: ${w}\n`);
     // The backup itself goes out unmasked by design only with --include-secrets; without it there is nothing to mask.
-    const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : (await load.configYaml()).stringify(result.backup);
+    const text = json ? `${JSON.stringify(result.backup, null, 2)}\n` : stringify(result.backup);
     currentIO().stdout.write(text);
     const stopped = result.runs.length > 0 ? `; ${result.runs.length} read while stopped (runs: \`offsetctl runs --batch ${batchId}\`)` : '';
     if (request) {
       const message = `exported ${result.backup.connectors.length} connector(s)${stopped}`;
-      await (await load.exportRequest()).finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message });
+      await finishExportRequest(face, request.id, { succeeded: true, runIds: result.runs.map((r) => r.runId), batchId, message });
     }
     stderr(`exported ${result.backup.connectors.length} connector(s) from ${face.ctx.url}${stopped}\n`);
   } finally {
@@ -73,7 +79,7 @@ export async function readText(file: string): Promise<string> {
 
 export async function parseDocument(text: string, file: string, what: string): Promise<unknown> {
   try {
-    return (await load.configYaml()).parse(text);
+    return parse(text);
   } catch (err) {
     throw new OpsError('E_USAGE', `${file} is not valid YAML or JSON (${(err as Error).message.split('\n')[0]}); give ${what}`, { field: 'backup', cause: err });
   }
@@ -99,7 +105,6 @@ export async function readSecrets(file: string | undefined): Promise<Record<stri
 
 /** On a terminal, the secrets the backup left out and the secrets file does not give are asked for (not echoed). */
 async function askMissingSecrets(backup: import('../../ops/move/index.js').Backup, given: Record<string, Record<string, string>> | undefined, only: string | undefined): Promise<Record<string, Record<string, string>> | undefined> {
-  const { askSecret, canAsk } = await load.askSecret();
   if (!canAsk()) return given;
   const wanted = only ? new Set(only.split(',').map((s) => s.trim())) : undefined;
   const out = { ...given };
@@ -118,20 +123,16 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
   to: string; only?: string; replace?: boolean; secretsFile?: string; allowPluginVersionChange?: boolean; allowDuplicateSource?: boolean;
   concurrency?: string; yes?: boolean; dryRun?: boolean;
 }): Promise<void> {
-  const move = await load.opsMove();
   const backup = move.parseBackup(await parseDocument(await readText(file), file, 'a file written by `offsetctl export`'));
   const secrets = await askMissingSecrets(backup, await readSecrets(opts.secretsFile), opts.only);
-  const batch = await load.opsBatch();
   const concurrency = batch.parseConcurrency(opts.concurrency);
   // The connectors go to --to; the backup carries no connection of its own.
   const face = await openFace({ ...opts, url: opts.to.startsWith('http') ? opts.to : undefined, context: opts.to.startsWith('http') ? undefined : opts.to }, undefined);
   const json = face.source.output === 'json';
   const out = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
-    const { resolveLimits } = await load.opsOffsets();
     // The target's Kafka cluster (--bootstrap, else OFFSETCTL_BOOTSTRAP, else the --to context's):
     // a sink's consumer group is asked whether its original still runs beside it.
-    const { preflightKafkaSettings } = await load.kafkaSettings();
     const kafka = await preflightKafkaSettings(opts, face.target.context);
     const plan = await move.planImport(face.ctx, {
       ...(kafka ? { kafka } : {}), ...(opts.allowDuplicateSource ? { allowDuplicateSource: true } : {}),
@@ -146,7 +147,6 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
       else stdout('dry run: nothing was changed\n');
       return;
     }
-    const { importApprovalReason, requestImportInstead } = await load.changeRequest();
     const reason = await importApprovalReason(face.source, face.ctx.store, plan);
     if (reason !== undefined) {
       // Four-eyes: the import as shown becomes a request; `changes apply <id> --backup <file>` plans it again and checks it.
@@ -155,7 +155,6 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
       await requestImportInstead(face.source, face.ctx, plan, backup, choices, out, reason);
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Create ${plan.items.length} connector(s) on ${face.ctx.url}? Each is created STOPPED, gets its offsets, then is put in its exported state.`, { yes: opts.yes === true });
     await importPlanned(face, plan, concurrency, json);
   } catch (err) {
@@ -171,15 +170,12 @@ export async function runImport(file: string, opts: ConnectionOptions & KafkaFla
  * through the door (`requestId`: the approved request it applies, its outcome recorded there).
  */
 export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrency: number, json: boolean, requestId?: string): Promise<void> {
-  const move = await load.opsMove();
-  const batch = await load.opsBatch();
   {
     const batchId = batch.newBatchId();
-    const { testHooksFromEnv } = await load.testHooks();
     const beforeStep = testHooksFromEnv();
     const byName = new Map(plan.items.map((i) => [i.connector, i]));
     type Planned = import('../../ops/move/index.js').ImportItem & { operation: string; stateBefore: string; diff: { counts: { unchanged: number; changed: number; added: number; removed: number } }; warnings: string[]; nothingToChange: false };
-    const ops: import('../../ops/batch/index.js').ConnectorOps<Planned> = {
+    const connectorOps: import('../../ops/batch/index.js').ConnectorOps<Planned> = {
       plan: async (connector) => {
         const item = byName.get(connector)!;
         return { ...item, operation: 'import', diff: { counts: { unchanged: 0, changed: 0, added: item.offsets.length, removed: 0 } }, warnings: [], nothingToChange: false };
@@ -189,17 +185,14 @@ export async function importPlanned(face: MoveFace, plan: ImportPlan, concurrenc
         return { ...outcome, operation: 'import', clusterUrl: face.ctx.url, recovery: outcome.undone === undefined ? undefined : { succeeded: outcome.undone } } as never;
       },
       state: async (connector) => {
-        const { getConnectorInfo } = await load.ops();
         return (await getConnectorInfo(face.ctx.http, face.ctx.url, connector).catch(() => ({ state: 'absent' }))).state;
       },
     };
-    const { applyWithCancel, printSummary } = await load.batch();
     const names = plan.items.map((i) => i.connector);
-    const planned = await batch.planBatch(ops, names, { concurrency });
-    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(ops, planned.plans, batchId, options));
+    const planned = await batch.planBatch(connectorOps, names, { concurrency });
+    const rows = await applyWithCancel(batchId, concurrency, !json && currentIO().stderr.isTTY === true, (options) => batch.applyBatch(connectorOps, planned.plans, batchId, options));
     const summary = batch.summarize(batchId, 'import', names, rows);
     if (requestId !== undefined) {
-      const ops = await load.ops();
       const step = await ops.finishApplying(face.ctx, requestId, {
         succeeded: batch.incompleteCount(summary) === 0, runIds: rows.map((r) => r.runId).filter((id): id is string => id !== undefined), batchId,
         message: batch.outcomeSentence(summary),

@@ -5,11 +5,16 @@ import type { Connection, ConnectionOptions } from '../connection.js';
 import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 import { stderr, stdout } from './say.js';
 import { currentIO } from '../io.js';
-import * as load from '../load.js';
+import { resolveConnection } from '../connection.js';
+import { openCommandStore } from '../store-choice.js';
+import { testHooksFromEnv } from '../test-hooks.js';
+import { progressPrinter } from './progress.js';
+import { cliActorFor } from '../actor.js';
+import { refuseIfGovernedElsewhere } from '../governance-check.js';
+import * as ops from '../../ops/index.js';
 
 /** `--to <context|url>`: a context name, else worker URL(s); the state folder and output are the command's. */
 export async function resolveTarget(to: string, opts: ConnectionOptions): Promise<Connection> {
-  const { resolveConnection } = await load.connection();
   const shared = { ...(opts.stateDir ? { stateDir: opts.stateDir } : {}), ...(opts.output ? { output: opts.output } : {}), ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) };
   if (/^https?:\/\//i.test(to)) return resolveConnection({ ...shared, url: to }, { ...currentIO().env, OFFSETCTL_URL: '' });
   return resolveConnection({ ...shared, context: to });
@@ -27,7 +32,7 @@ export interface MoveFace {
 
 /** The audit scope of a command: the OS user on this host (and on a team store the database login), and the context it used. */
 export async function cliAuditScope(conn: Connection, store: Pick<import('../../store/index.js').Store, 'describe'>): Promise<import('../../ops/index.js').AuditScope> {
-  return { actor: await (await load.actor()).cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
+  return { actor: await cliActorFor(store), ...(conn.contextName ? { context: conn.contextName } : {}) };
 }
 
 /**
@@ -35,13 +40,11 @@ export async function cliAuditScope(conn: Connection, store: Pick<import('../../
  * as runChange does for the other changes; one the run already wrote is not written twice.
  */
 export async function auditRefused(face: Pick<MoveFace, 'ctx' | 'audit'>, what: { action: string; connector?: string }, err: unknown): Promise<void> {
-  const ops = await load.ops();
   if (exitStatusFor(err) === 2 && !ops.wasAudited(err)) await ops.auditRefusal(face.ctx, face.audit, what, err).catch(() => undefined);
 }
 
 /** `changes`: false for what only reads (a plain export): no governance marker is read for it (governance-check.ts). */
 export async function openFace(opts: ConnectionOptions, to: string | undefined, fallbackUrl?: string, changes = true): Promise<MoveFace> {
-  const { resolveConnection } = await load.connection();
   let source: Connection;
   try {
     source = await resolveConnection(opts);
@@ -49,12 +52,11 @@ export async function openFace(opts: ConnectionOptions, to: string | undefined, 
     if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
     source = await resolveConnection({ ...opts, url: fallbackUrl });
   }
-  if (changes) await (await load.governanceCheck()).refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
+  if (changes) await refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await source.http.close();
     throw err;
   });
   const target = to === undefined ? source : await resolveTarget(to, opts);
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(source.store);
   return {
     source, target, ctx: { url: source.url, http: source.http, store }, to: { url: target.url, http: target.http }, audit: await cliAuditScope(source, store),
@@ -72,8 +74,6 @@ export async function applyWithSignals<T>(apply: (signal: AbortSignal, beforeSte
   const onSignal = (): void => controller.abort();
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const { testHooksFromEnv } = await load.testHooks();
-  const { progressPrinter } = await load.progress();
   try {
     // The printer reads the engine's events and ops' own; a move's extra events pass it by.
     return await apply(controller.signal, testHooksFromEnv(), progressPrinter(info) as (event: { type: string }) => void);

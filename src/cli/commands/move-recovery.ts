@@ -8,7 +8,16 @@ import { OpsError } from '../../ops/errors.js';
 import type { Connection, ConnectionOptions } from '../connection.js';
 import { stderr, stdout } from './say.js';
 import { applyWithSignals, cliAuditScope, printOutcome, resolveTarget } from './move-face.js';
-import * as load from '../load.js';
+import { historyStoreChoice } from '../history-store.js';
+import { openCommandStore } from '../store-choice.js';
+import { runAudited } from '../../ops/index.js';
+import { resolveConnection } from '../connection.js';
+import { profileOptionsFor } from '../source-db.js';
+import { confirm } from '../confirm.js';
+import { preflightKafkaSettings } from '../kafka-settings.js';
+import { WorkerRoot, clusterIdentity, lookupKeys } from '../../ops/cluster/index.js';
+import { moveApprovalReason, requestImportUndoInstead, requestUndoInstead, undoFacts } from '../change-request.js';
+import * as move from '../../ops/move/index.js';
 
 interface RecoveryOptions extends ConnectionOptions {
   to?: string;
@@ -29,7 +38,6 @@ export async function connectionFor(url: string, own: Connection | undefined, op
 
 /** The store the run was journaled in (the team store when one is chosen), before the clusters are known. */
 async function openStoreFor(opts: ConnectionOptions): Promise<import('../../store/index.js').Store> {
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   return openCommandStore(await historyStoreChoice(opts));
 }
 
@@ -40,7 +48,6 @@ async function openStoreFor(opts: ConnectionOptions): Promise<import('../../stor
 async function audited<T extends { status: string; message: string; warnings: string[]; runId?: string }>(
   ctx: { store: import('../../store/index.js').Store }, conn: Connection, what: import('../../ops/index.js').AuditedRun & { runId: string }, apply: () => Promise<T>,
 ): Promise<T> {
-  const { runAudited } = await load.ops();
   return runAudited(ctx, await cliAuditScope(conn, ctx.store), what, (started) => {
     started(what.runId);
     return apply();
@@ -57,13 +64,11 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
     await store.close();
   }
   if (!run) return false;
-  const move = await load.opsMove();
   if ((run.operation as string) === 'import') return resumeImport(run, opts);
   if (!move.isMoveRun(run)) return false;
   if (typeof run.context.undoes === 'string') {
     throw new OpsError('E_PREFLIGHT', `run ${run.id} was undoing a move (run ${run.context.undoes}) when it was interrupted; finish the undo with \`offsetctl rollback ${run.connector}\``);
   }
-  const { resolveConnection } = await load.connection();
   const own = await resolveConnection(opts).catch(() => undefined);
   const storeAgain = await openStoreFor(opts);
   const moved = await move.moveRunOf(storeAgain, runId).finally(() => storeAgain.close());
@@ -71,11 +76,9 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
   const to = await connectionFor(moved.move.toUrl, own, opts);
   const json = from.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const { openCommandStore } = await load.storeChoice();
   const opened = await openCommandStore(from.store);
   const ctx = { url: from.url, http: from.http, store: opened };
   try {
-    const { profileOptionsFor } = await load.sourceDb();
     const sourceDbOpts = opts as RecoveryOptions & import('../source-db.js').SourceDbOptions;
     const plan = await move.planMoveResume(ctx, to, runId, { profile: await profileOptionsFor(sourceDbOpts, from.context, moved.main.connector) });
     info(`Resume run ${plan.runId}: ${plan.operation} of ${plan.connector} from ${plan.fromUrl} to ${plan.toUrl}${plan.targetName !== plan.connector ? ` as ${plan.targetName}` : ''}, at step ${plan.resumeAt}${plan.lastStep ? ` (the last finished step was ${plan.lastStep})` : ''}`);
@@ -88,11 +91,9 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
       stdout('dry run: nothing was changed\n');
       return true;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Finish the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
     let kafka: import('../../kafka/connection.js').KafkaSettings | undefined;
     if (moved.move.translate) {
-      const { preflightKafkaSettings } = await load.kafkaSettings();
       kafka = await preflightKafkaSettings(opts, to.context);
     }
     const what = { action: 'resume', connector: plan.connector, clusterUrl: plan.fromUrl, clusterKey: run.clusterKey, runId: plan.runId, message: `the ${plan.operation} to ${plan.toUrl}, at step ${plan.resumeAt}` };
@@ -108,12 +109,10 @@ export async function resumeMovedRun(runId: string, opts: RecoveryOptions): Prom
 }
 
 async function resumeImport(run: RunRecord, opts: RecoveryOptions): Promise<boolean> {
-  const { resolveConnection } = await load.connection();
   const own = await resolveConnection(opts).catch(() => undefined);
   const conn = await connectionFor(run.clusterUrl, own, opts);
   const json = conn.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(conn.store);
   try {
     info(`Resume run ${run.id}: import of ${run.connector} on ${run.clusterUrl}${run.lastStep ? ` (the last finished step was ${run.lastStep})` : ''}`);
@@ -121,9 +120,7 @@ async function resumeImport(run: RunRecord, opts: RecoveryOptions): Promise<bool
       stdout('dry run: nothing was changed\n');
       return true;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Finish the import of ${run.connector}?`, { yes: opts.yes === true });
-    const move = await load.opsMove();
     const what = { action: 'resume', connector: run.connector, clusterUrl: run.clusterUrl, clusterKey: run.clusterKey, runId: run.id, message: 'the import' };
     const outcome = await applyWithSignals((signal, beforeStep, onEvent) => audited({ store }, conn, what, () => move.applyImportResume({ url: conn.url, http: conn.http, store }, run.id, { signal, onEvent, ...(beforeStep ? { beforeStep } : {}) })), info);
     printOutcome(outcome, json, []);
@@ -138,13 +135,8 @@ async function resumeImport(run: RunRecord, opts: RecoveryOptions): Promise<bool
 /** `rollback <connector>` when its run to undo is a move, copy or import. */
 export async function rollbackMoved(connector: string, opts: RecoveryOptions & { snapshot?: string }): Promise<boolean> {
   if (opts.snapshot !== undefined) return false;
-  const { resolveConnection } = await load.connection();
   const own = await resolveConnection(opts);
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(own.store);
-  const move = await load.opsMove();
-  const { clusterIdentity, lookupKeys } = await load.opsCluster();
-  const { WorkerRoot } = await load.opsCluster();
   let handled = false;
   try {
     const keys = lookupKeys(await clusterIdentity(new WorkerRoot(own.http, own.url)));
@@ -170,7 +162,6 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
           stdout('dry run: nothing was changed\n');
           return true;
         }
-        const { moveApprovalReason, requestUndoInstead, undoFacts } = await load.changeRequest();
         const facts = undoFacts(moved);
         const reason = await moveApprovalReason(own, store, { operation: 'rollback', ...facts });
         if (reason !== undefined) {
@@ -178,7 +169,6 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
           await requestUndoInstead(own, ctx, to, facts, info, reason);
           return true;
         }
-        const { confirm } = await load.confirm();
         await confirm(`Undo the ${plan.operation} of ${plan.connector}?`, { yes: opts.yes === true });
         const scope = await cliAuditScope(own, store);
         const keys = { from: facts.from.key, to: facts.to.key };
@@ -201,9 +191,7 @@ export async function rollbackMoved(connector: string, opts: RecoveryOptions & {
       }
       // Four-eyes where a policy (or the context) requires approval for rollback: a change request instead, nothing deleted
       // (the door refuses an undo that is not that request being applied, whatever the face does).
-      const { requestImportUndoInstead } = await load.changeRequest();
       if (await requestImportUndoInstead(own, { url: own.url, http: own.http, store }, imported, info)) return true;
-      const { confirm } = await load.confirm();
       await confirm(`Delete ${connector}, which that import created?`, { yes: opts.yes === true });
       const scope = await cliAuditScope(own, store);
       const outcome = await applyWithSignals((signal, beforeStep, onEvent) =>

@@ -7,20 +7,22 @@
 import type { ChangeRequestRecord } from '../../store/index.js';
 import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, openFace, printOutcome } from './move-face.js';
-import { describePlan, question, verifyOption } from './move.js';
+import { describePlan, question, verifyOption } from './move-actions.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
 import { currentIO } from '../io.js';
-import * as load from '../load.js';
+import { requestHeading } from '../../present/index.js';
+import { confirm } from '../confirm.js';
+import { profileOptionsFor } from '../source-db.js';
+import * as ops from '../../ops/index.js';
+import * as move from '../../ops/move/index.js';
 
 export async function applyMoveRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await load.ops();
   const stored = ops.requestedMove(request);
   const face = await openFace(opts.url || opts.context ? opts : { ...opts, url: stored.from.url }, stored.to.url);
   const json = face.source.output === 'json';
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
   try {
     const { doc } = await ops.approvedMove(face.ctx, id);
-    const move = await load.opsMove();
     const plan = await move.planMove(face.ctx, face.to, {
       connector: doc.connector,
       mode: doc.operation === 'copy' ? 'copy' : 'move',
@@ -28,10 +30,9 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       limits: ops.resolveLimits({}, currentIO().env),
       // A Debezium source's slot (the move waits for it to be let go): read through the context's
       // source-db, as `move` reads it; a request keeps no login.
-      ...(doc.operation === 'copy' ? {} : { profile: await (await load.sourceDb()).profileOptionsFor({}, face.source.context, doc.connector) }),
+      ...(doc.operation === 'copy' ? {} : { profile: await profileOptionsFor({}, face.source.context, doc.connector) }),
     });
     await ops.checkMoveRequest(doc, plan, { from: face.ctx.http, to: face.to.http });
-    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(describePlan(plan));
     for (const w of plan.warnings) stderr(`warning: ${w}\n`);
@@ -39,7 +40,6 @@ export async function applyMoveRequest(id: string, request: ChangeRequestRecord,
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`${question(plan)} (approved change request ${id})`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(face.ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveAudited>>;

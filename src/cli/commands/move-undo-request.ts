@@ -8,16 +8,17 @@ import type { ApplyOptions } from './apply.js';
 import { applyWithSignals, auditRefused, cliAuditScope, printOutcome } from './move-face.js';
 import { connectionFor } from './move-recovery.js';
 import { stderr, stdout, warnUnaudited } from './say.js';
-import * as load from '../load.js';
+import { undoFacts } from '../change-request.js';
+import { resolveConnection } from '../connection.js';
+import { openCommandStore } from '../store-choice.js';
+import { requestHeading } from '../../present/index.js';
+import { confirm } from '../confirm.js';
+import * as ops from '../../ops/index.js';
+import * as move from '../../ops/move/index.js';
 
 export async function applyMoveUndoRequest(id: string, request: ChangeRequestRecord, opts: ApplyOptions): Promise<void> {
-  const ops = await load.ops();
-  const move = await load.opsMove();
-  const { undoFacts } = await load.changeRequest();
   const stored = ops.requestedMove(request);
-  const { resolveConnection } = await load.connection();
   const own = await resolveConnection(opts.url || opts.context ? opts : { ...opts, url: stored.from.url });
-  const { openCommandStore } = await load.storeChoice();
   const store = await openCommandStore(own.store);
   const from = await connectionFor(stored.from.url, own, opts);
   const to = await connectionFor(stored.to.url, own, opts);
@@ -30,7 +31,6 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
     const moved = await move.moveToUndo(store, [doc.from.key], doc.connector);
     await ops.checkMoveUndoRequest(doc, moved ? undoFacts(moved) : undefined, { from: from.http, to: to.http });
     const plan = await move.planMoveRollback(ctx, to, moved!);
-    const { requestHeading } = await load.present();
     info(requestHeading(request));
     info(
       `Roll back run ${plan.runId} (${plan.operation} of ${plan.connector}): ${plan.connector} will run again on ${plan.fromUrl} with its offsets, ` +
@@ -41,7 +41,6 @@ export async function applyMoveUndoRequest(id: string, request: ChangeRequestRec
       stdout('dry run: nothing was changed\n');
       return;
     }
-    const { confirm } = await load.confirm();
     await confirm(`Undo the ${plan.operation} of ${plan.connector} (approved change request ${id})?`, { yes: opts.yes === true });
     warnUnaudited(await ops.startApplying(ctx, id));
     let outcome: Awaited<ReturnType<typeof move.applyMoveRollbackAudited>>;

@@ -1,13 +1,12 @@
 // `offsetctl runs show <id> --evidence`: the run's evidence as JSON (ops/audit/evidence.ts), for
 // an auditor checking one change offline. Always JSON: it is a record to keep, not a page to read.
 import type { ConnectionOptions } from '../connection.js';
-import * as load from '../load.js';
+import { runEvidence } from '../../ops/audit/index.js';
+import { OpsError } from '../../ops/errors.js';
+import { openHistory } from './history-actions.js';
+import { stdout } from './say.js';
 
 export async function showRunEvidence(id: string, opts: ConnectionOptions): Promise<void> {
-  const { runEvidence } = await load.opsAudit();
-  const { OpsError } = await load.opsErrors();
-  const { openHistory } = await load.historyActions();
-  const { stdout } = await load.say();
   const { store } = await openHistory(opts);
   try {
     let evidence;

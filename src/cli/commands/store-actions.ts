@@ -7,7 +7,11 @@ import { OpsError } from '../../ops/errors.js';
 import type { LockRecord } from '../../store/index.js';
 import type { StoreFlags } from '../store-choice.js';
 import { stdout } from './say.js';
-import * as load from '../load.js';
+import { historyStoreChoice } from '../history-store.js';
+import { openCommandStore } from '../store-choice.js';
+import { STORE_FILE, actorName, describeActor, isTeamStore } from '../../store/index.js';
+import { renderTable } from '../render/table.js';
+import { resolveStateDir } from '../connection.js';
 
 interface StoreCommandOptions extends StoreFlags {
   output?: string;
@@ -15,13 +19,11 @@ interface StoreCommandOptions extends StoreFlags {
 }
 
 export async function storeStatus(opts: StoreCommandOptions): Promise<void> {
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   // Opened without migrating: status reports an old schema instead of changing it.
   const store = await openCommandStore(await historyStoreChoice(opts), { migrate: false });
   try {
     const about = await store.describe();
     const locks = about.schemaVersion < about.knownSchemaVersion ? [] : await store.listLocks();
-    const { actorName, describeActor } = await load.store();
     if (opts.output === 'json') return void stdout(`${JSON.stringify({ ...about, locks }, null, 2)}\n`);
     const lines = [
       `store     ${about.backend === 'postgres' ? 'team store (PostgreSQL)' : 'SQLite file'} ${about.location}`,
@@ -33,7 +35,6 @@ export async function storeStatus(opts: StoreCommandOptions): Promise<void> {
     if (locks.length === 0) lines.push('locks     none: no run holds a connector');
     else {
       lines.push(`locks     ${locks.length}`);
-      const { renderTable } = await load.renderTable();
       lines.push(renderTable(['CONNECTOR', 'CLUSTER', 'RUN', 'HELD BY', 'SINCE', 'LEASE', 'STATE'],
         locks.map((l: LockRecord) => [l.connector, l.clusterKey, l.runId, actorName(l.actor), l.acquiredAt, l.expiresAt ?? '', l.alive ? 'live' : 'holder gone (interrupted)'])));
       for (const l of locks) lines.push(`  ${l.runId}: ${describeActor(l.actor)}`);
@@ -45,7 +46,6 @@ export async function storeStatus(opts: StoreCommandOptions): Promise<void> {
 }
 
 export async function storeMigrate(opts: StoreCommandOptions): Promise<void> {
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
   const store = await openCommandStore(await historyStoreChoice(opts));
   try {
     const about = await store.describe();
@@ -61,13 +61,9 @@ export async function storeMigrate(opts: StoreCommandOptions): Promise<void> {
 }
 
 export async function storeImport(opts: StoreCommandOptions): Promise<void> {
-  const [{ historyStoreChoice }, { openCommandStore }] = await Promise.all([load.historyStore(), load.storeChoice()]);
-  const { resolveStateDir } = await load.connection();
   const choice = await historyStoreChoice(opts);
-  const { isTeamStore } = await load.store();
   if (!isTeamStore(choice)) throw new OpsError('E_USAGE', 'store import copies local history into a team store: name it with --store postgres://USER@HOST/DATABASE (or OFFSETCTL_STORE, or a context\'s store)', { field: 'store' });
   const fromDir = resolveStateDir(opts.from ?? opts.stateDir);
-  const { STORE_FILE } = await load.store();
   if (!existsSync(join(fromDir, STORE_FILE))) throw new OpsError('E_USAGE', `--from: ${fromDir} holds no offsetctl store (${STORE_FILE}); give the state folder to import`, { field: 'from' });
   const source = await openCommandStore({ stateDir: fromDir });
   const target = await openCommandStore(choice);

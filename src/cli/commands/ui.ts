@@ -5,28 +5,21 @@
 //   stay in this process), sign-in (OpenID Connect or an authenticating proxy) and roles come
 //   from the file; the contexts are read with the CLI config file's own rules (references to
 //   secrets only), the rest by src/web/auth/service-config.ts.
-// Ctrl-C stops it after any running operation has put its connector back.
-// Node's own modules are imported statically: the CommonJS build runs through V8's code cache,
-// where a dynamic import() of a built-in has no loader.
-import { readFile } from 'node:fs/promises';
+// Ctrl-C stops it after any running operation has put its connector back. Registration only: the
+// action (and the console with it) is in ui-actions.ts, behind one door.
 import type { Command } from 'commander';
-import type { HttpSender } from '../../http/client.js';
-import type { KafkaAccess } from '../../kafka/connection.js';
-import type { ProfileOptions } from '../../ops/profiles/index.js';
-import { addConnectionOptions, type Connection, type ConnectionOptions, resolveConnection, resolveStateDir } from '../connection.js';
-import { addKafkaOptions, type KafkaFlags, resolveKafkaAccess, KAFKA_FIELDS } from '../kafka-settings.js';
-import { currentIO, fromCwd } from '../io.js';
-import { OpsError } from '../../ops/errors.js';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { addKafkaOptions, type KafkaFlags } from '../kafka-settings.js';
 import * as load from '../load.js';
 
-interface UiOptions extends ConnectionOptions, KafkaFlags {
+export interface UiOptions extends ConnectionOptions, KafkaFlags {
   listen?: string;
   tlsCert?: string;
   tlsKey?: string;
   config?: string;
 }
 
-const DEFAULT_LISTEN = '127.0.0.1:7070';
+export const DEFAULT_LISTEN = '127.0.0.1:7070';
 
 export function register(program: Command): void {
   addKafkaOptions(addConnectionOptions(
@@ -37,200 +30,5 @@ export function register(program: Command): void {
       .option('--tls-key <pem>', 'private key (PEM file) for --tls-cert')
       .option('--config <console.yaml>', 'run the console as a service for a team: contexts, sign-in (OpenID Connect or a proxy) and roles from this file (docs/ui.md)')
       .description('start the web console: connectors, offsets, preview and apply changes, runs, snapshots and the audit trail (prints a one-time login URL, or serves a team with --config)'),
-  )).action(async (opts: UiOptions) => runUi(opts));
-}
-
-interface Served {
-  label: string;
-  stateDir: string;
-  store: import('../../store/index.js').StoreChoice;
-  contexts: import('../../web/index.js').ContextSource;
-  service?: import('../../web/index.js').ServiceConfig;
-  connections: () => Promise<Connection[]>;
-}
-
-async function runUi(opts: UiOptions): Promise<void> {
-  const { parseListen, startConsole } = await load.web();
-  const { openCommandStore } = await load.storeChoice();
-  const served = opts.config ? await fromServiceConfig({ ...opts, config: opts.config }) : await fromConnection(opts);
-  const service = served.service;
-  const listen = parseListen(opts.listen ?? service?.listen ?? DEFAULT_LISTEN);
-  const tlsCert = opts.tlsCert ?? service?.tls?.cert;
-  const tlsKey = opts.tlsKey ?? service?.tls?.key;
-  if (Boolean(tlsCert) !== Boolean(tlsKey)) throw new OpsError('E_USAGE', '--tls-cert and --tls-key go together: pass both', { field: tlsCert ? 'tls-key' : 'tls-cert' });
-  const store = await openCommandStore(served.store);
-  const { cliActor } = await load.actor();
-  const me = cliActor();
-  const { testHooksFromEnv } = await load.testHooks();
-  const beforeStep = testHooksFromEnv();
-  const drainSeconds = secondsFromEnv('OFFSETCTL_UI_DRAIN_SECONDS', OpsError);
-  const recoverySeconds = secondsFromEnv('OFFSETCTL_UI_RECOVERY_SECONDS', OpsError);
-  const running = await startConsole({
-    ...(beforeStep ? { beforeStep } : {}),
-    ...(drainSeconds !== undefined ? { drainMs: drainSeconds * 1000 } : {}),
-    ...(recoverySeconds !== undefined ? { recoveryIntervalMs: recoverySeconds * 1000 } : {}),
-    store,
-    listen,
-    ...(tlsCert && tlsKey ? { tls: { cert: tlsCert, key: tlsKey } } : {}),
-    secure: false,
-    contexts: served.contexts,
-    ...(service ? { service } : { localIdentity: { user: me.user, groups: [], via: 'login-link' as const } }),
-  });
-  // The team store is named (its URL carries no password); else the state folder.
-  const where = /^postgres(?:ql)?:/i.test(store.location) ? `team store ${store.location}` : `state ${served.stateDir}`;
-  if (service) {
-    const how = service.signIn.kind === 'oidc' ? `OpenID Connect, ${service.signIn.oidc.issuer.href}` : `the proxy's ${service.signIn.proxy.userHeader} header from ${service.signIn.proxy.trustedText.join(', ')}`;
-    const metrics = running.metricsUrl ? `Metrics at ${running.metricsUrl} (this machine only).\n` : '';
-    currentIO().stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
-      + `Sign in at ${running.loginUrl} (${how}).\n${metrics}Press Ctrl-C to stop.\n`);
-  } else {
-    currentIO().stdout.write(`offsetctl ui: serving ${served.label} (${where}) at ${running.url}\n`
-      + `Open this URL once to sign in (its token works one time):\n  ${running.loginUrl}\nPress Ctrl-C to stop.\n`);
-  }
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.removeListener('SIGINT', stop);
-      process.removeListener('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await running.close();
-  for (const conn of await served.connections()) await conn.http.close();
-  await store.close();
-}
-
-/** OFFSETCTL_UI_DRAIN_SECONDS / OFFSETCTL_UI_RECOVERY_SECONDS: whole seconds from 1 to 3600, or unset. */
-function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.js').OpsError): number | undefined {
-  const value = currentIO().env[name];
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 3600) throw new OpsError('E_USAGE', `${name}=${value}: expected whole seconds from 1 to 3600`, { field: name });
-  return n;
-}
-
-/** One person's console: the connection of the command line, and the config file's other contexts. */
-async function fromConnection(opts: UiOptions): Promise<Served> {
-  const { configPath, loadConfig } = await load.configFile();
-  const initial = await resolveConnection(opts, currentIO().env, { pooled: true });
-  // Kafka access (log positions, sink positions) as `rewind` resolves it: --bootstrap and the
-  // --kafka-* flags, else OFFSETCTL_BOOTSTRAP, else the context's. The flags and the variable go
-  // with the starting connection only; a context switched to in the console brings its own.
-  // Secrets are read on the server when a page needs Kafka and never reach the browser.
-  const initialKafka = resolveKafkaAccess(opts, initial.context);
-  // A console is a face that changes things: with no team store but a bootstrap, a cluster a team
-  // store governs (the marker in Kafka, governance-check.ts) is refused before it serves.
-  await (await load.governanceCheck()).refuseIfGovernedElsewhere(initial, opts);
-  const { OFFSETCTL_BOOTSTRAP: _b, ...envOfContexts } = currentIO().env;
-  const kafkaOf = (conn: Connection): KafkaAccess => resolveKafkaAccess({}, conn.context, envOfContexts);
-  // Other contexts are resolved on first use and kept; their credentials stay on the server.
-  const others = new Map<string, Promise<Connection>>();
-  const { url: _u, context: _c, ...withKafka } = opts;
-  const rest = Object.fromEntries(Object.entries(withKafka).filter(([k]) => !(KAFKA_FIELDS as readonly string[]).includes(k) && k !== 'kafkaPassword'));
-  return {
-    label: initial.url,
-    stateDir: initial.stateDir,
-    store: initial.store,
-    contexts: {
-      initialLabel: initial.contextName ? `${initial.contextName} (${initial.url})` : initial.url,
-      ...(initial.contextName ? { initialPath: initial.contextName } : {}),
-      names: async () => Object.keys((await loadConfig(configPath())).contexts).filter((n) => n !== initial.contextName).sort(),
-      resolve: async (name: string): Promise<{ url: string; http: HttpSender; kafka: KafkaAccess; approval?: 'required'; production?: true; profile: ProfileOf }> => {
-        if (name === '') return { url: initial.url, http: initial.http, kafka: initialKafka, ...approvalOf(initial), profile: profileOf(initial) };
-        let conn = others.get(name);
-        if (!conn) {
-          conn = resolveConnection({ ...rest, context: name }, currentIO().env, { pooled: true });
-          others.set(name, conn);
-          conn.catch(() => others.delete(name));
-        }
-        const resolved = await conn;
-        return { url: resolved.url, http: resolved.http, kafka: kafkaOf(resolved), ...approvalOf(resolved), profile: profileOf(resolved) };
-      },
-    },
-    connections: async () => [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))],
-  };
-}
-
-/**
- * A service: every context of the file is resolved at start (a missing secret stops the start
- * with its message, not the first user's page), and only those contexts can be reached.
- */
-async function fromServiceConfig(opts: UiOptions & { config: string }): Promise<Served> {
-  const { parse } = await load.configYaml();
-  const { parseContexts } = await load.configFile();
-  const { parseServiceConfig } = await load.web();
-  // The file decides what the service reaches: flags that name a cluster would add one beside it.
-  for (const flag of ['url', 'context', 'bootstrap', 'user', 'tokenEnv', 'tokenFile', 'passwordEnv', 'passwordFile'] as const) {
-    if (opts[flag] !== undefined) throw new OpsError('E_USAGE', `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} cannot be combined with --config: the console's contexts and their credentials come from ${opts.config}`, { field: flag });
-  }
-  const path = fromCwd(opts.config);
-  let raw: unknown;
-  try {
-    raw = parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    throw new OpsError('E_CONFIG', code ? `--config ${path}: cannot read it (${code})` : `--config ${path}: not valid YAML (${(err as Error).message.split('\n')[0]})`, { field: 'config' });
-  }
-  const doc = (raw ?? {}) as Record<string, unknown>;
-  const contextsRaw = typeof doc === 'object' && !Array.isArray(doc) ? doc.contexts : undefined;
-  const contexts = contextsRaw === undefined ? {} : parseContexts(contextsRaw, path);
-  const names = Object.keys(contexts);
-  const service = parseServiceConfig(raw, path, names);
-  const stateDir = opts.stateDir ? resolveStateDir(opts.stateDir) : service.stateDir ?? resolveStateDir(undefined);
-  const config = { config: { contexts }, path };
-  const connections = new Map<string, Connection>();
-  for (const name of names) {
-    connections.set(name, await resolveConnection({ context: name, stateDir, ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}) }, currentIO().env, { pooled: true, config }));
-  }
-  const initialName = service.defaultContext ?? names[0]!;
-  const kafka = new Map([...connections].map(([name, conn]) => [name, resolveKafkaAccess({}, conn.context, currentIO().env)]));
-  const initial = connections.get(initialName)!;
-  const { storeChoice } = await load.storeChoice();
-  // --store, else OFFSETCTL_STORE, else the file's store: (the order a context's store: follows).
-  const store = storeChoice(opts, { ...(service.store ? { store: service.store } : {}), ...(service.storePasswordEnv ? { storePasswordEnv: service.storePasswordEnv } : {}) }, stateDir);
-  // Contexts found by identity (console-governance.ts): one cluster's contexts share its store and rules.
-  const { consoleRules } = await load.consoleGovernance();
-  const { identityCache } = await load.identityCache();
-  const ruled = await consoleRules([...connections].map(([name, conn]) => ({ name, url: conn.url, http: conn.http, context: conn.context! })), store.store, identityCache(stateDir));
-  for (const name of ruled.unreachable) currentIO().stderr.write(`warning: context ${name}: ${connections.get(name)!.url} did not say which cluster it is: the rules of contexts reaching the same cluster could not be applied to it\n`);
-  for (const name of ruled.approval) connections.get(name)!.approval = 'required';
-  const { refuseIfGovernedElsewhere } = await load.governanceCheck();
-  for (const conn of connections.values()) await refuseIfGovernedElsewhere({ ...conn, store }, {});
-  return {
-    label: names.map((n) => `${n} (${connections.get(n)!.url})`).join(', '),
-    stateDir,
-    store,
-    service,
-    contexts: {
-      initialLabel: `${initialName} (${initial.url})`,
-      initialName,
-      names: async () => names.filter((n) => n !== initialName),
-      resolve: async (name: string) => {
-        const conn = connections.get(name || initialName);
-        if (!conn) throw new OpsError('E_CONFIG', `context ${JSON.stringify(name)} is not in ${path}`, { field: 'context' });
-        return { url: conn.url, http: conn.http, kafka: kafka.get(name || initialName)!, ...approvalOf(conn), profile: profileOf(conn) };
-      },
-    },
-    connections: async () => [...connections.values()],
-  };
-}
-
-type ProfileOf = (connector: string) => Promise<ProfileOptions>;
-
-/**
- * The profiles' options for a connector of this context, as the CLI reads them without flags: the
- * context's `source-db:` entry whose pattern matches the connector (the password from this
- * process's PGPASSWORD or .pgpass, never from the file or the connector), its Kafka settings.
- */
-function profileOf(conn: Connection): ProfileOf {
-  return async (connector) => (await load.sourceDb()).profileOptionsFor({}, conn.context, connector);
-}
-
-/**
- * A context with `approval: required`: the console turns its changes into change requests, as the
- * CLI does. With `production: true` the console's header says so.
- */
-function approvalOf(conn: Connection): { approval?: 'required'; production?: true } {
-  return { ...(conn.approval === 'required' ? { approval: 'required' } : {}), ...(conn.context?.production === true ? { production: true } : {}) };
+  )).action(async (opts: UiOptions) => (await load.uiActions()).runUi(opts));
 }

@@ -139,11 +139,11 @@ export async function runCommand(file: string, opts: SourceArgs & InputArgs & Ka
     const http = new HttpClient();
     // The Kafka client is loaded only for documents with AsyncAPI sources.
     const messages = registry.asyncapi.size > 0 ? (await load.kafkaMessaging()).createKafkaTransport({ settings: security }) : undefined;
-    const { runWorkflow } = await load.arazzoRunner();
     const abort = new AbortController();
     const onSigint = (): void => abort.abort();
     process.once('SIGINT', onSigint);
     try {
+      const { runWorkflow } = await load.arazzoRunner();
       const result = await runWorkflow({
         registry,
         ...(opts.workflow ? { workflowId: opts.workflow } : {}),
@@ -236,9 +236,9 @@ export function manyFilesFailed(failed: Array<{ file: string; error: unknown }>,
 export async function planCommand(file: string, opts: SourceArgs & InputArgs & { output?: string }): Promise<void> {
   const format = checkFormat(opts.output, ['text', 'json']);
   const inputs = await collectInputs(opts);
-  const { planWorkflow } = await load.arazzoRunner();
   const planFor = async (args: SourceArgs) => {
     const { registry } = await openDocument(file, args);
+    const { planWorkflow } = await load.arazzoRunner();
     return planWorkflow({ registry, ...(opts.workflow ? { workflowId: opts.workflow } : {}), inputs });
   };
   let plan: WorkflowPlan;

@@ -7,7 +7,8 @@ import type { Diagnostic } from '../../arazzo/index.js';
 import { CONNECT_RULES } from '../../connect-lint/rules.js';
 import { manyFilesFailed, openDocument, reportFileError } from './workflow-actions.js';
 import { currentIO, fromCwd } from '../io.js';
-import * as load from '../load.js';
+import { loadYaml } from '../../arazzo/yaml.js';
+import { applyEdits, criterionFixEdits } from './workflow-fix.js';
 
 const out = (text: string): void => void currentIO().stdout.write(text);
 
@@ -19,8 +20,6 @@ async function fixFile(file: string): Promise<number> {
   const text = await readFile(fromCwd(file), 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`cannot read ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`), { code: 'E_DOCUMENT_READ' });
   });
-  const { loadYaml } = await load.arazzoYaml();
-  const { applyEdits, criterionFixEdits } = await load.workflowFix();
   const doc = loadYaml().parseDocument(text, { keepSourceTokens: true });
   if (doc.errors.length > 0) return 0; // the lint below reports the parse error with its position
   const fixes = jsonPathComparisonFixes(doc.toJS());
