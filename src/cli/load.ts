@@ -1,13 +1,38 @@
-// The CLI's lazy-loading seam, libraries' half (the verbs' half is src/cli/verbs.ts): one named door
-// per module a command loads on demand, so start-up tuning lives here and nowhere else. A verb's
-// module registers its options eagerly and reaches everything its actions need through these
-// doors (`(await load.ops()).planRewind(...)`); esbuild makes each door's target a chunk of its own
-// (scripts/build.mjs), so `offsetctl connectors` parses the cluster actions and not the engine.
-// test/project/lazy-seam.test.ts keeps import() in these files only. This file imports nothing
-// else: every edge out of it is an import(), so a loop through it is no evaluation-order loop
-// (.dependency-cruiser.cjs, no-circle).
+// The CLI's lazy-loading seam, libraries' half (the verbs' half is src/cli/verbs.ts), so start-up
+// tuning lives here and nowhere else. Its shape:
+// - a verb's registration module (options, help, argument checks; named in verbs.ts) reaches its
+//   actions through ONE door per action module: `(await load.opsActions()).rewind(names, opts, cmd)`;
+// - an action module is only ever loaded through its door, so it imports what it needs statically
+//   (its static closure costs nothing to the other verbs' start-up);
+// - the other doors are for heavy or rarely needed libraries that a cheap path must not pay for
+//   (the console, the sandbox, the store, the engine's runner, the Kafka client, undici), and for
+//   the helpers the cheap verbs' shared modules (connection.ts, main.ts) load only when needed.
+// esbuild makes each door's target a chunk of its own (scripts/build.mjs), so `offsetctl connectors`
+// parses the cluster actions and not the engine. test/project/lazy-seam.test.ts keeps import() in
+// these files only and checks the shape above. This file imports nothing else: every edge out of it
+// is an import(), so a loop through it is no evaluation-order loop (.dependency-cruiser.cjs, no-circle).
 
-// The libraries below the faces, one door each (a verb pays for the ones its action uses).
+// The action modules, one door each (registration modules call only these and library doors).
+export const abandon = () => import('./commands/abandon.js');
+export const applyActions = () => import('./commands/apply-actions.js');
+export const auditActions = () => import('./commands/audit-actions.js');
+export const changesActions = () => import('./commands/changes-actions.js');
+export const clusterActions = () => import('./commands/cluster-actions.js');
+export const historyActions = () => import('./commands/history-actions.js');
+export const lifecycleActions = () => import('./commands/lifecycle-actions.js');
+export const moveActions = () => import('./commands/move-actions.js');
+export const moveBackup = () => import('./commands/move-backup.js');
+export const opsActions = () => import('./commands/ops-actions.js');
+export const policyActions = () => import('./commands/policy-actions.js');
+export const replayActions = () => import('./commands/replay-actions.js');
+export const runEvidence = () => import('./commands/run-evidence.js');
+export const storeActions = () => import('./commands/store-actions.js');
+export const uiActions = () => import('./commands/ui-actions.js');
+export const workflowActions = () => import('./commands/workflow-actions.js');
+export const workflowLint = () => import('./commands/workflow-lint.js');
+export const workflowUpgrade = () => import('./commands/workflow-upgrade.js');
+
+// The libraries below the faces, one door each, for what loads only sometimes or costs much.
 export const arazzoRunner = () => import('../arazzo/runner/index.js');
 export const httpClient = () => import('../http/client.js');
 export const httpFailover = () => import('../http/failover.js');
@@ -28,26 +53,8 @@ export const web = () => import('../web/index.js');
 // Packages.
 export const commander = () => import('commander');
 
-// The CLI's own action modules and helpers that load only when an action runs (the
-// registration modules stay cheap: options and help).
-export const abandon = () => import('./commands/abandon.js');
-export const replayActions = () => import('./commands/replay-actions.js');
-export const auditActions = () => import('./commands/audit-actions.js');
-export const lifecycleActions = () => import('./commands/lifecycle-actions.js');
-export const policyActions = () => import('./commands/policy-actions.js');
-export const uiActions = () => import('./commands/ui-actions.js');
-export const moveActions = () => import('./commands/move-actions.js');
-export const applyActions = () => import('./commands/apply-actions.js');
-export const changesActions = () => import('./commands/changes-actions.js');
-export const clusterActions = () => import('./commands/cluster-actions.js');
-export const historyActions = () => import('./commands/history-actions.js');
-export const moveBackup = () => import('./commands/move-backup.js');
-export const opsActions = () => import('./commands/ops-actions.js');
-export const runEvidence = () => import('./commands/run-evidence.js');
-export const storeActions = () => import('./commands/store-actions.js');
-export const workflowActions = () => import('./commands/workflow-actions.js');
-export const workflowLint = () => import('./commands/workflow-lint.js');
-export const workflowUpgrade = () => import('./commands/workflow-upgrade.js');
+// The CLI helpers that the cheap paths' shared modules (main.ts, connection.ts, source-db.ts) load
+// only when needed: yaml behind config-file, SQLite behind store-choice, the identity look-ups.
 export const configFile = () => import('./config-file.js');
 export const configYaml = () => import('./config-yaml.js');
 export const connection = () => import('./connection.js');

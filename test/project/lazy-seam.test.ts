@@ -3,7 +3,9 @@
 // other module loaded on demand has one named door in a seam file (src/cli/load.ts for the CLI,
 // src/ops/load.ts, src/store/load.ts, src/web/load.ts for the layers), and library code never looks
 // for the files a build packs beside the bundle (the CLI's build entry, src/cli/bundle-entry.ts,
-// hands them in). Each rule is shown failing on a small broken example.
+// hands them in). A registration module (options, help) reaches its actions through one door per
+// action module, and an action module imports the CLI statically. Each rule is shown failing on a
+// small broken example.
 // Real parts: the repository's files, parsed with the TypeScript compiler; nothing runs.
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -77,6 +79,46 @@ function buildArtefactLookups(files: readonly Source[]): string[] {
   });
 }
 
+/** The CLI's doors (src/cli/load.ts): name → the module it loads, as written (`./commands/x.js`, `../ops/index.js`). */
+function doorsOf(load: Source): Map<string, string> {
+  const doors = new Map<string, string>();
+  for (const m of load.text.matchAll(/^export const (\w+) = \(\) => import\('([^']+)'\);$/gm)) doors.set(m[1]!, m[2]!);
+  return doors;
+}
+
+/** The registration modules: the modules src/cli/verbs.ts maps verbs to, as source paths. */
+function registrationModules(verbs: Source): string[] {
+  return [...verbs.text.matchAll(/import\('\.\/(commands\/[\w-]+)\.js'\)/g)].map((m) => `src/cli/${m[1]}.ts`);
+}
+
+/**
+ * Door calls in the wrong place, as file:line: a registration module calls only an action module's
+ * door or a library's (never a CLI helper's: its action module imports that); an action module
+ * (a door's target in src/cli/commands) calls no door into the CLI: it imports CLI code statically.
+ */
+function misplacedDoorCalls(files: readonly Source[], load: Source, verbs: Source): string[] {
+  const doors = doorsOf(load);
+  const registration = new Set(registrationModules(verbs));
+  const actions = new Set([...doors.values()].filter((t) => t.startsWith('./commands/')).map((t) => `src/cli/${t.slice(2, -3)}.ts`));
+  const isAction = (target: string): boolean => target.startsWith('./commands/') && !registration.has(`src/cli/${target.slice(2, -3)}.ts`);
+  const found: string[] = [];
+  for (const f of files) {
+    if (!registration.has(f.path) && !actions.has(f.path)) continue;
+    const sf = parse(f);
+    visit(sf, (node) => {
+      if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression)) return;
+      const { expression: on, name } = node.expression;
+      if (!ts.isIdentifier(on) || on.text !== 'load') return;
+      const target = doors.get(name.text);
+      if (target === undefined) return;
+      const cli = target.startsWith('./');
+      const wrong = registration.has(f.path) ? cli && !isAction(target) : cli;
+      if (wrong) found.push(`${f.path}:${lineOf(sf, node)}: load.${name.text}()`);
+    });
+  }
+  return found;
+}
+
 function sources(dir: string): Source[] {
   const out: Source[] = [];
   for (const e of readdirSync(join(repoRoot, dir), { withFileTypes: true })) {
@@ -96,6 +138,15 @@ test('import() appears only in the lazy-loading seam (src/cli/verbs.ts and the l
   for (const seam of [...SEAM, ...USER_MODULES]) assert.ok(files.some((f) => f.path === seam), `${seam} is gone: take it off the list`);
   const scattered = scatteredImports(files, [...SEAM, ...USER_MODULES]);
   assert.deepEqual(scattered, [], 'load it through a named door in the layer\'s load.ts (src/cli/load.ts in the CLI), or import it statically');
+});
+
+test('a registration module reaches its actions through action modules\' doors; an action module imports the CLI statically', () => {
+  const read = (path: string): Source => ({ path, text: readFileSync(join(repoRoot, path), 'utf8') });
+  const load = read('src/cli/load.ts');
+  const verbs = read('src/cli/verbs.ts');
+  assert.ok(registrationModules(verbs).length >= 15, 'verbs.ts names the registration modules');
+  const fix = 'move the code that needs it into the action module (load.<x>Actions()) and import it there statically';
+  assert.deepEqual(misplacedDoorCalls(sources('src/cli'), load, verbs), [], fix);
 });
 
 test('a seam file imports nothing that loads code (its edges are import() doors only)', () => {
@@ -130,6 +181,23 @@ test('the checks fail on small broken examples and pass the right shapes', () =>
     text: "import type { Command } from 'commander';\nimport { join } from 'node:path';\nexport * from './x.js';\n",
   };
   assert.deepEqual(seamStaticImports([leakySeam, seam]), ['src/cli/load.ts:2', 'src/cli/load.ts:3']);
+
+  // A registration module calling a CLI helper's door, an action module calling a door into the CLI.
+  const doorLoad: Source = {
+    path: 'src/cli/load.ts',
+    text: "export const xActions = () => import('./commands/x-actions.js');\nexport const confirm = () => import('./confirm.js');\n" +
+      "export const web = () => import('../web/index.js');\n",
+  };
+  const doorVerbs: Source = { path: 'src/cli/verbs.ts', text: "const MODULES = { x: () => import('./commands/x.js') };\n" };
+  const registration: Source = {
+    path: 'src/cli/commands/x.ts',
+    text: "export function register(): void {\n  void load.xActions();\n  void load.web();\n  void load.confirm();\n}\n",
+  };
+  const action: Source = { path: 'src/cli/commands/x-actions.ts', text: "export async function run(): Promise<void> {\n  await load.web();\n  await load.confirm();\n}\n" };
+  const helper: Source = { path: 'src/cli/connection.ts', text: "export const c = async () => load.confirm();\n" };
+  assert.deepEqual(misplacedDoorCalls([registration, action, helper], doorLoad, doorVerbs), [
+    'src/cli/commands/x.ts:4: load.confirm()', 'src/cli/commands/x-actions.ts:3: load.confirm()',
+  ]);
 
   const lookup: Source = {
     path: 'src/http/client.ts',
