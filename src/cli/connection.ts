@@ -153,7 +153,7 @@ export async function resolveConnection(opts: ConnectionOptions, env: NodeJS.Pro
   const stateDir = resolveStateDir(opts.stateDir, env);
   const { storeChoice } = await load.storeChoice();
   // The console's service config (how.config) matches its contexts by identity among themselves
-  // once they are all resolved (console-governance.ts, from commands/ui.ts).
+  // once they are all resolved (console-governance.ts, from commands/ui-actions.ts).
   const ruled = how.config
     ? { ...(ctx?.approval === 'required' ? { approval: 'required' as const } : {}), governedBy: [] }
     : await governedChoice({ url, ctx, contextName, config: await readConfig(), http: reachable, env, explicitStore: opts.store, stateDir });

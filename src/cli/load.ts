@@ -25,6 +25,7 @@ export const moveBackup = () => import('./commands/move-backup.js');
 export const opsActions = () => import('./commands/ops-actions.js');
 export const policyActions = () => import('./commands/policy-actions.js');
 export const replayActions = () => import('./commands/replay-actions.js');
+export const sandboxActions = () => import('./commands/sandbox-actions.js');
 export const runEvidence = () => import('./commands/run-evidence.js');
 export const storeActions = () => import('./commands/store-actions.js');
 export const uiActions = () => import('./commands/ui-actions.js');

@@ -41,7 +41,7 @@ type RewindOptions = ChangeOptions & LimitOptions & PositionOptions & BatchCliOp
 
 /** `rewind`: a replay (--time-column), a batch, or one connector to --offsets or a position. */
 export async function rewind(names: string[], opts: RewindOptions, cmd: Command): Promise<void> {
-  // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (src/cli/commands/replay.ts).
+  // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (replay-actions.ts).
   const asReplay = opts as { timeColumn?: string };
   if (asReplay.timeColumn !== undefined) return rewindAsReplay(names, cmd.optsWithGlobals());
   // --offsets is required unless a position says where to go: a usage error like commander's own.
