@@ -41,14 +41,12 @@ export async function applyFile(file: string, opts: ApplyOptions): Promise<void>
   });
 }
 
-
 export async function check(ops: typeof import('../../ops/index.js'), ctx: OpsContext, conn: Connection, saved: SavedPlan, opts: ApplyOptions, maxAgeMs: number): Promise<CheckedPlan> {
   const kafka = await preflightKafkaSettings(opts, conn.context);
   const limits = ops.resolveLimits(limitFlags(opts), currentIO().env);
   const profileFor = (connector: string) => profileOptionsFor(opts, conn.context, connector);
   return ops.checkSavedPlan(ctx, saved, { maxAgeMs, limits, profileFor, ...(kafka ? { kafka } : {}) });
 }
-
 
 export async function maxAge(text: string | undefined): Promise<number> {
   if (text === undefined) return DEFAULT_MAX_AGE_MS;
@@ -57,12 +55,10 @@ export async function maxAge(text: string | undefined): Promise<number> {
   return ms;
 }
 
-
 /** Who planned it and when. */
 export async function showPlanned(checked: CheckedPlan, file: string, info: (text: string) => unknown): Promise<void> {
   info(`Saved plan ${file}: ${plannedLine(checked.saved, ago(Math.max(0, checked.ageMs)))}`);
 }
-
 
 /** The table of offsets that moved since planning (the diff is against the offsets now), and what else changed. */
 export async function showMoved(checked: CheckedPlan, info: (text: string) => unknown): Promise<void> {
@@ -76,7 +72,6 @@ export async function showMoved(checked: CheckedPlan, info: (text: string) => un
   if (checked.changesMeaning) info('Some of these moves change what the plan does (CHANGES THE PLAN: YES).');
 }
 
-
 /** Moved offsets that change the plan: asked at a terminal without --yes; otherwise only --accept-moved-offsets passes. */
 export async function acceptMoved(checked: CheckedPlan, opts: ApplyOptions): Promise<void> {
   if (!checked.changesMeaning || opts.acceptMovedOffsets) return;
@@ -89,7 +84,6 @@ export async function acceptMoved(checked: CheckedPlan, opts: ApplyOptions): Pro
   }
 }
 
-
 /** A saved plan of many connectors: checked as one (any refusal refuses all), asked once, applied under one batch id. */
 export async function applyBatchFile(file: string, saved: SavedPlan, opts: ApplyOptions, maxAgeMs: number): Promise<void> {
   await withChangeConnection(opts, saved.clusterUrl, async (conn, ctx, out) => {
@@ -97,7 +91,6 @@ export async function applyBatchFile(file: string, saved: SavedPlan, opts: Apply
     await applyChecked(conn, ctx, checked, opts, out, { header: () => showPlanned(checked, file, out) });
   });
 }
-
 
 /** The connection (else the plan's own URL) and the store, for a command that applies reviewed plans. */
 export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: string, body: (conn: Connection, ctx: OpsContext, out: (text: string) => void) => Promise<void>): Promise<void> {
@@ -123,14 +116,12 @@ export async function withChangeConnection(opts: ApplyOptions, fallbackUrl: stri
   }
 }
 
-
 export interface CheckedApply {
   header: () => Promise<void>;
   /** An approved request: marked applying before any connector changes, its outcome recorded after. */
   requestId?: string;
   applying?: { start(): Promise<void>; finish(result: { succeeded: boolean; runIds: string[]; batchId?: string; message: string }): Promise<void> };
 }
-
 
 /** A checked plan of any number of connectors, shown, asked about and applied under one batch id. */
 export async function applyChecked(conn: Connection, ctx: OpsContext, checked: CheckedPlan, opts: ApplyOptions, out: (text: string) => void, how: CheckedApply): Promise<void> {

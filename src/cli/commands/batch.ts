@@ -44,10 +44,6 @@ export interface BatchCliOptions extends ConnectionOptions {
 }
 
 /** True when the command line asks for the batch path rather than one connector. */
-export function isBatch(names: readonly string[], opts: BatchCliOptions): boolean {
-  return names.length !== 1 || opts.selector !== undefined || opts.all === true || opts.concurrency !== undefined || opts.skipInvalid === true;
-}
-
 export async function runBatch(operation: 'rewind' | 'reset' | 'rollback', names: string[], opts: BatchCliOptions): Promise<void> {
 
   // Selection mistakes that need no cluster are refused before stdin or the cluster is read.

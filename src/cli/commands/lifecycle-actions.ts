@@ -77,7 +77,6 @@ export async function runVerb(verb: LifecycleVerb, connector: string, opts: Life
   }
 }
 
-
 /**
  * The connector's profile before stop or resume (src/ops/profiles): a Debezium source's slot is
  * read (what it holds while stopped, whether it is lost); what it says is shown before the request
@@ -94,7 +93,6 @@ export async function profileCheck(c: Connection, connector: string, verb: 'stop
   for (const w of report.warnings) stderr(`warning: ${w}\n`);
   return report;
 }
-
 
 /**
  * Progress of a wait on stderr. On a terminal one line is rewritten on every poll; otherwise

@@ -22,7 +22,6 @@ import * as batch from '../../ops/batch/index.js';
 
 type KafkaSettings = import('../../kafka/connection.js').KafkaSettings;
 
-
 export async function translateRequest(opts: MoveCliOptions, source: Connection, target: Connection): Promise<{ alias: string; kafka: KafkaSettings; source?: KafkaSettings } | undefined> {
   if (opts.translateOffsets === undefined) {
     if (opts.fromBootstrap !== undefined) throw new OpsError('E_USAGE', '--from-bootstrap checks the offsets --translate-offsets translates: give --translate-offsets <alias> too, or leave --from-bootstrap out', { field: 'from-bootstrap' });
@@ -37,14 +36,12 @@ export async function translateRequest(opts: MoveCliOptions, source: Connection,
   return { alias: opts.translateOffsets, kafka, ...(from ? { source: from } : {}) };
 }
 
-
 export function translateTimeoutMs(opts: MoveCliOptions): number | undefined {
   if (opts.translateTimeout === undefined) return undefined;
   const s = Number(opts.translateTimeout);
   if (!Number.isFinite(s) || s <= 0) throw new OpsError('E_USAGE', `--translate-timeout ${opts.translateTimeout}: give a number of seconds, e.g. --translate-timeout 300`, { field: 'translate-timeout' });
   return s * 1000;
 }
-
 
 export async function runMove(mode: 'move' | 'copy', connector: string, opts: MoveCliOptions): Promise<void> {
   const face = await openFace(opts, opts.to);
@@ -89,14 +86,12 @@ export async function runMove(mode: 'move' | 'copy', connector: string, opts: Mo
   }
 }
 
-
 export function slotWait(opts: MoveCliOptions): { releaseWaitMs?: number } {
   if (opts.slotWait === undefined) return {};
   const s = Number(opts.slotWait);
   if (!Number.isFinite(s) || s <= 0 || s > 3600) throw new OpsError('E_USAGE', `--slot-wait ${opts.slotWait}: give a number of seconds from 1 to 3600, e.g. --slot-wait 120`, { field: 'slot-wait' });
   return { releaseWaitMs: s * 1000 };
 }
-
 
 /** The command's choices of a move or copy: planned with them, and a request keeps them to plan it again. */
 export function moveChoices(opts: MoveCliOptions): import('../../ops/changes/index.js').MoveChoices {
@@ -105,7 +100,6 @@ export function moveChoices(opts: MoveCliOptions): import('../../ops/changes/ind
     ...(opts.allowPluginVersionChange ? { allowPluginVersionChange: true } : {}), ...(opts.set ? { set: settings(opts.set) } : {}),
   };
 }
-
 
 /** `--set key=value` flags as a configuration's settings. */
 export function settings(pairs: string[]): Record<string, string> {
@@ -118,13 +112,11 @@ export function settings(pairs: string[]): Record<string, string> {
   return out;
 }
 
-
 export function verifyOption(): { verifyTimeoutMs?: number } {
   const raw = currentIO().env.OFFSETCTL_VERIFY_TIMEOUT_MS;
   const n = raw === undefined ? Number.NaN : Number(raw);
   return Number.isFinite(n) && n > 0 ? { verifyTimeoutMs: n } : {};
 }
-
 
 export function describePlan(plan: MovePlan): string {
   const verb = plan.operation === 'move' ? 'Move' : 'Copy';
@@ -147,19 +139,16 @@ export function describePlan(plan: MovePlan): string {
   return lines.join('\n');
 }
 
-
 export function question(plan: MovePlan): string {
   return plan.operation === 'move'
     ? `Move ${plan.connector} to ${plan.to.url}? It is stopped here first (snapshot), and runs there only once it is ${plan.sourceAfter === 'delete' ? 'deleted' : 'stopped'} here.`
     : `Copy ${plan.connector} as ${plan.targetName} to ${plan.to.url}? ${plan.connector} is stopped briefly (snapshot) and then put back.`;
 }
 
-
 export function planJson(plan: MovePlan): Record<string, unknown> {
   const { config: _config, inputs: _inputs, translation, ...rest } = plan;
   return { ...rest, ...(translation ? { translation: { alias: translation.alias, topic: translation.topic, rows: translation.preview.rows } } : {}) };
 }
-
 
 /** `move --selector/--all` or several names: every connector pre-flighted, one confirmation, concurrent runs. */
 export async function moveBatch(names: string[], opts: MoveCliOptions): Promise<void> {

@@ -1,7 +1,8 @@
 // The changing commands' actions (rewind, reset, rollback, runs resume; registered in ops.ts) and
 // runChange, the CLI face of a change that `apply` and `changes apply` use too. Loaded only through
 // its door (load.opsActions()), so it imports what it needs statically: the ops layer, the store
-// choice, the prompts. Exit statuses: 0 done, 1 the run failed, 2 refused before any change.
+// choice, the prompts; the other verbs' action modules a rewind seldom needs (batches, a replay, a
+// move's undo) through their doors. Exit statuses: 0 done, 1 the run failed, 2 refused before any change.
 import type { Command } from 'commander';
 import type { AuditScope, OperationOutcome, OpsContext, Plan } from '../../ops/index.js';
 import * as ops from '../../ops/index.js';
@@ -11,7 +12,8 @@ import { stdout, stderr } from './say.js';
 import { progressPrinter } from './progress.js';
 import { ReportedFailure, exitStatusFor } from '../exit-status.js';
 import { type Connection, resolveConnection } from '../connection.js';
-import { isBatch, resumeBatch, runBatch, type BatchCliOptions } from './batch.js';
+import type { BatchCliOptions } from './batch.js';
+import * as load from '../load.js';
 import { limitFlags, resumeAfterFrom, type ChangeOptions, type LimitOptions } from './change-flags.js';
 import { positionTargetsFor, wantsPosition, type PositionOptions } from './rewind-positions.js';
 import { profileOptionsFor, type SourceDbOptions } from '../source-db.js';
@@ -19,10 +21,8 @@ import { checkVerifyFlags, markBeforeChange, verifyAfter } from './verify-after.
 import { preflightKafkaSettings, type KafkaFlags } from '../kafka-settings.js';
 import { currentIO } from '../io.js';
 import { useColor } from '../render/color.js';
-import { rewindAsReplay } from './replay-actions.js';
 import { readOffsetsInput } from '../offsets-input.js';
 import { boundedStdin, checkInputSize } from '../offsets-limits.js';
-import { resumeMovedRun, rollbackMoved } from './move-recovery.js';
 import { openHistory, refusal } from './history-actions.js';
 import { refuseIfGovernedElsewhere } from '../governance-check.js';
 import { openCommandStore } from '../store-choice.js';
@@ -37,13 +37,18 @@ import { confirm } from '../confirm.js';
 import { Halt } from '../halt.js';
 import { killAfterSendFromEnv, secondSignalDelayFromEnv, testHooksFromEnv } from '../test-hooks.js';
 
+/** Several connectors, a selector or batch flags make a batch (batch.ts, loaded only then). */
+function isBatch(names: readonly string[], opts: BatchCliOptions): boolean {
+  return names.length !== 1 || opts.selector !== undefined || opts.all === true || opts.concurrency !== undefined || opts.skipInvalid === true;
+}
+
 type RewindOptions = ChangeOptions & LimitOptions & PositionOptions & BatchCliOptions & SourceDbOptions;
 
 /** `rewind`: a replay (--time-column), a batch, or one connector to --offsets or a position. */
 export async function rewind(names: string[], opts: RewindOptions, cmd: Command): Promise<void> {
   // A Debezium source is rewound by reading rows again: --to-time on a column is a replay (replay-actions.ts).
   const asReplay = opts as { timeColumn?: string };
-  if (asReplay.timeColumn !== undefined) return rewindAsReplay(names, cmd.optsWithGlobals());
+  if (asReplay.timeColumn !== undefined) return (await load.replayActions()).rewindAsReplay(names, cmd.optsWithGlobals());
   // --offsets is required unless a position says where to go: a usage error like commander's own.
   if (opts.offsets === undefined && !hasPosition(opts)) {
     cmd.error("error: required option '--offsets <file|->' not specified (or give a position: --to-time, --to-earliest, --to-latest, --shift-by, --to-offset)", { exitCode: 2, code: 'commander.missingMandatoryOptionValue' });
@@ -51,7 +56,7 @@ export async function rewind(names: string[], opts: RewindOptions, cmd: Command)
   // A batch takes --offsets (one document, or one per connector) or a position, which every
   // connector gets its own targets for (issue 20, point 13).
   if (checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-    return runBatch('rewind', names, opts);
+    return (await load.batch()).runBatch('rewind', names, opts);
   }
   const connector = names[0]!;
   await runChange(opts, { action: 'rewind', connector }, async (ops, ctx, conn) => {
@@ -78,7 +83,7 @@ export async function rewind(names: string[], opts: RewindOptions, cmd: Command)
 /** `reset`: a batch, or one connector's offsets deleted (a snapshot first). */
 export async function reset(names: string[], opts: ChangeOptions & BatchCliOptions & SourceDbOptions): Promise<void> {
   if (checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-    return runBatch('reset', names, opts);
+    return (await load.batch()).runBatch('reset', names, opts);
   }
   const connector = names[0]!;
   await runChange(opts, { action: 'reset', connector }, async (ops, ctx, conn) => ops.planReset(ctx, { connector, resumeAfter: resumeAfterFrom(opts), profile: await profileOptionsFor(opts, conn.context, connector) }));
@@ -87,11 +92,11 @@ export async function reset(names: string[], opts: ChangeOptions & BatchCliOptio
 /** `rollback`: a batch, a move/copy/import undone by its own path, or a snapshot restored. */
 export async function rollback(names: string[], opts: ChangeOptions & LimitOptions & BatchCliOptions & SourceDbOptions & { snapshot?: string }): Promise<void> {
   if (checkVerifyFlags(opts, isBatch(names, opts)) === undefined && isBatch(names, opts)) {
-    return runBatch('rollback', names, opts);
+    return (await load.batch()).runBatch('rollback', names, opts);
   }
   const connector = names[0]!;
   // A connector whose run to undo is a move, copy or import is put back by its own path.
-  if (await rollbackMoved(connector, opts)) return;
+  if (await (await load.moveRecovery()).rollbackMoved(connector, opts)) return;
   await runChange(opts, { action: 'rollback', connector }, async (ops, ctx, conn) => {
     const after = resumeAfterFrom(opts);
     const targetState = after === 'never' ? 'STOPPED' : after === 'always' ? 'RUNNING' : undefined;
@@ -108,9 +113,9 @@ export async function resume(id: string | undefined, own: BatchCliOptions & { ba
   }
   // Commander may hand --batch to the parent `runs`, which defines it too: read both levels.
   const batchId = own.batch ?? (opts as { batch?: string }).batch;
-  if (batchId !== undefined) return resumeBatch(batchId, { ...own, ...opts });
+  if (batchId !== undefined) return (await load.batch()).resumeBatch(batchId, { ...own, ...opts });
   if (id === undefined) throw new OpsError('E_USAGE', 'runs resume needs a run id (`offsetctl runs` lists them), or --batch <id>', { field: 'id' });
-  if (await resumeMovedRun(id, { ...opts, ...own })) return;
+  if (await (await load.moveRecovery()).resumeMovedRun(id, { ...opts, ...own })) return;
   // The run knows its cluster: --url is only needed to override it.
   const { store } = await openHistory(opts);
   let clusterUrl: string;

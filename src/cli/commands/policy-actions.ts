@@ -58,7 +58,6 @@ export async function setPolicy(context: string, opts: PolicyFlags): Promise<voi
   }
 }
 
-
 /**
  * Writes the cluster's governance marker (src/kafka/governance-marker.ts) with the policies now in
  * force; resolves with what to say: no bootstrap is a warning, a marker Kafka refused a failure (exit 1, never 2, after the change).
@@ -87,7 +86,6 @@ export async function markGoverned(
     return { text: `the policy is set, but ${clusterKey} could not be marked as governed in Kafka: ${(err as Error).message}`, failed: true };
   }
 }
-
 
 export async function showPolicies(opts: ConnectionOptions): Promise<void> {
   const { store, json } = await openHistory(opts);

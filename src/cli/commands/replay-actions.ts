@@ -73,7 +73,6 @@ export async function replayCommand(connector: string, opts: ReplayFlags): Promi
   }
 }
 
-
 /** `-2h`, `-30m`, `-1d` as an ISO time (UTC); anything else as given (checked by ops). */
 export function absoluteTime(text: string): string {
   const m = /^-(\d+)([smhd])$/.exec(text.trim());
@@ -81,7 +80,6 @@ export function absoluteTime(text: string): string {
   const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
   return new Date(currentIO().now() - Number(m[1]) * unit).toISOString();
 }
-
 
 /** `rewind <debezium-source> --to-time <t> --time-column <c> --table <t>`: the same replay, `<c> >= '<t>'`. */
 export async function rewindAsReplay(names: string[], opts: ReplayFlags & { selector?: string; all?: boolean; offsets?: string }): Promise<void> {

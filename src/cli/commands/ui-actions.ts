@@ -30,7 +30,6 @@ export interface Served {
   connections: () => Promise<Connection[]>;
 }
 
-
 export async function runUi(opts: UiOptions): Promise<void> {
   const served = opts.config ? await fromServiceConfig({ ...opts, config: opts.config }) : await fromConnection(opts);
   const service = served.service;
@@ -80,7 +79,6 @@ export async function runUi(opts: UiOptions): Promise<void> {
   await store.close();
 }
 
-
 /** OFFSETCTL_UI_DRAIN_SECONDS / OFFSETCTL_UI_RECOVERY_SECONDS: whole seconds from 1 to 3600, or unset. */
 export function secondsFromEnv(name: string, OpsError: typeof import('../../ops/errors.js').OpsError): number | undefined {
   const value = currentIO().env[name];
@@ -89,7 +87,6 @@ export function secondsFromEnv(name: string, OpsError: typeof import('../../ops/
   if (!Number.isInteger(n) || n < 1 || n > 3600) throw new OpsError('E_USAGE', `${name}=${value}: expected whole seconds from 1 to 3600`, { field: name });
   return n;
 }
-
 
 /** One person's console: the connection of the command line, and the config file's other contexts. */
 export async function fromConnection(opts: UiOptions): Promise<Served> {
@@ -131,7 +128,6 @@ export async function fromConnection(opts: UiOptions): Promise<Served> {
     connections: async () => [initial, ...(await Promise.allSettled(others.values())).flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))],
   };
 }
-
 
 /**
  * A service: every context of the file is resolved at start (a missing secret stops the start
@@ -191,9 +187,7 @@ export async function fromServiceConfig(opts: UiOptions & { config: string }): P
   };
 }
 
-
 export type ProfileOf = (connector: string) => Promise<ProfileOptions>;
-
 
 /**
  * The profiles' options for a connector of this context, as the CLI reads them without flags: the
@@ -203,7 +197,6 @@ export type ProfileOf = (connector: string) => Promise<ProfileOptions>;
 export function profileOf(conn: Connection): ProfileOf {
   return async (connector) => profileOptionsFor({}, conn.context, connector);
 }
-
 
 /**
  * A context with `approval: required`: the console turns its changes into change requests, as the
