@@ -98,6 +98,19 @@ export async function standardSender({ pooled, ...options }: SenderOptions): Pro
 }
 
 /**
+ * resolveConnection, or, where the caller knows the cluster from its record (`runs resume`, the
+ * undo of a move), that URL when no URL is configured anywhere (E_CONFIG without --url/--context).
+ */
+export async function resolveConnectionOr(opts: ConnectionOptions, fallbackUrl: string | undefined): Promise<Connection> {
+  try {
+    return await resolveConnection(opts);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
+    return resolveConnection({ ...opts, url: fallbackUrl });
+  }
+}
+
+/**
  * Resolves the URL, credentials, TLS material, state folder and output format of a command.
  * Throws `E_CONFIG` when no URL is given anywhere or a secret reference cannot be read.
  */

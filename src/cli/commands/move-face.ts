@@ -5,7 +5,7 @@ import type { Connection, ConnectionOptions } from '../connection.js';
 import { exitStatusFor, ReportedFailure } from '../exit-status.js';
 import { stderr, stdout } from './say.js';
 import { currentIO } from '../io.js';
-import { resolveConnection } from '../connection.js';
+import { resolveConnection, resolveConnectionOr } from '../connection.js';
 import { openCommandStore } from '../store-choice.js';
 import { testHooksFromEnv } from '../test-hooks.js';
 import { progressPrinter } from './progress.js';
@@ -45,13 +45,7 @@ export async function auditRefused(face: Pick<MoveFace, 'ctx' | 'audit'>, what: 
 
 /** `changes`: false for what only reads (a plain export): no governance marker is read for it (governance-check.ts). */
 export async function openFace(opts: ConnectionOptions, to: string | undefined, fallbackUrl?: string, changes = true): Promise<MoveFace> {
-  let source: Connection;
-  try {
-    source = await resolveConnection(opts);
-  } catch (err) {
-    if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
-    source = await resolveConnection({ ...opts, url: fallbackUrl });
-  }
+  const source = await resolveConnectionOr(opts, fallbackUrl);
   if (changes) await refuseIfGovernedElsewhere(source, opts as import('../kafka-settings.js').KafkaFlags).catch(async (err: unknown) => {
     await source.http.close();
     throw err;

@@ -11,7 +11,7 @@ import { hasPosition } from '../../ops/positions/index.js';
 import { stdout, stderr } from './say.js';
 import { progressPrinter } from './progress.js';
 import { ReportedFailure, exitStatusFor } from '../exit-status.js';
-import { type Connection, resolveConnection } from '../connection.js';
+import { type Connection, resolveConnectionOr } from '../connection.js';
 import type { BatchCliOptions } from './batch.js';
 import * as load from '../load.js';
 import { limitFlags, resumeAfterFrom, type ChangeOptions, type LimitOptions } from './change-flags.js';
@@ -155,14 +155,8 @@ export interface ChangeFace {
  * and any refusal once the store is open go into the audit trail under the OS user.
  */
 export async function runChange(opts: ChangeOptions, what: { action: string; connector: string }, makePlan: (ops: OpsModule, ctx: OpsContext, conn: Connection) => Promise<Plan>, fallbackUrl?: string, face: ChangeFace = {}): Promise<void> {
-  let conn: Connection;
-  try {
-    conn = await resolveConnection(opts);
-  } catch (err) {
-    // `runs resume` knows the run's cluster: no URL configured anywhere is fine there.
-    if ((err as { code?: string }).code !== 'E_CONFIG' || !fallbackUrl || opts.url || opts.context) throw err;
-    conn = await resolveConnection({ ...opts, url: fallbackUrl });
-  }
+  // `runs resume` knows the run's cluster: no URL configured anywhere is fine there.
+  const conn = await resolveConnectionOr(opts, fallbackUrl);
   const json = conn.output === 'json';
   // Human lines go to stdout in text mode; with --output json stdout carries only the result.
   const info = (text: string): unknown => (json ? stderr : stdout)(`${text}\n`);
