@@ -58,8 +58,8 @@ const env = {
 };
 let startedPg;
 if (values.store === 'postgres' && !env.OFFSETCTL_TEST_PG) {
-  const { startPgServer, describeServer } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
-  startedPg = await startPgServer();
+  const { startPgServer, describeServer, THROWAWAY_SETTINGS } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
+  startedPg = await startPgServer({ settings: THROWAWAY_SETTINGS });
   env.OFFSETCTL_TEST_PG = describeServer(startedPg);
 }
 // The test's own timeout is its budget plus time for the last run and its recovery.

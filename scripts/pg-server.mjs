@@ -10,10 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const { startPgServer, stopPgServer, describeServer } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
+const { startPgServer, stopPgServer, describeServer, THROWAWAY_SETTINGS } = await import(join(root, 'dist', 'src', 'sandbox', 'postgres-server.js'));
 const [verb, file] = process.argv.slice(2);
 if (verb === 'start' && file) {
-  const server = await startPgServer();
+  const server = await startPgServer({ settings: THROWAWAY_SETTINGS });
   writeFileSync(file, describeServer(server), { mode: 0o600 });
   console.log(`PostgreSQL for the tests on 127.0.0.1:${server.port} (${server.dir})`);
 } else if (verb === 'stop' && file) {

@@ -99,6 +99,15 @@ function writeOwned(file: string, text: string, mode = 0o600): void {
   }
 }
 
+/**
+ * Settings for the tests' throwaway servers: PostgreSQL's "non-durable settings" (its manual,
+ * "Non-Durable Settings"). Without fsync a commit is still written to the operating system before
+ * it returns (synchronous_commit stays on), so a server killed or stopped `immediate` loses
+ * nothing; only a crash of the machine could, and a throwaway server does not outlive one. The
+ * tests that stop or kill a server to see what offsetctl does then start their own, durable one.
+ */
+export const THROWAWAY_SETTINGS: Readonly<Record<string, string>> = { fsync: 'off', full_page_writes: 'off' };
+
 export interface StartOptions {
   /** Reuse or create this folder (the sandbox's); a new temporary one otherwise. */
   dir?: string;

@@ -30,6 +30,10 @@ test('stopGroups leaves a process without the marker alone', { timeout: 30_000 }
   const dir = mkdtempSync(join(tmpdir(), 'offsetctl-proc-'));
   // A detached process of another sandbox folder: same shape, but not this folder's marker.
   const pid = spawnDetached(process.execPath, ['-e', 'setInterval(()=>{},1000)', '--', markerArg(`${dir}-other`)], join(dir, 'q.log'), dir);
+  // Until the child has exec'd, /proc shows the test's own command line (no marker at all): the
+  // test waits for the other folder's marker, or on a loaded machine nothing would be stopped below.
+  for (let i = 0; i < 100 && !isSandboxProcess(pid, `${dir}-other`); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.equal(isSandboxProcess(pid, `${dir}-other`), true, 'the other folder\'s process started');
   try {
     await stopGroups([pid], dir, 500);
     assert.doesNotThrow(() => process.kill(pid, 0), 'the process without this folder\'s marker is still running');

@@ -58,14 +58,14 @@ function runTests(dir: string, args: string[] = [], env: Record<string, string> 
   const r = spawnSync(process.execPath, [join(dir, 'scripts', 'test.mjs'), ...args], {
     cwd: dir,
     encoding: 'utf8',
-    env: { ...outer, OFFSETCTL_TEST_PG: 'given', OFFSETCTL_FAILURES_FILE: '', OFFSETCTL_PLUGINS_LANE_DONE_FILE: '', OFFSETCTL_TEST_LANES: '', OFFSETCTL_LANE: '', ...env },
+    env: { ...outer, OFFSETCTL_TEST_PG: 'given', OFFSETCTL_FAILURES_FILE: '', OFFSETCTL_PLUGINS_LANE_DONE_FILE: '', OFFSETCTL_TEST_LANES: '2', OFFSETCTL_LANE: '', ...env },
   });
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
 interface Ran { file: string; lane: string; began: number; ended: number; met: boolean }
 
-test('integration files run in two lanes at once, one at a time per lane, each told its lane; a move file stays in lane 1; '
+test('integration files run in lanes at once (two here, three by default), one at a time per lane, each told its lane; a move file stays in lane 1; '
   + 'lanes balanced by the durations table', () => {
   const { dir, log } = project();
   try {
@@ -90,6 +90,10 @@ test('integration files run in two lanes at once, one at a time per lane, each t
     assert.ok(ran.every((x) => x.met), `each file saw a file of the other lane started: the lanes ran at the same time: ${JSON.stringify(ran)}`);
     assert.doesNotMatch(r.out, /passed alone|again/);
 
+    // By default three lanes: this sandbox has no lane-3, and the runner asks for it.
+    const byDefault = runTests(dir, ['--integration', '--no-build'], { OFFSETCTL_TEST_LANES: '' });
+    assert.match(byDefault.out, /sandbox up --clusters 2 --lanes 3\)/);
+    assert.equal(byDefault.status, 1, byDefault.out);
     // --lanes 1: every file one by one, all in lane 1.
     rmSync(log);
     const one = runTests(dir, ['--integration', '--lanes', '1']);

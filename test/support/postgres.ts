@@ -3,7 +3,7 @@
 // one (stopped when the process exits). Each test makes its own databases and users on it.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { serverFromEnv, startPgServer, stopPgServer, type PgServer } from '../../src/sandbox/postgres-server.js';
+import { serverFromEnv, startPgServer, stopPgServer, THROWAWAY_SETTINGS, type PgServer } from '../../src/sandbox/postgres-server.js';
 
 const requireCjs = createRequire(import.meta.url);
 
@@ -18,7 +18,7 @@ export function testPgServer(): Promise<PgServer> {
   server ??= (async () => {
     const shared = serverFromEnv();
     if (shared) return shared;
-    const own = await startPgServer();
+    const own = await startPgServer({ settings: THROWAWAY_SETTINGS });
     process.once('exit', () => stopPgServer(own, 'immediate'));
     return own;
   })();

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { PartitionRecord } from '../../kafka/partition-records.js';
 import { translationNotesOf } from './apply-move.js';
-import { checkTranslation, positionAfterCopy, sameRecord, type PartitionReader } from './translate-check.js';
+import { checkFromEarlierCheckpoints, checkTranslation, positionAfterCopy, sameRecord, type PartitionReader } from './translate-check.js';
 import type { Translation } from './translate.js';
 
 const rec = (offset: number, value: string, timestamp = String(1000 + Number(value.replace(/\D/g, '') || 0))): PartitionRecord =>
@@ -52,4 +52,19 @@ test('the first copy from MirrorMaker\'s lower bound wins: a look-alike re-deliv
   assert.equal(sameRecord(last, { ...last, key: Buffer.from('k') }), false);
   assert.equal(sameRecord(last, { ...last, headers: { h: 'v' } }), false);
   assert.equal(positionAfterCopy(last, [rec(17, 'line-12')], 18), undefined);
+});
+
+test('no checkpoint of the committed offset (MirrorMaker makes none that would not move its translation on): the earlier one is a lower bound checked by the records, and used only when they find the copy', async () => {
+  // Committed 15 (line-14 delivered last); MirrorMaker's last checkpoint is of 9 → 14 and it makes no other.
+  const late: Translation = { rows: [{ topic: 't', partition: 0, committed: 15, upstream: 9, downstream: 14, status: 'behind' }], offsets: [] };
+  const checked = await checkFromEarlierCheckpoints(late, reader(), { pauseMs: 0 });
+  assert.deepEqual(checked?.rows.map((r) => [r.status, r.downstream, r.check, r.mirrorMaker, r.lowerBound]), [['current', 20, 'refined', 14, true]]);
+  assert.deepEqual(checked?.offsets, [{ partition: { kafka_topic: 't', kafka_partition: 0 }, offset: { kafka_offset: 20 } }]);
+  assert.match(translationNotesOf(checked?.rows ?? [], true)[0] ?? '', /made no checkpoint of it.*t:0 14 → 20 \(from its checkpoint of 9\)/);
+  // The copy not (yet) on the target: the lower bound is not used (it would deliver line-9 … line-14 again).
+  const notYet: PartitionReader = async (side, _t, _p, from, max) => (side === 'source' ? upstream.filter((r) => r.offset >= from).slice(0, max) : downstream.filter((r) => r.offset >= from && r.offset < 15).slice(0, max));
+  assert.equal(await checkFromEarlierCheckpoints(late, notYet, { pauseMs: 0, attempts: 2 }), undefined);
+  // A current row among them is checked as always; a row with no checkpoint stays as it is.
+  const mixed: Translation = { rows: [...late.rows, { topic: 't', partition: 1, committed: 14, status: 'missing' }], offsets: [] };
+  assert.deepEqual((await checkFromEarlierCheckpoints(mixed, reader(), { pauseMs: 0 }))?.rows.map((r) => r.status), ['current', 'missing']);
 });

@@ -12,7 +12,7 @@
 // copy matches; taking the first match from MirrorMaker's lower bound can only land on the true
 // copy or an earlier look-alike (which re-delivers, never skips).
 import type { PartitionRecord } from '../../kafka/partition-records.js';
-import type { Translation, TranslationRow } from './translate.js';
+import { asLowerBound, type Translation, type TranslationRow } from './translate.js';
 
 /** How the translation of a partition was checked against the records themselves. */
 export type TranslationCheck =
@@ -55,6 +55,16 @@ export interface CheckedRow extends TranslationRow {
   check?: TranslationCheck;
   /** MirrorMaker's own translation, when the check moved it. */
   mirrorMaker?: number;
+}
+
+/**
+ * The `behind` rows checked from their earlier checkpoint as a lower bound (asLowerBound), or
+ * undefined unless every one of them was found by its records: a lower bound left unchecked
+ * would deliver again the records between the two offsets.
+ */
+export async function checkFromEarlierCheckpoints(t: Translation, read: PartitionReader, options: { attempts?: number; pauseMs?: number } = {}): Promise<{ rows: CheckedRow[]; offsets: Translation['offsets'] } | undefined> {
+  const checked = await checkTranslation(asLowerBound(t), read, options);
+  return checked.rows.every((r) => !r.lowerBound || r.check === 'exact' || r.check === 'refined') ? checked : undefined;
 }
 
 /** Each current row checked against the records (see the file's comment); the offsets follow the checked rows. */

@@ -21,6 +21,8 @@ export interface TranslationRow {
   /** The topic name on the target when MirrorMaker renamed it (DefaultReplicationPolicy). */
   renamedTo?: string;
   status: TranslationStatus;
+  /** The checkpoint was of an earlier offset, taken as a lower bound to check by records (asLowerBound). */
+  lowerBound?: boolean;
 }
 
 export interface Translation {
@@ -75,6 +77,16 @@ export function translationRefusal(t: Translation, group: string, topic: string)
 /** The partitions whose checkpoint still translates an older offset than the one committed. */
 export function behind(t: Translation): TranslationRow[] {
   return t.rows.filter((r) => r.status === 'behind');
+}
+
+/**
+ * The translation with each `behind` row's checkpoint taken as a lower bound of the committed
+ * offset's position (status `current`, `lowerBound` set), for a check record by record only:
+ * MirrorMaker's translation of an earlier offset is no further than that offset's copy, which is
+ * no further than the committed offset's. Used as it is, it would deliver again what lies between.
+ */
+export function asLowerBound(t: Translation): Translation {
+  return withOffsets(t.rows.map((r) => (r.status === 'behind' ? { ...r, status: 'current', lowerBound: true } : r)));
 }
 
 /**
