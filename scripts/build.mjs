@@ -65,6 +65,10 @@ const cjsCommon = {
   format: 'cjs',
   target: 'node20.19',
   external: ['better-sqlite3', '@platformatic/kafka'],
+  // The Kafka client's door (src/kafka/load.ts) imports it on demand: here that becomes require(),
+  // as its static import did, because a script run from V8's code cache has no dynamic import
+  // callback on Node 20 (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING on the second run).
+  supported: { 'dynamic-import': false },
   mainFields: ['module', 'main'],
   define: { 'import.meta.url': '__offsetctlImportMetaUrl' },
   // Strict mode first, as in the ES module build (a directive counts only at the very top).

@@ -5,10 +5,15 @@
 // Chosen library: @platformatic/kafka 1.x (pure TypeScript, speaks the protocol versions Kafka 4.x
 // kept, ListOffsets with timestamps, Node 20.19.4+); kafkajs is unmaintained, and
 // @confluentinc/kafka-javascript needs a native build.
-import { Admin, ListOffsetTimestamps } from '@platformatic/kafka';
+import type { Admin } from '@platformatic/kafka';
 import { clientOptions, describeKafka, type KafkaSettings } from './connection.js';
 import { KafkaError } from './errors.js';
+import { kafkaClient } from './load.js';
 import { tpKey, type TopicPartition } from './topic-partition.js';
+
+// ListOffsets' special timestamps (the protocol's; the client names them ListOffsetTimestamps).
+const LATEST = -1n;
+const EARLIEST = -2n;
 
 export { tpKey, type TopicPartition };
 
@@ -32,22 +37,29 @@ export interface LogRange {
  */
 export class KafkaAdmin {
   readonly settings: KafkaSettings;
-  readonly #admin: Admin;
+  readonly #options: ReturnType<typeof clientOptions>;
+  #admin: Promise<Admin> | undefined;
 
   constructor(settings: KafkaSettings, clientId = 'offsetctl') {
     this.settings = settings;
-    this.#admin = new Admin(clientOptions(settings, clientId));
+    // Checked now (a bad setting is refused at once); the client is made at the first question.
+    this.#options = clientOptions(settings, clientId);
+  }
+
+  #client(): Promise<Admin> {
+    this.#admin ??= kafkaClient().then((k) => new k.Admin(this.#options));
+    return this.#admin;
   }
 
   /** The cluster id from Metadata: what a Connect worker reports as `kafka_cluster_id`. */
   async clusterId(): Promise<string> {
-    const md = await this.#call('read the cluster metadata', () => this.#admin.metadata({ topics: [] }));
+    const md = await this.#call('read the cluster metadata', async () => (await this.#client()).metadata({ topics: [] }));
     return md.id;
   }
 
   /** Every topic name the cluster lists (internal topics included), sorted. */
   async listTopics(): Promise<string[]> {
-    const names = await this.#call('list the topics', () => this.#admin.listTopics({ includeInternals: true }));
+    const names = await this.#call('list the topics', async () => (await this.#client()).listTopics({ includeInternals: true }));
     return names.slice().sort();
   }
 
@@ -55,7 +67,7 @@ export class KafkaAdmin {
   async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (topics.length === 0) return out;
-    const md = await this.#call(`read the partitions of ${topics.length} topic(s)`, () => this.#admin.metadata({ topics: [...topics], forceUpdate: true }));
+    const md = await this.#call(`read the partitions of ${topics.length} topic(s)`, async () => (await this.#client()).metadata({ topics: [...topics], forceUpdate: true }));
     for (const topic of topics) {
       const t = md.topics.get(topic);
       if (!t) throw new KafkaError('E_KAFKA_TOPIC_NOT_FOUND', `topic ${topic} does not exist on ${describeKafka(this.settings)}`, { field: 'topic' });
@@ -81,7 +93,7 @@ export class KafkaAdmin {
       out.set(topic, { partitions: count, endOffsets: new Map() });
       for (let partition = 0; partition < count; partition++) partitions.push({ topic, partition });
     }
-    const ends = await this.#listOffsets(partitions, ListOffsetTimestamps.LATEST);
+    const ends = await this.#listOffsets(partitions, LATEST);
     for (const { topic, partition } of partitions) {
       const end = ends.get(tpKey(topic, partition));
       if (end !== undefined) out.get(topic)?.endOffsets.set(partition, end);
@@ -92,8 +104,8 @@ export class KafkaAdmin {
   /** Log start and end of each partition (ListOffsets EARLIEST and LATEST). */
   async logRanges(partitions: readonly TopicPartition[]): Promise<Map<string, LogRange>> {
     const [starts, ends] = await Promise.all([
-      this.#listOffsets(partitions, ListOffsetTimestamps.EARLIEST),
-      this.#listOffsets(partitions, ListOffsetTimestamps.LATEST),
+      this.#listOffsets(partitions, EARLIEST),
+      this.#listOffsets(partitions, LATEST),
     ]);
     const out = new Map<string, LogRange>();
     for (const { topic, partition } of partitions) {
@@ -114,7 +126,7 @@ export class KafkaAdmin {
     const found = await this.#listOffsets(partitions, BigInt(timeMs));
     const missing = partitions.filter((p) => (found.get(tpKey(p.topic, p.partition)) ?? -1) < 0);
     if (missing.length > 0) {
-      const ends = await this.#listOffsets(missing, ListOffsetTimestamps.LATEST);
+      const ends = await this.#listOffsets(missing, LATEST);
       for (const [key, end] of ends) found.set(key, end);
     }
     return found;
@@ -122,7 +134,7 @@ export class KafkaAdmin {
 
   /** A consumer group's committed offsets (a group that never committed gives an empty map). */
   async committedOffsets(groupId: string): Promise<Map<string, number>> {
-    const groups = await this.#call(`read the offsets of group ${groupId}`, () => this.#admin.listConsumerGroupOffsets({ groups: [groupId] }));
+    const groups = await this.#call(`read the offsets of group ${groupId}`, async () => (await this.#client()).listConsumerGroupOffsets({ groups: [groupId] }));
     const out = new Map<string, number>();
     for (const group of groups) {
       for (const topic of group.topics) {
@@ -140,12 +152,13 @@ export class KafkaAdmin {
    * Java consumers send (an uncaught exception), and the state is all this needs.
    */
   async groupState(groupId: string): Promise<string | undefined> {
-    const groups = await this.#call(`list the consumer groups (for ${groupId})`, () => this.#admin.listGroups({ types: ['classic', 'consumer'] }));
+    const groups = await this.#call(`list the consumer groups (for ${groupId})`, async () => (await this.#client()).listGroups({ types: ['classic', 'consumer'] }));
     return groups.get(groupId)?.state;
   }
 
   async close(): Promise<void> {
-    await this.#admin.close();
+    const made = this.#admin;
+    if (made) await (await made).close();
   }
 
   async #listOffsets(partitions: readonly TopicPartition[], timestamp: bigint): Promise<Map<string, number>> {
@@ -158,7 +171,7 @@ export class KafkaAdmin {
       list.push({ partitionIndex: partition, timestamp });
     }
     const topics = [...byTopic].map(([name, parts]) => ({ name, partitions: parts }));
-    const answer = await this.#call('list offsets', () => this.#admin.listOffsets({ topics }));
+    const answer = await this.#call('list offsets', async () => (await this.#client()).listOffsets({ topics }));
     for (const t of answer) for (const p of t.partitions) out.set(tpKey(t.name, p.partitionIndex), Number(p.offset));
     return out;
   }

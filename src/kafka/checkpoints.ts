@@ -9,7 +9,7 @@
 // under IdentityReplicationPolicy). The topic is compacted: the last record per key is current.
 // Read with plain Fetch requests from the log start to the end found first: no consumer group is
 // joined and nothing is committed.
-import { Consumer } from '@platformatic/kafka';
+import { kafkaClient } from './load.js';
 import { clientOptions, describeKafka, type KafkaSettings } from './connection.js';
 import { KafkaError } from './errors.js';
 
@@ -95,6 +95,7 @@ export interface GroupCheckpoints {
  * another alias).
  */
 export async function readCheckpoints(settings: KafkaSettings, topic: string, group: string, clientId = 'offsetctl'): Promise<GroupCheckpoints> {
+  const { Consumer } = await kafkaClient();
   const consumer = new Consumer({ ...clientOptions(settings, clientId), groupId: `${clientId}-unused`, autocommit: false });
   try {
     const metadata = await consumer.metadata({ topics: [topic], forceUpdate: true, autocreateTopics: false }).catch((err: unknown) => {

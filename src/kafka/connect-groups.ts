@@ -7,7 +7,8 @@
 // DescribeGroups is sent raw (@platformatic/kafka's describeGroupsV5 API on a pooled
 // connection to each group's coordinator): the client's Admin.describeGroups parses every member's
 // metadata as the consumer protocol's and throws on Connect's (1.35).
-import { Admin, ConnectionPool, describeGroupsV5, FindCoordinatorKeyTypes, type ConnectionOptions } from '@platformatic/kafka';
+import type { ConnectionOptions } from '@platformatic/kafka';
+import { kafkaClient } from './load.js';
 import { clientOptions, type KafkaSettings } from './connection.js';
 
 export interface ConnectGroup {
@@ -20,6 +21,7 @@ const CLIENT_ID = 'offsetctl-connect-groups';
 
 /** The Kafka cluster's id and every Connect group with members on it (an empty group names no worker and is left out). */
 export async function connectGroups(settings: KafkaSettings): Promise<{ clusterId: string | undefined; groups: ConnectGroup[]; rebalancing: string[] }> {
+  const { Admin, ConnectionPool, describeGroupsV5, FindCoordinatorKeyTypes } = await kafkaClient();
   const options = clientOptions(settings, CLIENT_ID);
   const admin = new Admin(options);
   const pool = new ConnectionPool(CLIENT_ID, options as ConnectionOptions);

@@ -10,7 +10,7 @@
 // (host, port, database: no user, no password, no parameters), the policies in force and when.
 // Reading costs a Metadata, a ListOffsets and a Fetch or two: only commands that change something
 // and know a bootstrap pay it (src/cli/governance-check.ts), the Kafka client loaded then.
-import { Admin, Consumer, Producer } from '@platformatic/kafka';
+import { kafkaClient } from './load.js';
 import { clientOptions, describeKafka, type KafkaSettings } from './connection.js';
 import { KafkaError } from './errors.js';
 
@@ -44,6 +44,7 @@ const recordKey = (m: Pick<GovernanceMarker, 'clusterKey' | 'connectUrl'>): stri
  * `remove` writes a tombstone instead (the cluster's last policy removed).
  */
 export async function writeGovernanceMarker(settings: KafkaSettings, marker: GovernanceMarker, remove = false): Promise<void> {
+  const { Admin, Producer } = await kafkaClient();
   const admin = new Admin(clientOptions(settings, 'offsetctl-governance'));
   const producer = new Producer({ ...clientOptions(settings, 'offsetctl-governance'), acks: -1, autocreateTopics: false });
   try {
@@ -66,6 +67,7 @@ export async function writeGovernanceMarker(settings: KafkaSettings, marker: Gov
 
 /** Every marker in the topic, latest per record key (cluster key and Connect URL); empty when the topic does not exist (no cluster governed). */
 export async function readGovernanceMarkers(settings: KafkaSettings): Promise<Map<string, GovernanceMarker>> {
+  const { Consumer } = await kafkaClient();
   const out = new Map<string, GovernanceMarker>();
   // A group id is required by the client's constructor; no group is joined (Metadata, ListOffsets and Fetch only).
   const consumer = new Consumer({ ...quick(settings, 'offsetctl-governance'), groupId: 'offsetctl-governance-unused', autocommit: false });

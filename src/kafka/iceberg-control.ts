@@ -7,7 +7,7 @@
 // holds everything before. Events are Avro (kafka-connect-events, framed by AvroEncoderUtil); only
 // DATA_COMPLETE is decoded. Read with plain Fetch requests from the log start to the end found
 // first: no consumer group is joined, nothing is committed or written.
-import { Consumer } from '@platformatic/kafka';
+import { kafkaClient } from './load.js';
 import { AvroReader, icebergFramed } from './avro.js';
 import { clientOptions, describeKafka, type KafkaSettings } from './connection.js';
 import { KafkaError } from './errors.js';
@@ -56,6 +56,7 @@ function uuid(b: Buffer): string {
  * DATA_COMPLETE events merged). A missing topic is E_KAFKA_TOPIC_NOT_FOUND.
  */
 export async function readIcebergCommits(settings: KafkaSettings, topic: string, groupId: string, clientId = 'offsetctl'): Promise<Map<string, CommitOffsets>> {
+  const { Consumer } = await kafkaClient();
   const consumer = new Consumer({ ...clientOptions(settings, clientId), groupId: `${clientId}-unused`, autocommit: false });
   try {
     const metadata = await consumer.metadata({ topics: [topic], forceUpdate: true, autocreateTopics: false }).catch((err: unknown) => {

@@ -11,7 +11,8 @@
 //   No consumer group is joined and nothing is committed: the cluster keeps no trace of a run.
 // Connections: bootstrap from the AsyncAPI server (or --server), security from the same
 // KafkaSettings as the operator commands (src/kafka/connection.ts).
-import { Admin, ConfigResourceTypes, Consumer, Producer } from '@platformatic/kafka';
+import type { Admin, Consumer, Producer } from '@platformatic/kafka';
+import { kafkaClient } from './load.js';
 import type { IncomingMessage, MessageEndpoint, MessageTransport, OutgoingMessage, StartPosition } from '../arazzo/index.js';
 import { clientOptions, type KafkaSettings } from './connection.js';
 
@@ -63,11 +64,12 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     return { ...base, bootstrap: endpoint.bootstrap, ...(securityProtocol ? { securityProtocol } : {}) };
   };
 
-  const clientsFor = (endpoint: MessageEndpoint): Clients => {
+  const clientsFor = async (endpoint: MessageEndpoint): Promise<Clients> => {
     if (endpoint.bootstrap.length === 0) throw new Error(`server "${endpoint.server}" of source "${endpoint.source}" gives no bootstrap servers; pass --server ${endpoint.source}=host:port`);
     const key = `${endpoint.bootstrap.join(',')}|${endpoint.protocol}`;
     let entry = clients.get(key);
     if (!entry) {
+      const { Admin, Consumer } = await kafkaClient();
       const base = clientOptions(settingsFor(endpoint), clientId);
       entry = {
         // A group id is required by the client's constructor; no group is ever joined (only Metadata, ListOffsets and Fetch are sent).
@@ -104,7 +106,7 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
       const { brokers } = await entry.probe.metadata({ topics: [] });
       const [node] = brokers.keys();
       if (node === undefined) return undefined;
-      const [described] = await entry.probe.describeConfigs({ resources: [{ resourceType: ConfigResourceTypes.BROKER, resourceName: String(node), configurationKeys: ['auto.create.topics.enable'] }] });
+      const [described] = await entry.probe.describeConfigs({ resources: [{ resourceType: (await kafkaClient()).ConfigResourceTypes.BROKER, resourceName: String(node), configurationKeys: ['auto.create.topics.enable'] }] });
       const value = described?.configs.find((c) => c.name === 'auto.create.topics.enable')?.value;
       return value === 'true' ? true : value === 'false' ? false : undefined;
     } catch {
@@ -143,7 +145,7 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
 
   return {
     async mark(endpoint: MessageEndpoint): Promise<StartPosition> {
-      const entry = clientsFor(endpoint);
+      const entry = await clientsFor(endpoint);
       const { consumer } = entry;
       const topic = await topicMetadata(entry, endpoint.address);
       if (!topic) return { offsets: new Map(), fromStart: true } satisfies KafkaStart;
@@ -153,8 +155,9 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     },
 
     async send(endpoint: MessageEndpoint, message: OutgoingMessage, signal?: AbortSignal): Promise<{ partition: number; offset: string }> {
-      const entry = clientsFor(endpoint);
+      const entry = await clientsFor(endpoint);
       await ensureTopic(entry, endpoint, signal);
+      const { Producer } = await kafkaClient();
       entry.producer ??= new Producer({ ...clientOptions(settingsFor(endpoint), clientId), acks: -1, autocreateTopics: false });
       const headers = new Map<Buffer, Buffer>(Object.entries(message.headers).map(([k, v]) => [Buffer.from(k), Buffer.from(v)]));
       const result = await entry.producer.send({
@@ -165,7 +168,7 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
     },
 
     async *receive(endpoint: MessageEndpoint, from: StartPosition, signal: AbortSignal): AsyncIterable<IncomingMessage> {
-      const entry = clientsFor(endpoint);
+      const entry = await clientsFor(endpoint);
       const { consumer } = entry;
       const start = from as KafkaStart;
       const positions = new Map(start.offsets);

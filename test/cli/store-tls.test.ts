@@ -1,6 +1,7 @@
 // The team store over TLS with sslmode=verify-full against a CA of the test's own: a CA and server
 // certificates made here with openssl, loaded into the tests' PostgreSQL server (ssl = on, reloaded;
-// connections without TLS keep working for the other tests meanwhile), then `store status`
+// connections without TLS keep working for the other tests meanwhile; one such file at a time, by a
+// lock on the server), then `store status`
 // through verify-full (accepted, encrypted), with another CA (refused), and against a certificate
 // for another address (verify-full refuses, verify-ca accepts).
 // Real parts: a real PostgreSQL, child processes, spawns the CLI.
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serverOwnedFolder, writeServerFile } from '../../src/sandbox/postgres-server.js';
 import { runCli } from '../support/cli.js';
-import { adminPool, newDatabase, type TestDatabase } from '../support/postgres.js';
+import { adminPool, holdServerLock, newDatabase, type TestDatabase } from '../support/postgres.js';
 
 const work = mkdtempSync(join(tmpdir(), 'offsetctl-tls-'));
 const serverDir = serverOwnedFolder();
@@ -59,13 +60,22 @@ async function serveWith(files: { cert: string; key: string } | undefined): Prom
 }
 
 let db: TestDatabase;
+let release: (() => Promise<void>) | undefined;
 before(async () => {
   makeCa('ca');
   makeCa('other-ca');
   db = await newDatabase('tls');
+  // The server's TLS settings are the server's, not this test's: one file at a time changes them.
+  release = await holdServerLock('store-tls');
   await serveWith(makeServerCert('server', '127.0.0.1'));
 });
-after(() => serveWith(undefined));
+after(async () => {
+  try {
+    await serveWith(undefined);
+  } finally {
+    await release?.();
+  }
+});
 
 const status = (query: string) => runCli(['store', 'status', '--store', `${db.url}?${query}`], {
   env: { PGPASSWORD: db.owner.password, OFFSETCTL_STORE: undefined, PGSSLMODE: undefined, PGSSLROOTCERT: undefined, OFFSETCTL_STATE_DIR: work },

@@ -47,6 +47,25 @@ export async function adminPool(database = 'postgres'): Promise<AdminPool> {
   return pool;
 }
 
+/**
+ * Holds a lock named `name` on the tests' shared server until the returned function is called: a
+ * test that changes the server itself (its TLS settings) takes it, so the same file run at once
+ * by CI's Node legs waits for the other instead of swapping the certificate under it.
+ */
+export async function holdServerLock(name: string): Promise<() => Promise<void>> {
+  const s = await testPgServer();
+  const { Client } = requireCjs('pg') as { Client: new (c: Record<string, unknown>) => AdminPool & { connect(): Promise<void>; on(e: string, f: () => void): void } };
+  const client = new Client({ host: s.host, port: s.port, user: s.adminUser, password: s.adminPassword, database: 'postgres' });
+  client.on('error', () => undefined);
+  await client.connect();
+  // A session lock: released by pg_advisory_unlock, or by the server when this connection ends (a killed test).
+  await client.query('SELECT pg_advisory_lock(hashtext($1))', [`offsetctl-test:${name}`]);
+  return async () => {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`offsetctl-test:${name}`]).catch(() => undefined);
+    await client.end().catch(() => undefined);
+  };
+}
+
 export interface TestLogin {
   user: string;
   password: string;
