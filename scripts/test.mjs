@@ -417,7 +417,7 @@ if (wantIntegration) {
           }
           ended.plugins = Math.round((Date.now() - began) / 1000);
           // Nothing else uses the plugins' sandbox: one this run started stops now rather than idle
-          // beside lanes 1 and 2 for their last ten minutes (its broker, two workers with the
+          // beside the other lanes for their last minutes (its broker, two workers with the
           // plugins loaded, PostgreSQL and the Iceberg catalog take CPU even when idle).
           await stopPlugins();
           pluginsLaneDone();

@@ -66,10 +66,12 @@ export function createKafkaTransport(options: KafkaTransportOptions = {}): Messa
 
   const clientsFor = async (endpoint: MessageEndpoint): Promise<Clients> => {
     if (endpoint.bootstrap.length === 0) throw new Error(`server "${endpoint.server}" of source "${endpoint.source}" gives no bootstrap servers; pass --server ${endpoint.source}=host:port`);
+    // The library first: from here to clients.set nothing awaits, so two steps asking at once for
+    // the same endpoint share one entry (an await between get and set would make two, one never closed).
+    const { Admin, Consumer } = await kafkaClient();
     const key = `${endpoint.bootstrap.join(',')}|${endpoint.protocol}`;
     let entry = clients.get(key);
     if (!entry) {
-      const { Admin, Consumer } = await kafkaClient();
       const base = clientOptions(settingsFor(endpoint), clientId);
       entry = {
         // A group id is required by the client's constructor; no group is ever joined (only Metadata, ListOffsets and Fetch are sent).
